@@ -1,0 +1,18 @@
+// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server) and dist/exec.mjs (the fast exec path).
+import { build } from 'esbuild';
+import { chmodSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // Native or worker-spawning packages stay external and resolve from node_modules.
+  external: ['better-sqlite3', 'pino', 'thread-stream', 'pino-pretty'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+};
+
+await build({ ...common, entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' } });
+chmodSync('bin/agentteam', 0o755);

@@ -1,0 +1,25 @@
+// Owns the Exec descriptor contract: ActionDescriptor (data only, no handlers) and the immutable RuntimeCatalog.
+import type { Static, TSchema } from '@sinclair/typebox';
+
+export type Risk = 'read' | 'write' | 'destructive';
+/** How a result stays within the 64 KiB boundary: cursor-paged reads, bounded reads, narrow reads, or mutations. */
+export type ResultPolicy = 'cursor' | 'bounded' | 'narrow' | 'mutation';
+
+export interface ActionDescriptor<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  readonly domain: string;
+  readonly action: string;
+  readonly summary: string;
+  readonly input: I;
+  readonly output: O;
+  /** One canonical example input; a test runs it. */
+  readonly example: Static<I>;
+  readonly risk: Risk;
+  readonly resultPolicy: ResultPolicy;
+}
+
+/** One runtime authorization's immutable catalog: the built-ins plus the verified Extension snapshot. */
+export interface RuntimeCatalog {
+  readonly version: string;
+  /** Keyed `${domain}/${action}`. */
+  readonly actions: ReadonlyMap<string, ActionDescriptor>;
+}

@@ -1,0 +1,2 @@
+// Owns the fast `agentteam exec` entry: no daemon or server code is imported here.
+console.log('exec');

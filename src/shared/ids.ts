@@ -1,0 +1,22 @@
+// Owns identifiers and secrets: random ids, opaque tokens with a kind prefix, keyed hashes and constant-time compares.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A random, URL-safe id with a prefix, e.g. newId('run') → run_3kq…; safe to log. */
+export function newId(prefix: string, bytes = 12): string {
+  return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
+}
+
+/** An opaque secret with a kind prefix (atm_ MCP, atx_ Exec, ato_ owner, ats_ server). Never log it. */
+export function newToken(prefix: 'atm' | 'atx' | 'ato' | 'ats' | 'ata'): string {
+  return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Keyed hash of a secret; stores keep only this. */
+export function keyedHash(key: Buffer, secret: string): Buffer {
+  return createHmac('sha256', key).update(secret).digest();
+}
+
+/** Constant-time equality of two byte strings (false when lengths differ). */
+export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,82 @@
+// Owns request-body reading for every route: a byte cap (413) and an absolute read deadline (408), cancellable.
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../../shared/errors.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024; // spec: 1 MiB body cap
+export const BODY_DEADLINE_MS = 5000; // spec: five-second absolute local read deadline
+
+export interface ReadBodyOptions {
+  maxBytes?: number;
+  deadlineMs?: number;
+  /** Aborting stops the read at once (e.g. the authorization was revoked). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads the whole body. Rejects with AppError payload_too_large as soon as the cap is crossed (or the
+ * declared Content-Length exceeds it), request_timeout when the deadline passes, and denied when aborted.
+ * On rejection the request stream is left paused; callers answer and close the connection.
+ */
+export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Promise<Buffer> {
+  const max = opts.maxBytes ?? MAX_BODY_BYTES;
+  const deadline = opts.deadlineMs ?? BODY_DEADLINE_MS;
+  return new Promise<Buffer>((resolve, reject) => {
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > max) {
+      reject(new AppError('payload_too_large', `request body exceeds ${max} bytes`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (err: AppError | null, body?: Buffer) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      opts.signal?.removeEventListener('abort', onSignal);
+      if (err) {
+        req.pause();
+        reject(err);
+      } else resolve(body!);
+    };
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > max) return finish(new AppError('payload_too_large', `request body exceeds ${max} bytes`));
+      chunks.push(c);
+    };
+    const onEnd = () => finish(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const onError = () => finish(new AppError('invalid_input', 'request body could not be read'));
+    const onAborted = () => finish(new AppError('invalid_input', 'request body was aborted'));
+    const onSignal = () => finish(new AppError('denied', 'request canceled'));
+    const timer = setTimeout(() => finish(new AppError('request_timeout', `request body not received within ${deadline} ms`)), deadline);
+    if (opts.signal?.aborted) return onSignal();
+    opts.signal?.addEventListener('abort', onSignal, { once: true });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/**
+ * Strict JSON decode of a body: rejects empty bodies, invalid UTF-8 and invalid JSON with invalid_input.
+ * Unknown-field checks belong to the schema validator that runs next.
+ */
+export function decodeJson(body: Buffer): unknown {
+  if (body.length === 0) throw new AppError('invalid_input', 'request body is empty; send one JSON value');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new AppError('invalid_input', 'request body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_input', 'request body is not valid JSON');
+  }
+}
