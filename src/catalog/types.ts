@@ -23,3 +23,26 @@ export interface RuntimeCatalog {
   /** Keyed `${domain}/${action}`. */
   readonly actions: ReadonlyMap<string, ActionDescriptor>;
 }
+
+/** One row of action-inventory.json: the canonical risk/result policy of a built-in action and its over-budget guidance. */
+export interface InventoryRow {
+  readonly domain: string;
+  readonly action: string;
+  readonly risk: Risk;
+  readonly resultPolicy: ResultPolicy;
+  /** Continuation guidance used when a result exceeds the 64 KiB boundary. */
+  readonly hint: string;
+  /** The command to continue with. */
+  readonly next: string;
+}
+
+/** The built-in descriptors with their inventory rows; data only, no handlers or execution hooks. */
+export interface DescriptorCatalog {
+  /** Descriptors in help order. */
+  readonly actions: readonly ActionDescriptor[];
+  /** Keyed `${domain}/${action}`. */
+  readonly inventory: ReadonlyMap<string, InventoryRow>;
+  find(domain: string, action: string): ActionDescriptor | undefined;
+  /** Domain names in help order. */
+  domains(): string[];
+}

@@ -1,0 +1,83 @@
+// Owns `agentteam exec … --help` text: root (domains), domain (actions), action (usage, fields, one example, risk); each short.
+import type { TSchema } from '@sinclair/typebox';
+import { domainSummary } from './domains.js';
+import type { ActionDescriptor, DescriptorCatalog } from './types.js';
+import { acceptsEmpty } from './validate.js';
+
+const pad = (s: string, n: number) => s + ' '.repeat(Math.max(1, n - s.length));
+
+/** Single-quotes a JSON argument for a POSIX shell. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function exampleCommand(d: ActionDescriptor): string {
+  return `agentteam exec ${d.domain} ${d.action} ${shellQuote(JSON.stringify(d.example))}`;
+}
+
+function typeName(s: TSchema): string {
+  const any = (s as { anyOf?: TSchema[] }).anyOf;
+  if (Array.isArray(any)) {
+    if (any.every((o) => 'const' in o)) return any.map((o) => String(o.const)).join('|');
+    return any.map(typeName).join('|');
+  }
+  if (s.type === 'object') return `{${Object.keys((s as { properties?: object }).properties ?? {}).join(',')}}`;
+  if (s.type === 'array') return `${typeName((s as unknown as { items: TSchema }).items)}[]`;
+  return String(s.type ?? 'value');
+}
+
+function fields(s: TSchema): string {
+  const props = ((s as { properties?: Record<string, TSchema> }).properties ?? {}) as Record<string, TSchema>;
+  const required = new Set(((s as { required?: string[] }).required ?? []) as string[]);
+  const parts = Object.entries(props).map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${typeName(v)}`);
+  return parts.length ? parts.join(', ') : '(none)';
+}
+
+export function renderRootHelp(catalog: DescriptorCatalog, extraDomains: readonly string[] = []): string {
+  const domains = [...catalog.domains(), ...extraDomains.filter((d) => !catalog.domains().includes(d))];
+  const width = Math.max(...domains.map((d) => d.length)) + 3;
+  return [
+    'Usage: agentteam exec <domain> <action> [JSON|-]',
+    '',
+    'Domains:',
+    ...domains.map((d) => `  ${pad(d, width)}${domainSummary(d)}`),
+    '',
+    'More: agentteam exec <domain> --help, agentteam exec <domain> <action> --help',
+    'Schemas: <action> --input-schema | --output-schema; agentteam exec --error-schema',
+    'Exit: 0 ok, 1 ok:false, 2 bad usage/input, 3 credential source, 4 denied, 5 daemon unreachable',
+    '',
+  ].join('\n');
+}
+
+export function renderDomainHelp(catalog: DescriptorCatalog, domain: string): string {
+  const actions = catalog.actions.filter((d) => d.domain === domain);
+  const width = Math.max(...actions.map((d) => d.action.length)) + 3;
+  return [
+    `Usage: agentteam exec ${domain} <action> [JSON|-]`,
+    domainSummary(domain),
+    '',
+    'Actions:',
+    ...actions.map((d) => `  ${pad(d.action, width)}${d.summary}${d.risk === 'read' ? '' : ` [${d.risk}]`}`),
+    '',
+    `More: agentteam exec ${domain} <action> --help`,
+    '',
+  ].join('\n');
+}
+
+export function renderActionHelp(d: ActionDescriptor): string {
+  const optional = acceptsEmpty(d.input);
+  return [
+    `Usage: agentteam exec ${d.domain} ${d.action} ${optional ? '[JSON|-]' : '<JSON|->'}`,
+    d.summary,
+    '',
+    `Input: ${fields(d.input)}`,
+    `Output: ${fields(d.output)}`,
+    `Risk: ${d.risk}`,
+    '',
+    'Example:',
+    `  ${exampleCommand(d)}`,
+    '',
+    'Schemas: --input-schema, --output-schema',
+    '',
+  ].join('\n');
+}
