@@ -1,2 +1,132 @@
-// Owns the owner CLI entry (commander). Wired by the foundation work.
-console.log('agentteam');
+// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, runtime and server commands.
+import { Command, Option } from 'commander';
+import { resolveHome } from '../daemon/home.js';
+import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
+import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
+import { serverStart } from './server-cmd.js';
+
+const RUNTIMES = ['claude', 'codex', 'opencode', 'kimi', 'command'];
+const program = new Command('agentteam')
+  .description('AgentTeam daemon and owner CLI. In a runtime, use: agentteam exec --help')
+  .option('--home <dir>', 'home folder (default $AGENTTEAM_HOME or ~/.agentteam)')
+  .showHelpAfterError()
+  .enablePositionalOptions();
+
+const home = () => resolveHome(program.opts().home as string | undefined);
+const print = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2) + '\n');
+
+function unwrap(r: { status: number; body: Envelope }): any {
+  if (r.body.ok) return r.body.data;
+  const e = r.body.error;
+  throw new CliError(`${e?.code ?? 'error'}: ${e?.message ?? 'request failed'}${e?.hint ? ` (${e.hint})` : ''}`, 1);
+}
+
+program
+  .command('init')
+  .description('set up the home, start the daemon on the embedded server (workspace, owner, #general); idempotent')
+  .option('--port <n>', 'local API port (default: any free port)')
+  .action(async (o: { port?: string }) => {
+    const s = await daemonStatus(home());
+    if (s.healthy) print(s);
+    else process.exitCode = await daemonStart(home(), { port: o.port });
+  });
+
+const daemon = program.command('daemon').description('run and inspect the daemon');
+daemon
+  .command('start')
+  .description('start the daemon (detached unless --foreground); returns once healthy')
+  .option('--port <n>', 'local API port (default: any free port)')
+  .option('--foreground', 'run in this process')
+  .option('--server-url <url>', 'use a remote AgentTeam Server instead of the embedded one')
+  .option('--server-id <id>', 'the remote server id (required with --server-url)')
+  .action(async (o) => (process.exitCode = await daemonStart(home(), o)));
+daemon.command('stop').description('stop the daemon gracefully').action(async () => (process.exitCode = await daemonStop(home())));
+daemon
+  .command('status')
+  .description('print health as JSON; exit 1 when not healthy')
+  .action(async () => {
+    const s = await daemonStatus(home());
+    print(s);
+    process.exitCode = s.healthy ? 0 : 1;
+  });
+
+const agent = program.command('agent').description('manage agents');
+agent
+  .command('add')
+  .description('create an agent, join it to #general and store its profile')
+  .requiredOption('--name <name>', 'agent name')
+  .addOption(new Option('--runtime <kind>', 'default runtime kind').choices(RUNTIMES))
+  .action(async (o: { name: string; runtime?: string }) => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', { name: o.name, ...(o.runtime ? { runtime: o.runtime } : {}) }))));
+agent.command('ls').description('list agents').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/agents')).agents));
+
+const message = program.command('message').description('talk to agents as the Human owner');
+message
+  .command('post')
+  .description('post a message, e.g. agentteam message post --target channel:general "hello"')
+  .requiredOption('--target <target>', 'exact target: channel:<id>, dm:<id>, thread:<channel>/<msg>, task:<id>')
+  .argument('<text...>', 'message text')
+  .action(async (text: string[], o: { target: string }) => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/messages', { target: o.target, content: text.join(' ') }))));
+message
+  .command('ls')
+  .description('list messages, newest first')
+  .requiredOption('--target <target>', 'exact target, e.g. channel:general')
+  .option('--limit <n>', '1..100 (default 20)')
+  .option('--cursor <c>', 'continue from a previous page')
+  .action(async (o: { target: string; limit?: string; cursor?: string }) => {
+    const q = new URLSearchParams({ target: o.target });
+    if (o.limit) q.set('limit', o.limit);
+    if (o.cursor) q.set('cursor', o.cursor);
+    print(unwrap(await ownerRequest(home(), 'GET', `/api/daemon/messages?${q}`)));
+  });
+
+const runtime = program.command('runtime').description('launch and manage agent runtimes');
+runtime
+  .command('start')
+  .description('launch a runtime for an agent, e.g. agentteam runtime start --agent demo -- sh -c "agentteam exec task list"')
+  .requiredOption('--agent <name|id>', 'the agent')
+  .addOption(new Option('--runtime <kind>', 'runtime kind (default: the agent profile)').choices(RUNTIMES))
+  .option('--workdir <dir>', 'working directory (default: current)')
+  .option('--detach', 'print the run id and return')
+  .argument('[cmd...]', 'command and arguments (default: the runtime kind binary)')
+  .passThroughOptions()
+  .action(async (cmd: string[], o: { agent: string; runtime?: string; workdir?: string; detach?: boolean }) => {
+    const body = { agent: o.agent, command: cmd, workdir: o.workdir ?? process.cwd(), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.detach ? { detach: true } : {}) };
+    if (o.detach) {
+      const run = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/runtimes', body));
+      process.stdout.write(`${run.runId}\n`);
+      return;
+    }
+    let code = 1;
+    const r = await ownerStream(home(), '/api/daemon/runtimes', body, (ev) => {
+      if (ev.type === 'stdout') process.stdout.write(ev.data);
+      else if (ev.type === 'stderr') process.stderr.write(ev.data);
+      else if (ev.type === 'exit') code = ev.code ?? 128 + 15;
+    });
+    if (r.error) unwrap({ status: r.status, body: r.error });
+    process.exitCode = code;
+  });
+runtime.command('ls').description('list runtimes').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/runtimes')).runtimes));
+runtime
+  .command('stop')
+  .description('stop a runtime')
+  .argument('<run>', 'run id')
+  .action(async (run: string) => print(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/runtimes/${encodeURIComponent(run)}/stop`))));
+
+const server = program.command('server').description('run the AgentTeam Server standalone');
+server
+  .command('start')
+  .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
+  .requiredOption('--db <url>', 'sqlite:PATH')
+  .option('--port <n>', 'port (default 7700)', '7700')
+  .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
+  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => (process.exitCode = await serverStart(o)));
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  if (e instanceof CliError) {
+    process.stderr.write(`agentteam: ${e.message}\n`);
+    process.exitCode = e.exitCode;
+  } else {
+    process.stderr.write(`agentteam: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  }
+});

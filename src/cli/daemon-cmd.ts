@@ -1,0 +1,109 @@
+// Owns `agentteam daemon start|stop|status` and `agentteam init`: detached start that returns once healthy.
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureHome } from '../daemon/home.js';
+import { AlreadyRunning, runDaemon } from '../daemon/main.js';
+import { CliError, ownerRequest, readDaemonInfo } from './daemon-client.js';
+
+export interface StartOptions {
+  port?: string;
+  foreground?: boolean;
+  serverUrl?: string;
+  serverId?: string;
+}
+
+const selfPath = () => fileURLToPath(import.meta.url);
+export const binDir = () => resolve(dirname(selfPath()), '..', 'bin');
+
+export async function daemonStatus(home: string): Promise<Record<string, unknown>> {
+  const info = readDaemonInfo(home);
+  if (!info) return { healthy: false, reason: 'not running' };
+  try {
+    const r = await ownerRequest(home, 'GET', '/api/daemon/status', undefined, 5000);
+    if (r.body.ok) return r.body.data as Record<string, unknown>;
+    return { healthy: false, pid: info.pid, port: info.port, reason: r.body.error?.message ?? 'unhealthy' };
+  } catch {
+    return { healthy: false, pid: info.pid, port: info.port, reason: 'not reachable' };
+  }
+}
+
+function tokenTtlFromEnv(): number | undefined {
+  const v = process.env.AGENTTEAM_TOKEN_TTL_MS;
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+export async function daemonStart(home: string, o: StartOptions): Promise<number> {
+  const port = o.port === undefined ? 0 : Number(o.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
+  if ((o.serverUrl === undefined) !== (o.serverId === undefined)) throw new CliError('--server-url and --server-id go together', 2);
+  if (o.foreground) {
+    try {
+      const d = await runDaemon({
+        home,
+        port,
+        binDir: binDir(),
+        serverUrl: o.serverUrl,
+        serverId: o.serverId,
+        serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
+        tokenTtlMs: tokenTtlFromEnv(),
+      });
+      const onSignal = () => void d.stop();
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+      process.stderr.write(`agentteam daemon listening on 127.0.0.1:${d.port}\n`);
+      await d.done;
+      return 0;
+    } catch (e) {
+      if (e instanceof AlreadyRunning) throw new CliError(`${e.message}; see: agentteam daemon status`, 1);
+      throw e;
+    }
+  }
+  const cur = await daemonStatus(home);
+  if (cur.healthy) throw new CliError(`a daemon is already running for this home (pid ${cur.pid}, port ${cur.port})`, 1);
+  const paths = ensureHome(home);
+  const outPath = join(paths.logs, 'daemon.out');
+  const out = openSync(outPath, 'a', 0o600);
+  const args = [selfPath(), 'daemon', 'start', '--foreground', '--home', home, '--port', String(port)];
+  if (o.serverUrl) args.push('--server-url', o.serverUrl, '--server-id', o.serverId!);
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
+  closeSync(out);
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? 1));
+  child.unref();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (exited !== null) {
+      const tail = readFileSync(outPath, 'utf8').trim().split('\n').slice(-3).join('\n');
+      throw new CliError(`the daemon exited during start-up (code ${exited}): ${tail}`, 1);
+    }
+    const s = await daemonStatus(home);
+    if (s.healthy && s.pid === child.pid) {
+      process.stdout.write(JSON.stringify(s, null, 2) + '\n');
+      return 0;
+    }
+  }
+  throw new CliError('the daemon did not become healthy within 20 s; see logs/daemon.out in the home', 1);
+}
+
+export async function daemonStop(home: string): Promise<number> {
+  const info = readDaemonInfo(home);
+  if (!info) {
+    process.stdout.write(JSON.stringify({ stopped: false, reason: 'not running' }) + '\n');
+    return 0;
+  }
+  await ownerRequest(home, 'POST', '/api/daemon/stop');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(info.pid, 0);
+    } catch {
+      process.stdout.write(JSON.stringify({ stopped: true, pid: info.pid }) + '\n');
+      return 0;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new CliError(`the daemon (pid ${info.pid}) did not stop within 15 s`, 1);
+}

@@ -1,0 +1,82 @@
+// Owns the home folder layout ($AGENTTEAM_HOME or ~/.agentteam): paths, 0700 creation, private file helpers.
+import { chmodSync, closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface HomePaths {
+  root: string;
+  daemonJson: string;
+  lock: string;
+  ownerToken: string;
+  serverAdminToken: string;
+  ownerProfile: string;
+  config: string;
+  db: string;
+  profiles: string;
+  credentials: string;
+  runtimes: string;
+  logs: string;
+}
+
+export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(flag ?? env.AGENTTEAM_HOME ?? join(homedir(), '.agentteam'));
+}
+
+export function homePaths(root: string): HomePaths {
+  return {
+    root,
+    daemonJson: join(root, 'daemon.json'),
+    lock: join(root, 'daemon.lock'),
+    ownerToken: join(root, 'owner.token'),
+    serverAdminToken: join(root, 'server-admin.token'),
+    ownerProfile: join(root, 'owner.json'),
+    config: join(root, 'config.json'),
+    db: join(root, 'server.db'),
+    profiles: join(root, 'profiles'),
+    credentials: join(root, 'run', 'credentials'),
+    runtimes: join(root, 'run', 'runtimes'),
+    logs: join(root, 'logs'),
+  };
+}
+
+/** Creates a directory owner-only (0700) and refuses a symlink in its place. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`refusing non-directory at ${dir}`);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+export function ensureHome(root: string): HomePaths {
+  const p = homePaths(root);
+  ensurePrivateDir(root);
+  for (const d of [p.profiles, join(root, 'run'), p.credentials, p.runtimes, p.logs]) ensurePrivateDir(d);
+  return p;
+}
+
+/** Atomically writes a 0600 file (temp + fsync + rename), never following a symlink at the temp path. */
+export function writePrivateFile(path: string, data: string): void {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+export function readTextIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
+/** Reads a secret file, or creates it with a fresh random token when missing. */
+export function loadOrCreateSecret(path: string, make: () => string): string {
+  const cur = readTextIfExists(path)?.trim();
+  if (cur) return cur;
+  const v = make();
+  writePrivateFile(path, v + '\n');
+  return v;
+}

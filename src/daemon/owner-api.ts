@@ -1,0 +1,84 @@
+// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, runtimes. Thin: decode, dispatch, encode.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Type } from '@sinclair/typebox';
+import { AppError, errorBody } from '../shared/errors.js';
+import { constantTimeEqual } from '../shared/ids.js';
+import { parseStrict } from '../shared/validate.js';
+import { decodeJson, readBody } from '../wire/http/body.js';
+import { bearerToken, isJsonContentType, loopbackRequest, sendDenied, sendJson } from '../wire/http/guard.js';
+import type { Router } from '../wire/http/router.js';
+import type { RateLimitedLogger } from '../shared/log.js';
+import { RUNTIME_KINDS } from './profiles.js';
+import type { OwnerService } from './owner-service.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
+const RuntimeKind = Type.Union(RUNTIME_KINDS.map((k) => Type.Literal(k)));
+const AddAgent = Type.Object({ name: Name, runtime: Type.Optional(RuntimeKind) }, { additionalProperties: false });
+const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
+const StartRuntime = Type.Object(
+  {
+    agent: Type.String({ minLength: 1, maxLength: 128 }),
+    runtime: Type.Optional(RuntimeKind),
+    workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    command: Type.Array(Type.String({ maxLength: 65536 }), { maxItems: 1024 }),
+    detach: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+type Handler = (req: IncomingMessage, res: ServerResponse, params: Readonly<Record<string, string>>) => Promise<void>;
+
+export interface OwnerApiDeps {
+  ownerToken: Buffer;
+  service: OwnerService;
+  diag: RateLimitedLogger;
+}
+
+export function sendError(res: ServerResponse, e: unknown): void {
+  const err = e instanceof AppError ? e : new AppError('internal', 'internal error');
+  sendJson(res, err.status, { ok: false, error: errorBody(err) });
+}
+
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  if (!isJsonContentType(req)) throw new AppError('invalid_input', 'content-type must be application/json');
+  return decodeJson(await readBody(req));
+}
+
+export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
+  const { service } = deps;
+  // Security invariant: every /api/daemon route requires loopback Host/Origin and the owner token (constant-time).
+  const owner = (h: Handler): Handler => async (req, res, params) => {
+    const secret = bearerToken(req);
+    if (!loopbackRequest(req) || !secret || !constantTimeEqual(Buffer.from(secret), deps.ownerToken)) {
+      deps.diag.warn('owner:auth', { route: 'owner' }, 'owner authentication failed');
+      return sendDenied(res);
+    }
+    try {
+      await h(req, res, params);
+    } catch (e) {
+      sendError(res, e);
+    }
+  };
+  const ok = (res: ServerResponse, data: unknown, status = 200) => sendJson(res, status, { ok: true, data });
+  const query = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://x').searchParams;
+
+  router.add('GET', '/api/daemon/status', owner(async (_q, res) => ok(res, await service.status())));
+  router.add('POST', '/api/daemon/stop', owner(async (_q, res) => {
+    ok(res, { stopping: true });
+    res.once('finish', () => void service.stop());
+  }));
+  router.add('GET', '/api/daemon/agents', owner(async (_q, res) => ok(res, { agents: service.listAgents() })));
+  router.add('POST', '/api/daemon/agents', owner(async (req, res) => ok(res, await service.addAgent(parseStrict(AddAgent, await jsonBody(req))), 201)));
+  router.add('GET', '/api/daemon/messages', owner(async (req, res) => {
+    const q = query(req);
+    const target = q.get('target');
+    if (!target) throw new AppError('invalid_input', 'target is required');
+    const limit = q.has('limit') ? Number(q.get('limit')) : undefined;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) throw new AppError('validation_failed', 'limit must be an integer 1..100');
+    ok(res, await service.listMessages(target, limit, q.get('cursor') ?? undefined));
+  }));
+  router.add('POST', '/api/daemon/messages', owner(async (req, res) => ok(res, await service.postMessage(parseStrict(PostMessage, await jsonBody(req))), 201)));
+  router.add('GET', '/api/daemon/runtimes', owner(async (_q, res) => ok(res, { runtimes: service.listRuntimes() })));
+  router.add('POST', '/api/daemon/runtimes', owner(async (req, res) => service.startRuntime(parseStrict(StartRuntime, await jsonBody(req)), res)));
+  router.add('POST', '/api/daemon/runtimes/{runId}/stop', owner(async (_q, res, p) => ok(res, await service.stopRuntime(p.runId!))));
+}

@@ -1,0 +1,100 @@
+// Owns what the owner CLI asks of the daemon: agents, messages as the Human owner, runtimes, status. Product calls go through ServerApi.
+import type { ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import type { ServerApi } from '../server-client/api.js';
+import { AppError } from '../shared/errors.js';
+import type { RunEvent, RunRecord, RuntimeLauncher } from '../runtime/launcher.js';
+import { type ProfileStore, type PublicProfile, type RuntimeKindName, publicProfile } from './profiles.js';
+
+export interface OwnerServiceDeps {
+  owner: () => ServerApi;
+  profiles: ProfileStore;
+  launcher: RuntimeLauncher;
+  status: () => Promise<Record<string, unknown>>;
+  stop: () => Promise<void>;
+  generalChannel: string;
+}
+
+export class OwnerService {
+  constructor(private readonly deps: OwnerServiceDeps) {}
+
+  status(): Promise<Record<string, unknown>> {
+    return this.deps.status();
+  }
+
+  stop(): Promise<void> {
+    return this.deps.stop();
+  }
+
+  listAgents(): PublicProfile[] {
+    return this.deps.profiles.list().map(publicProfile);
+  }
+
+  /** Creates the agent member on the server, joins it to #general, and stores its profile and server credential locally. */
+  async addAgent(input: { name: string; runtime?: RuntimeKindName }): Promise<PublicProfile> {
+    if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
+    const api = this.deps.owner();
+    const created = await api.createAgent({ name: input.name });
+    await api.addChannelMember(this.deps.generalChannel, created.agent.id);
+    const profile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
+    this.deps.profiles.save(profile);
+    return publicProfile(profile);
+  }
+
+  postMessage(input: { target: string; content: string }) {
+    return this.deps.owner().sendMessage(input);
+  }
+
+  listMessages(target: string, limit?: number, cursor?: string) {
+    return this.deps.owner().listMessages({ target, limit, cursor });
+  }
+
+  listRuntimes(): RunRecord[] {
+    return this.deps.launcher.list();
+  }
+
+  stopRuntime(runId: string): Promise<RunRecord> {
+    return this.deps.launcher.stop(runId);
+  }
+
+  /**
+   * Launches a runtime. Detached: answers {run} at once. Foreground: streams NDJSON events (started, stdout, stderr, exit);
+   * if the client goes away before the exit, the runtime is stopped.
+   */
+  async startRuntime(input: { agent: string; runtime?: RuntimeKindName; workdir?: string; command: string[]; detach?: boolean }, res: ServerResponse): Promise<void> {
+    const agent = this.deps.profiles.find(input.agent);
+    if (!agent) throw new AppError('not_found', `no agent named ${input.agent}; add it with: agentteam agent add --name ${input.agent}`);
+    const workdir = resolve(input.workdir ?? process.cwd());
+    let st;
+    try {
+      st = statSync(workdir);
+    } catch {
+      st = undefined;
+    }
+    if (!st?.isDirectory()) throw new AppError('invalid_input', 'workdir is not a directory');
+    const runtime = input.runtime ?? agent.runtime;
+    if (input.detach) {
+      const run = await this.deps.launcher.launch({ agent, runtime, workdir, command: input.command });
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, data: run }));
+      return;
+    }
+    let exited = false;
+    let runId: string | undefined;
+    const sink = (e: RunEvent) => {
+      if (e.type === 'exit') exited = true;
+      if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+      res.write(JSON.stringify(e) + '\n');
+      if (e.type === 'exit') res.end();
+    };
+    const run = await this.deps.launcher.launch({ agent, runtime, workdir, command: input.command }, sink);
+    runId = run.runId;
+    res.once('close', () => {
+      if (!exited && runId) {
+        this.deps.launcher.detach(runId, sink);
+        void this.deps.launcher.stop(runId).catch(() => undefined);
+      }
+    });
+  }
+}

@@ -1,0 +1,60 @@
+// Owns local agent profiles (home/profiles/<agentId>.json, 0600): name, runtime kind and the agent's server credential.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writePrivateFile } from './home.js';
+
+export const RUNTIME_KINDS = ['claude', 'codex', 'opencode', 'kimi', 'command'] as const;
+export type RuntimeKindName = (typeof RUNTIME_KINDS)[number];
+
+export interface AgentProfile {
+  id: string;
+  name: string;
+  runtime: RuntimeKindName;
+  createdAt: string;
+  /** The agent's server credential. Never model-visible, never logged, never returned by an owner route. */
+  credential: string;
+}
+
+export type PublicProfile = Omit<AgentProfile, 'credential'>;
+
+export function publicProfile(p: AgentProfile): PublicProfile {
+  return { id: p.id, name: p.name, runtime: p.runtime, createdAt: p.createdAt };
+}
+
+export class ProfileStore {
+  private byId = new Map<string, AgentProfile>();
+
+  constructor(private readonly dir: string) {
+    for (const f of readdirSync(dir)) {
+      if (!f.endsWith('.json')) continue;
+      try {
+        const p = JSON.parse(readFileSync(join(dir, f), 'utf8')) as AgentProfile;
+        if (p.id && p.credential) this.byId.set(p.id, p);
+      } catch {
+        /* an unreadable profile is skipped; the server still knows the agent */
+      }
+    }
+  }
+
+  list(): AgentProfile[] {
+    return [...this.byId.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  }
+
+  /** Finds an agent by id or by name. */
+  find(nameOrId: string): AgentProfile | undefined {
+    return this.byId.get(nameOrId) ?? this.list().find((p) => p.name === nameOrId);
+  }
+
+  get(id: string): AgentProfile | undefined {
+    return this.byId.get(id);
+  }
+
+  save(p: AgentProfile): void {
+    writePrivateFile(join(this.dir, `${p.id}.json`), JSON.stringify(p, null, 2) + '\n');
+    this.byId.set(p.id, p);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}

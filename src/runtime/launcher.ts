@@ -1,0 +1,205 @@
+// Owns runtime launch and lifetime: activate the authorization, assemble env, spawn in its own process group, revoke on exit.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { RuntimeCatalog } from '../catalog/types.js';
+import { assembleRuntimeEnv } from '../authz/env.js';
+import type { RuntimeAuthorizationStore } from '../authz/store.js';
+import { ensurePrivateDir } from '../daemon/home.js';
+import type { AgentProfile, RuntimeKindName } from '../daemon/profiles.js';
+import { AppError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import { processStartTime } from '../shared/proc.js';
+import { prepareRuntime } from './drivers/index.js';
+
+export interface LaunchRequest {
+  agent: AgentProfile;
+  runtime: RuntimeKindName;
+  workdir: string;
+  command: string[];
+}
+
+export type RunEvent = { type: 'started'; runId: string; pid: number } | { type: 'stdout' | 'stderr'; data: string } | { type: 'exit'; code: number | null; signal: string | null };
+
+export interface RunRecord {
+  runId: string;
+  agentId: string;
+  agentName: string;
+  runtime: RuntimeKindName;
+  pid: number;
+  workdir: string;
+  startedAt: string;
+  status: 'running' | 'exited';
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface LauncherDeps {
+  store: RuntimeAuthorizationStore;
+  serverId: () => string;
+  /** Base URL of the local API server, e.g. http://127.0.0.1:PORT */
+  daemonUrl: () => string;
+  /** Directory holding the canonical `agentteam` binary; first on every runtime's PATH. */
+  binDir: string;
+  runtimesDir: string;
+  catalog: () => RuntimeCatalog;
+  log: Logger;
+}
+
+interface Live {
+  record: RunRecord;
+  child: ChildProcess;
+  authorizationId: string;
+  startTime: string | null;
+  sinks: Set<(e: RunEvent) => void>;
+  exited: Promise<void>;
+}
+
+const STOP_GRACE_MS = 5000;
+const KEEP_EXITED = 100;
+
+export class RuntimeLauncher {
+  private live = new Map<string, Live>();
+  private exited: RunRecord[] = [];
+  private generations = new Map<string, number>();
+
+  constructor(private readonly deps: LauncherDeps) {}
+
+  /** Launches one runtime process; `sink` receives its output and exit. Fails closed: any error revokes what was issued. */
+  async launch(req: LaunchRequest, sink?: (e: RunEvent) => void): Promise<RunRecord> {
+    const { deps } = this;
+    const runId = newId('run');
+    const serverId = deps.serverId();
+    const gen = (this.generations.get(req.agent.id) ?? 0) + 1;
+    this.generations.set(req.agent.id, gen);
+    const active = await deps.store.activate({
+      serverId,
+      agentId: req.agent.id,
+      sessionId: newId('ses'),
+      runId,
+      workdir: req.workdir,
+      processGeneration: gen,
+      runtimeKind: req.runtime,
+      catalog: deps.catalog(),
+    });
+    const runDir = join(deps.runtimesDir, runId);
+    let child: ChildProcess;
+    try {
+      ensurePrivateDir(runDir);
+      const base = deps.daemonUrl();
+      const mcpUrl = `${base}/api/internal/mcp/servers/${serverId}/agents/${req.agent.id}`;
+      const env = assembleRuntimeEnv(process.env, {
+        execBaseUrl: `${base}/api/internal/exec/servers/${serverId}/agents/${req.agent.id}`,
+        execTokenFile: active.execTokenFile,
+        mcpUrl,
+        mcpToken: active.mcpToken,
+        binDir: deps.binDir,
+      });
+      const plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env });
+      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) } });
+    } catch (e) {
+      // Launch abort: revoke before cleanup, then remove the run dir.
+      await deps.store.revoke(active.info.id, 'abort');
+      rmSync(runDir, { recursive: true, force: true });
+      throw e instanceof AppError ? e : new AppError('invalid_input', `could not start the runtime: ${(e as Error).message}`);
+    }
+    const record: RunRecord = {
+      runId,
+      agentId: req.agent.id,
+      agentName: req.agent.name,
+      runtime: req.runtime,
+      pid: child.pid!,
+      workdir: req.workdir,
+      startedAt: new Date().toISOString(),
+      status: 'running',
+      exitCode: null,
+      signal: null,
+    };
+    const sinks = new Set<(e: RunEvent) => void>();
+    if (sink) sinks.add(sink);
+    const emit = (e: RunEvent) => {
+      for (const s of sinks) s(e);
+    };
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => emit({ type: 'stdout', data: d }));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => emit({ type: 'stderr', data: d }));
+    let resolveExit!: () => void;
+    const exited = new Promise<void>((r) => (resolveExit = r));
+    const entry: Live = { record, child, authorizationId: active.info.id, startTime: processStartTime(child.pid!), sinks, exited };
+    this.live.set(runId, entry);
+    child.once('exit', (code, signal) => {
+      void (async () => {
+        // Process exit: revoke every generation and the MCP credential, drain, then remove files.
+        await deps.store.revoke(active.info.id, 'exit').catch((err) => deps.log.error({ err: String(err), runId }, 'revoke failed'));
+        rmSync(runDir, { recursive: true, force: true });
+        record.status = 'exited';
+        record.exitCode = code;
+        record.signal = signal;
+        this.live.delete(runId);
+        this.exited.push(record);
+        if (this.exited.length > KEEP_EXITED) this.exited.shift();
+        deps.log.info({ runId, code, signal }, 'runtime exited');
+        emit({ type: 'exit', code, signal });
+        resolveExit();
+      })();
+    });
+    deps.log.info({ runId, agentId: req.agent.id, runtime: req.runtime, pid: child.pid, authorizationId: active.info.id }, 'runtime started');
+    emit({ type: 'started', runId, pid: child.pid! });
+    return record;
+  }
+
+  /** Detaches an output sink (a foreground client went away). */
+  detach(runId: string, sink: (e: RunEvent) => void): void {
+    this.live.get(runId)?.sinks.delete(sink);
+  }
+
+  list(): RunRecord[] {
+    return [...[...this.live.values()].map((l) => l.record), ...this.exited];
+  }
+
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** Stops a runtime: SIGTERM to its process group, SIGKILL after a grace period; resolves once it exited and was revoked. */
+  async stop(runId: string): Promise<RunRecord> {
+    const l = this.live.get(runId);
+    if (!l) {
+      const done = this.exited.find((r) => r.runId === runId);
+      if (done) return done;
+      throw new AppError('not_found', `no runtime ${runId}`);
+    }
+    killGroup(l.child, 'SIGTERM');
+    const t = setTimeout(() => killGroup(l.child, 'SIGKILL'), STOP_GRACE_MS);
+    await l.exited;
+    clearTimeout(t);
+    return l.record;
+  }
+
+  /** Stops every runtime (daemon shutdown), bounded by timeoutMs. */
+  async shutdown(timeoutMs: number): Promise<void> {
+    const all = [...this.live.keys()].map((id) => this.stop(id).catch(() => undefined));
+    await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+}
+
+function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, sig);
+  } catch {
+    try {
+      child.kill(sig);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+function spawnChild(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    // Own process group (detached) so stop/shutdown reaches the whole tree; stdin is not relayed.
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.once('spawn', () => resolve(child));
+    child.once('error', (e) => reject(new AppError('invalid_input', `could not start ${command}: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
+  });
+}
