@@ -1,0 +1,16 @@
+// Owns `task list`: one keyset page of tasks; filters are explicit, never inferred from the delivery.
+import { taskList } from '../../catalog/descriptors/task.js';
+import type { TaskStatus } from '../../server-client/api.js';
+import { callServer } from '../idempotency.js';
+import { pageFields, projectTask } from '../project.js';
+import { bind } from '../types.js';
+
+export const list = bind(taskList, async (input, ctx) => {
+  const req: { status?: TaskStatus; assigneeId?: string; limit?: number; cursor?: string } = {};
+  if (input.limit !== undefined) req.limit = input.limit;
+  if (input.cursor !== undefined) req.cursor = input.cursor;
+  if (input.filters?.status !== undefined) req.status = input.filters.status;
+  if (input.filters?.assigneeId !== undefined) req.assigneeId = input.filters.assigneeId;
+  const page = await callServer(ctx, (o) => ctx.api.listTasks(req, o));
+  return { data: { tasks: page.tasks.map(projectTask), ...pageFields(page) } };
+});
