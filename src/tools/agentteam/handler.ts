@@ -1,0 +1,45 @@
+// Owns the `agentteam` composite MCP handler: the message-tool inventory, input validation compiled once, dispatch, skill docs.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { type McpHandler, type McpToolDef, UnknownToolError } from '../../wire/mcp/handler.js';
+import { invalidInput } from './failures.js';
+import { messageAttachmentRead } from './message-attachment-read.js';
+import { messageHistoryRead } from './message-history-read.js';
+import { messageReact } from './message-react.js';
+import { messageSend } from './message-send.js';
+import { renderSkillDoc, renderSkillDocSplit } from './skilldoc.js';
+import type { AgentteamTool } from './tool.js';
+
+/** The complete inventory in listing order. Exec-owned domains (tasks, reviews, …) are never registered here. */
+export const AGENTTEAM_TOOLS: readonly AgentteamTool[] = [messageSend, messageHistoryRead, messageReact, messageAttachmentRead];
+
+function describe(e: ErrorObject | undefined): string {
+  if (!e) return 'arguments do not match the input schema';
+  const where = e.instancePath || '(arguments)';
+  const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty).slice(0, 64)})` : '';
+  return `${where} ${e.message ?? 'is invalid'}${extra}`;
+}
+
+export function createAgentteamHandler(): McpHandler {
+  const ajv = new Ajv({ strict: true, allErrors: false, useDefaults: true });
+  const byName = new Map<string, { tool: AgentteamTool; validate: ValidateFunction }>();
+  for (const tool of AGENTTEAM_TOOLS) {
+    if (typeof tool.def.annotations?.readOnlyHint !== 'boolean') throw new Error(`tool ${tool.def.name} lacks annotations.readOnlyHint`);
+    byName.set(tool.def.name, { tool, validate: ajv.compile(tool.def.inputSchema) });
+  }
+  const defs: readonly McpToolDef[] = Object.freeze(AGENTTEAM_TOOLS.map((t) => t.def));
+
+  return {
+    tools: () => defs,
+    async callTool(ctx, _agentId, name, args) {
+      const entry = byName.get(name);
+      // Security invariant: unknown tools fail closed at CallTool, the only execution entry point.
+      if (!entry) throw new UnknownToolError(name);
+      // Validation mutates only a private copy (ajv applies defaults in place).
+      const copy = typeof args === 'object' && args !== null && !Array.isArray(args) ? { ...(args as Record<string, unknown>) } : args;
+      if (!entry.validate(copy)) return invalidInput(`invalid arguments: ${describe(entry.validate.errors?.[0])}`, `see the ${name} input schema`);
+      return entry.tool.run(ctx, copy as Record<string, unknown>);
+    },
+    skillDoc: (namer) => renderSkillDoc(defs, namer),
+    skillDocSplit: (namer) => renderSkillDocSplit(defs, namer),
+  };
+}

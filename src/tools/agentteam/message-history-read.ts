@@ -1,0 +1,88 @@
+// Owns the message_history_read tool: newest-first pages of an exact target that page themselves to fit the result budget.
+import type { MessageDto, MessagePage } from '../../server-client/api.js';
+import type { ToolContext } from '../../wire/mcp/handler.js';
+import { budgetExceeded, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
+import { failureResult, invalidInput } from './failures.js';
+import { TARGET_HINT, canonicalizeTarget } from './target.js';
+import { TARGET_PROP, outputSchema, type AgentteamTool } from './tool.js';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+const MAX_SHRINKS = 4;
+
+/** Model-visible projection: the target is the one asked for, so it is not repeated per message. */
+function project(m: MessageDto): Record<string, unknown> {
+  return { id: m.id, author: m.author, content: m.content, replyTo: m.replyTo, createdAt: m.createdAt, reactions: m.reactions, attachments: m.attachments };
+}
+
+function structured(messages: Record<string, unknown>[], page: { hasMore: boolean; nextCursor?: string | undefined }): Record<string, unknown> {
+  return page.nextCursor !== undefined ? { messages, hasMore: page.hasMore, nextCursor: page.nextCursor } : { messages, hasMore: page.hasMore };
+}
+
+/** The largest k such that the first k messages, with a continuation cursor like `cursor`, fit the budget. */
+function largestFittingPrefix(messages: Record<string, unknown>[], cursor: string): number {
+  let lo = 0;
+  let hi = messages.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (structuredFits(structured(messages.slice(0, mid), { hasMore: true, nextCursor: cursor }))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+async function fetchPage(ctx: ToolContext, target: string, limit: number, cursor: string | undefined): Promise<MessagePage> {
+  const input: { target: string; limit: number; cursor?: string } = { target, limit };
+  if (cursor !== undefined) input.cursor = cursor;
+  return ctx.api.listMessages(input, { signal: ctx.signal });
+}
+
+export const messageHistoryRead: AgentteamTool = {
+  def: {
+    name: 'message_history_read',
+    title: 'Read message history',
+    description: 'Read messages of an exact target, newest first. To continue, pass the returned nextCursor.',
+    inputSchema: {
+      type: 'object',
+      properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, cursor: { type: 'string', minLength: 1 } },
+      required: ['target'],
+      additionalProperties: false,
+    },
+    outputSchema: outputSchema({
+      properties: { messages: { type: 'array', items: { type: 'object' } }, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
+      required: ['messages', 'hasMore'],
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  /**
+   * Steps: fetch the requested page; if it fits, return it. Otherwise find the largest prefix that fits, re-fetch
+   * exactly that many from the same cursor (so the server issues the cursor that continues after them) and
+   * re-check, a few times at most. A single message over the budget yields result_budget_exceeded whose hint
+   * carries the cursor that skips it.
+   */
+  async run(ctx, args) {
+    const target = canonicalizeTarget(args.target as string);
+    if (target === null) return invalidInput('target is not an exact target', TARGET_HINT);
+    const cursor = args.cursor as string | undefined;
+    let limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
+    try {
+      for (let attempt = 0; attempt <= MAX_SHRINKS; attempt++) {
+        const page = await fetchPage(ctx, target, limit, cursor);
+        const messages = page.messages.map(project);
+        const full = structured(messages, page);
+        if (structuredFits(full)) return toolResult(full);
+        const k = largestFittingPrefix(messages, page.nextCursor ?? cursor ?? '');
+        if (k === 0) break;
+        limit = Math.min(k, limit - 1);
+      }
+      const one = await fetchPage(ctx, target, 1, cursor);
+      const first = one.messages[0];
+      if (first && one.nextCursor !== undefined) {
+        return budgetExceeded(`message ${first.id} alone exceeds the result budget; continue after it with cursor ${JSON.stringify(one.nextCursor)}`);
+      }
+      return budgetExceeded(first ? `message ${first.id} alone exceeds the result budget and is the last one` : 'retry with a smaller limit');
+    } catch (e) {
+      return failureResult(e);
+    }
+  },
+};

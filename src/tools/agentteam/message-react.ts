@@ -1,0 +1,30 @@
+// Owns the message_react tool: add or remove one emoji reaction on a message the agent can read.
+import { toolResult } from '../../wire/mcp/resultbudget/budget.js';
+import { failureResult } from './failures.js';
+import { outputSchema, type AgentteamTool } from './tool.js';
+
+export const messageReact: AgentteamTool = {
+  def: {
+    name: 'message_react',
+    title: 'React to message',
+    description: 'Add an emoji reaction to a message, or remove yours with remove:true.',
+    inputSchema: {
+      type: 'object',
+      properties: { messageId: { type: 'string', minLength: 1 }, emoji: { type: 'string', minLength: 1, maxLength: 64 }, remove: { type: 'boolean' } },
+      required: ['messageId', 'emoji'],
+      additionalProperties: false,
+    },
+    outputSchema: outputSchema({ properties: { messageId: { type: 'string' }, reactions: { type: 'array' } }, required: ['messageId', 'reactions'] }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  async run(ctx, args) {
+    try {
+      const input: { messageId: string; emoji: string; remove?: boolean } = { messageId: args.messageId as string, emoji: args.emoji as string };
+      if (args.remove === true) input.remove = true;
+      const m = await ctx.api.react(input, { signal: ctx.signal });
+      return toolResult({ messageId: m.id, reactions: m.reactions });
+    } catch (e) {
+      return failureResult(e);
+    }
+  },
+};

@@ -1,0 +1,49 @@
+// Owns runtime tool names (spec §Runtime Tool Names): raw tool ↔ model-visible name per runtime kind.
+export const RUNTIME_KINDS = ['claude', 'codex', 'kimi', 'opencode', 'command'] as const;
+export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
+
+export const MCP_SERVER_NAME = 'agentteam';
+const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function isRuntimeKind(v: unknown): v is RuntimeKind {
+  return typeof v === 'string' && (RUNTIME_KINDS as readonly string[]).includes(v);
+}
+
+/** Maps raw inventory names to one runtime's display convention and back. */
+export interface ToolNamer {
+  readonly kind: RuntimeKind;
+  /** e.g. message_send → mcp__agentteam__message_send (Claude/Codex/Kimi/command) or mcp_agentteam_message_send (OpenCode). */
+  toModel(raw: string): string;
+  /** The raw tool behind a model-visible name, or null when the name is not one of ours. */
+  fromModel(name: string): { server: typeof MCP_SERVER_NAME; tool: string } | null;
+}
+
+function prefixFor(kind: RuntimeKind): string {
+  return kind === 'opencode' ? `mcp_${MCP_SERVER_NAME}_` : `mcp__${MCP_SERVER_NAME}__`;
+}
+
+/**
+ * Builds the namer for a runtime kind over the complete inventory. Throws when any model-visible name
+ * would exceed 64 characters or leave ^[a-zA-Z0-9_-]+$, so a bad inventory fails at construction, not in a model turn.
+ */
+export function createToolNamer(kind: RuntimeKind, inventory: readonly string[]): ToolNamer {
+  if (!isRuntimeKind(kind)) throw new Error(`unknown runtime kind`);
+  const prefix = prefixFor(kind);
+  const raw = new Set(inventory);
+  for (const name of raw) {
+    const model = prefix + name;
+    if (!MODEL_NAME.test(model)) throw new Error(`tool name ${JSON.stringify(name)} is not a valid model-visible name for ${kind}`);
+  }
+  return {
+    kind,
+    toModel(name) {
+      if (!raw.has(name)) throw new Error(`tool ${JSON.stringify(name)} is not in the inventory`);
+      return prefix + name;
+    },
+    fromModel(name) {
+      if (!name.startsWith(prefix)) return null;
+      const tool = name.slice(prefix.length);
+      return raw.has(tool) ? { server: MCP_SERVER_NAME, tool } : null;
+    },
+  };
+}

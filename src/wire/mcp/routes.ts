@@ -1,0 +1,136 @@
+// Owns the MCP Streamable HTTP endpoint on node:http: the two route families, one handler, stateless JSON/SSE responses.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthGate, TokenInfo } from '../../authz/types.js';
+import type { ServerApi } from '../../server-client/api.js';
+import { AppError } from '../../shared/errors.js';
+import type { Logger, RateLimitedLogger } from '../../shared/log.js';
+import { type AuthedContext, authorized } from '../http/auth.js';
+import { decodeJson, readBody } from '../http/body.js';
+import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
+import type { Router } from '../http/router.js';
+import { AcceptNegotiator } from './accept.js';
+import type { McpHandler, ToolContext } from './handler.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
+import { createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
+
+export const MCP_ROUTE = '/api/internal/mcp/servers/{serverId}/agents/{agentId}';
+export const MCP_LEGACY_ROUTE = '/mcp/agentteam/{serverId}/{agentId}';
+
+export interface McpRouteDeps {
+  gate: AuthGate;
+  diag: RateLimitedLogger;
+  log: Logger;
+  handler: McpHandler;
+  apiFor(info: TokenInfo): ServerApi;
+  /** serverInfo.version in initialize; defaults to the package version string the daemon passes. */
+  version?: string;
+}
+
+// Fixed bodies, built once (hot path and error paths never format per request).
+const BATCH_REFUSED = errorResponse(null, INVALID_REQUEST, 'batches are not supported; send one JSON-RPC message per POST');
+const PARSE_FAILED = errorResponse(null, PARSE_ERROR, 'parse error');
+const BAD_VERSION = errorResponse(null, INVALID_REQUEST, 'unsupported MCP-Protocol-Version');
+const BAD_CONTENT_TYPE = errorResponse(null, INVALID_REQUEST, 'Content-Type must be application/json');
+const NOT_ACCEPTABLE = errorResponse(null, INVALID_REQUEST, 'Accept must allow application/json or text/event-stream');
+const TOO_LARGE = errorResponse(null, INVALID_REQUEST, 'request body exceeds 1 MiB');
+const TIMED_OUT = errorResponse(null, INVALID_REQUEST, 'request body not received within 5 s');
+const UNREADABLE = errorResponse(null, INVALID_REQUEST, 'request body could not be read');
+const INTERNAL = errorResponse(null, INTERNAL_ERROR, 'internal error');
+const NO_STREAM = errorResponse(null, INVALID_REQUEST, 'this server is stateless: POST JSON-RPC messages; no GET stream, no sessions');
+
+function closeWith(res: ServerResponse, status: number, body: string): void {
+  res.setHeader('connection', 'close');
+  sendRaw(res, status, body);
+}
+
+function send202(res: ServerResponse): void {
+  res.writeHead(202, { 'content-length': 0, 'cache-control': 'no-store' });
+  res.end();
+}
+
+function sendResponse(res: ServerResponse, sse: boolean, body: string): void {
+  if (!sse) return sendRaw(res, 200, body);
+  // One SSE event carrying the response, then the stream ends (JSON text never contains a raw newline).
+  const buf = Buffer.from(`event: message\ndata: ${body}\n\n`);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': buf.length, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(buf);
+}
+
+/**
+ * Registers POST/GET/DELETE on the canonical route and its legacy alias: one handler, one inventory.
+ * GET answers 405: the server is stateless and never sends server-initiated messages, which the
+ * Streamable HTTP transport allows ("MUST either return text/event-stream or 405"). DELETE answers 405 too:
+ * no Mcp-Session-Id is ever issued, so there is no session to terminate.
+ */
+export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
+  const accept = new AcceptNegotiator();
+  const protocol = createMcpProtocol(deps.handler, { version: deps.version ?? '0.1.0', log: deps.log });
+
+  async function post(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext): Promise<void> {
+    const pv = req.headers['mcp-protocol-version'];
+    // Absent header: assume 2025-03-26 (spec). Present but unsupported: 400 before any body byte.
+    if (pv !== undefined && (Array.isArray(pv) || !isSupportedProtocolVersion(pv.trim()))) return closeWith(res, 400, BAD_VERSION);
+    // Security invariant: POST bodies must be application/json (no CORS "simple" request reaches a tool).
+    if (!isJsonContentType(req)) return closeWith(res, 415, BAD_CONTENT_TYPE);
+    const sse = accept.choose(req.headers.accept);
+    if (sse === null) return closeWith(res, 406, NOT_ACCEPTABLE);
+    let body: Buffer;
+    try {
+      // Security invariant: 1 MiB cap and 5 s absolute deadline; revocation aborts the read.
+      body = await readBody(req, { signal: lease.signal });
+    } catch (e) {
+      const code = e instanceof AppError ? e.code : 'internal';
+      if (code === 'payload_too_large') return closeWith(res, 413, TOO_LARGE);
+      if (code === 'request_timeout') return closeWith(res, 408, TIMED_OUT);
+      if (code === 'denied') {
+        res.setHeader('connection', 'close');
+        return sendDenied(res);
+      }
+      return closeWith(res, 400, UNREADABLE);
+    }
+    let msg: unknown;
+    try {
+      msg = decodeJson(body);
+    } catch {
+      return sendRaw(res, 400, PARSE_FAILED);
+    }
+    const m = classify(msg);
+    switch (m.kind) {
+      case 'batch':
+        // MCP 2025-11-25: a POST body is a single JSON-RPC message; batches are refused.
+        return sendRaw(res, 400, BATCH_REFUSED);
+      case 'invalid':
+        return sendRaw(res, 400, errorResponse(m.id, INVALID_REQUEST, 'invalid request'));
+      case 'notification':
+      case 'response':
+        return send202(res);
+    }
+    // Fence: a revoked authorization never dispatches.
+    if (!lease.live()) return sendDenied(res);
+    const ctx = (): ToolContext => ({ info, signal: lease.signal, api: deps.apiFor(info) });
+    const out = await protocol.dispatch(m.id, m.method, m.params, ctx, params.agentId!);
+    // Fence: nothing is published after revocation, success or not.
+    if (!lease.live()) return sendDenied(res);
+    sendResponse(res, sse, out);
+  }
+
+  const onPost = authorized(deps.gate, 'mcp', deps.diag, async (req, res, ctx) => {
+    try {
+      await post(req, res, ctx);
+    } catch (e) {
+      deps.log.error({ err: e instanceof Error ? e.name : typeof e }, 'mcp request failed');
+      if (!res.headersSent) sendRaw(res, 200, INTERNAL);
+      else res.end();
+    }
+  });
+  const noStream = authorized(deps.gate, 'mcp', deps.diag, (_req, res) => {
+    res.setHeader('allow', 'POST');
+    closeWith(res, 405, NO_STREAM);
+  });
+  for (const pattern of [MCP_ROUTE, MCP_LEGACY_ROUTE]) {
+    router.add('POST', pattern, onPost);
+    router.add('GET', pattern, noStream);
+    router.add('DELETE', pattern, noStream);
+  }
+}
+
