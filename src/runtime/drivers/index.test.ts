@@ -1,0 +1,202 @@
+// Tests prepareRuntime per kind: argv, files (0600, in runDir, no token), env additions, and the failure paths.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppError } from '../../shared/errors.js';
+import { DRIVERS, prepareRuntime, RUNTIME_KINDS, type RuntimeKind } from './index.js';
+
+const TOKEN = 'atk_mcp_3f9c1d7e5b2a4f60a1b2c3d4e5f60718';
+const MCP_URL = 'http://127.0.0.1:43117/api/internal/mcp/servers/srv_1/agents/agt_1';
+
+interface Fixture {
+  runDir: string;
+  binDir: string;
+  env: Record<string, string>;
+}
+
+/** A private runDir, and a bin dir holding executable stand-ins for the given binaries, first on PATH. */
+function fixture(bins: string[] = ['claude', 'codex', 'opencode', 'kimi']): Fixture {
+  const root = mkdtempSync(join(tmpdir(), 'drivers-'));
+  const runDir = join(root, 'run');
+  mkdirSync(runDir, { mode: 0o700 });
+  chmodSync(runDir, 0o700);
+  const binDir = join(root, 'bin');
+  mkdirSync(binDir);
+  for (const b of bins) writeFileSync(join(binDir, b), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  return { runDir, binDir, env: { PATH: binDir, AGENTTEAM_MCP_TOKEN: TOKEN, AGENTTEAM_MCP_URL: MCP_URL } };
+}
+
+function prep(kind: RuntimeKind, f: Fixture, command: string[] = []) {
+  return prepareRuntime(kind, { command, workdir: tmpdir(), runDir: f.runDir, mcpUrl: MCP_URL, env: f.env });
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+test('claude without CMD runs claude from PATH with --mcp-config pointing at a 0600 file in runDir', async () => {
+  const f = fixture();
+  const plan = await prep('claude', f);
+  const file = join(f.runDir, 'claude-mcp.json');
+  assert.equal(plan.command, join(f.binDir, 'claude'));
+  assert.deepEqual(plan.args, ['--mcp-config', file]);
+  assert.deepEqual(plan.files, [file]);
+  assert.equal(plan.envAdd, undefined);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  assert.deepEqual(readJson(file), {
+    mcpServers: { agentteam: { type: 'http', url: MCP_URL, headers: { Authorization: 'Bearer ${AGENTTEAM_MCP_TOKEN}' } } },
+  });
+});
+
+test('claude inserts --mcp-config right after the binary, bare or as a path ending in /claude', async () => {
+  for (const argv0 of ['claude', '/opt/tools/bin/claude']) {
+    const f = fixture([]);
+    const plan = await prep('claude', f, [argv0, '-p', 'hello', '--model', 'x']);
+    assert.equal(plan.command, argv0);
+    assert.deepEqual(plan.args, ['--mcp-config', join(f.runDir, 'claude-mcp.json'), '-p', 'hello', '--model', 'x']);
+  }
+});
+
+test('claude with another CMD passes it through untouched and writes nothing', async () => {
+  const f = fixture();
+  const plan = await prep('claude', f, ['./run-claude.sh', '--flag']);
+  assert.deepEqual(plan, { command: './run-claude.sh', args: ['--flag'], files: [] });
+  assert.deepEqual(readdirSync(f.runDir), []);
+  const lookalike = await prep('claude', f, ['/usr/bin/claude-wrapper']);
+  assert.deepEqual(lookalike.args, []);
+});
+
+test('codex gets -c overrides for the url and the bearer env var name, before any subcommand, and no file', async () => {
+  const f = fixture();
+  const expected = ['-c', `mcp_servers.agentteam.url="${MCP_URL}"`, '-c', 'mcp_servers.agentteam.bearer_token_env_var="AGENTTEAM_MCP_TOKEN"'];
+  const own = await prep('codex', f);
+  assert.equal(own.command, join(f.binDir, 'codex'));
+  assert.deepEqual(own.args, expected);
+  assert.deepEqual(own.files, []);
+  const sub = await prep('codex', f, ['codex', 'app-server']);
+  assert.deepEqual(sub.args, [...expected, 'app-server']);
+  const other = await prep('codex', f, ['node', 'agent.js']);
+  assert.deepEqual(other.args, ['agent.js']);
+  assert.deepEqual(readdirSync(f.runDir), []);
+});
+
+test('codex quotes the url as a TOML basic string', async () => {
+  const f = fixture();
+  const plan = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: 'http://h/a"b\\c\x7f', env: f.env });
+  assert.equal(plan.args[1], 'mcp_servers.agentteam.url="http://h/a\\"b\\\\c\\u007F"');
+});
+
+test('opencode writes opencode.json in runDir and points OPENCODE_CONFIG at it, for any CMD', async () => {
+  const f = fixture();
+  const plan = await prep('opencode', f);
+  const file = join(f.runDir, 'opencode.json');
+  assert.equal(plan.command, join(f.binDir, 'opencode'));
+  assert.deepEqual(plan.args, []);
+  assert.deepEqual(plan.files, [file]);
+  assert.deepEqual(plan.envAdd, { OPENCODE_CONFIG: file });
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  assert.deepEqual(readJson(file), {
+    $schema: 'https://opencode.ai/config.json',
+    mcp: { agentteam: { type: 'remote', url: MCP_URL, enabled: true, headers: { Authorization: 'Bearer {env:AGENTTEAM_MCP_TOKEN}' } } },
+  });
+  const g = fixture();
+  const wrapped = await prep('opencode', g, ['./start.sh', 'run']);
+  assert.equal(wrapped.command, './start.sh');
+  assert.deepEqual(wrapped.args, ['run']);
+  assert.deepEqual(wrapped.envAdd, { OPENCODE_CONFIG: join(g.runDir, 'opencode.json') });
+});
+
+test('kimi gets --mcp-config-file with Kimi CLI mcpServers JSON; kimi-cli is the same binary', async () => {
+  const f = fixture();
+  const plan = await prep('kimi', f);
+  const file = join(f.runDir, 'kimi-mcp.json');
+  assert.equal(plan.command, join(f.binDir, 'kimi'));
+  assert.deepEqual(plan.args, ['--mcp-config-file', file]);
+  assert.deepEqual(readJson(file), {
+    mcpServers: { agentteam: { url: MCP_URL, transport: 'http', headers: { Authorization: 'Bearer ${AGENTTEAM_MCP_TOKEN}' } } },
+  });
+  const g = fixture([]);
+  const alias = await prep('kimi', g, ['/home/u/.local/bin/kimi-cli', '--print']);
+  assert.deepEqual(alias.args, ['--mcp-config-file', join(g.runDir, 'kimi-mcp.json'), '--print']);
+});
+
+test('command runs CMD exactly as given and adds nothing; without CMD it is invalid_input', async () => {
+  const f = fixture();
+  const plan = await prep('command', f, ['sh', '-c', 'echo $AGENTTEAM_MCP_URL']);
+  assert.deepEqual(plan, { command: 'sh', args: ['-c', 'echo $AGENTTEAM_MCP_URL'], files: [] });
+  await assert.rejects(prep('command', f), (e: unknown) => e instanceof AppError && e.code === 'invalid_input' && /needs a command/.test(e.message));
+});
+
+test('a missing binary is invalid_input naming how to install it, and leaks neither PATH nor the token', async () => {
+  const installs: Record<string, string> = {
+    claude: 'npm i -g @anthropic-ai/claude-code',
+    codex: 'npm i -g @openai/codex',
+    opencode: 'npm i -g opencode-ai',
+    kimi: 'uv tool install kimi-cli',
+  };
+  for (const [kind, install] of Object.entries(installs)) {
+    const f = fixture([]);
+    await assert.rejects(prep(kind as RuntimeKind, f), (e: unknown) => {
+      assert.ok(e instanceof AppError);
+      assert.equal(e.code, 'invalid_input');
+      assert.ok(e.message.includes(install), e.message);
+      assert.ok(e.message.includes(`"${DRIVERS[kind as RuntimeKind].binaries[0]}"`));
+      assert.ok(!e.message.includes(f.binDir) && !e.message.includes(TOKEN));
+      return true;
+    });
+    assert.deepEqual(readdirSync(f.runDir), []);
+  }
+});
+
+test('PATH lookup skips non-executables, directories and relative entries', async () => {
+  const f = fixture([]);
+  const noExec = join(f.binDir, 'claude');
+  writeFileSync(noExec, '#!/bin/sh\n', { mode: 0o644 });
+  chmodSync(noExec, 0o644);
+  const dirBin = mkdtempSync(join(tmpdir(), 'drivers-dir-'));
+  mkdirSync(join(dirBin, 'claude'));
+  const good = mkdtempSync(join(tmpdir(), 'drivers-good-'));
+  writeFileSync(join(good, 'claude'), '#!/bin/sh\n', { mode: 0o755 });
+  const env = { PATH: ['', '.', 'relative/bin', f.binDir, dirBin, good].join(':') };
+  const plan = await prepareRuntime('claude', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: MCP_URL, env });
+  assert.equal(plan.command, join(good, 'claude'));
+});
+
+test('the token value never appears in any file any kind writes', async () => {
+  for (const kind of RUNTIME_KINDS) {
+    const f = fixture();
+    const plan = await prep(kind, f, kind === 'command' ? ['true'] : []);
+    for (const name of readdirSync(f.runDir)) {
+      const text = readFileSync(join(f.runDir, name), 'utf8');
+      assert.ok(!text.includes(TOKEN), `${kind} wrote the token into ${name}`);
+      assert.ok(text.includes('AGENTTEAM_MCP_TOKEN'), `${kind} config must reference the env var by name`);
+    }
+    assert.deepEqual(readdirSync(f.runDir).map((n) => join(f.runDir, n)).sort(), [...plan.files].sort());
+    assert.ok(!JSON.stringify(plan).includes(TOKEN), `${kind} put the token into its plan`);
+  }
+});
+
+test('a run directory others can enter is refused and nothing is written', async () => {
+  const f = fixture();
+  chmodSync(f.runDir, 0o755);
+  for (const kind of ['claude', 'opencode', 'kimi'] as const) {
+    await assert.rejects(prep(kind, f), (e: unknown) => e instanceof AppError && e.code === 'internal' && /not private/.test(e.message));
+  }
+  assert.deepEqual(readdirSync(f.runDir), []);
+});
+
+test('a pre-existing file or symlink at the config path is never written through', async () => {
+  const f = fixture();
+  const target = join(mkdtempSync(join(tmpdir(), 'drivers-victim-')), 'victim.txt');
+  writeFileSync(target, 'original');
+  symlinkSync(target, join(f.runDir, 'claude-mcp.json'));
+  await assert.rejects(prep('claude', f), (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST');
+  assert.equal(readFileSync(target, 'utf8'), 'original');
+});
+
+test('an unknown kind is invalid_input', async () => {
+  const f = fixture();
+  await assert.rejects(prep('gemini' as RuntimeKind, f), (e: unknown) => e instanceof AppError && e.code === 'invalid_input');
+});
