@@ -1,0 +1,121 @@
+// Owns reviews on task:<id> and thread:<channelId>/<rootId> targets: add, get, keyset list, resolve and reopen.
+import { AppError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import type { ReviewDto, ReviewPage, ReviewStatus, ReviewVerdict } from '../../server-client/api.js';
+import { afterDesc, normalizeLimit, pageOf } from '../pagination.js';
+import type { Sql } from '../store/types.js';
+import { ID_RE, iso, text, type Actor, type DomainDeps } from './context.js';
+import { authorizeTarget, parseTarget } from './targets.js';
+
+interface ReviewRow {
+  id: string;
+  target: string;
+  author_id: string;
+  verdict: ReviewVerdict;
+  body: string;
+  status: ReviewStatus;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const VERDICTS: readonly ReviewVerdict[] = ['approve', 'request_changes', 'comment'];
+const STATUSES: readonly ReviewStatus[] = ['open', 'resolved'];
+const REVIEW_TARGETS = ['task', 'thread'] as const;
+const COLS = 'id, target, author_id, verdict, body, status, revision, created_at, updated_at';
+
+function reviewDto(r: ReviewRow): ReviewDto {
+  return {
+    id: r.id,
+    target: r.target,
+    authorId: r.author_id,
+    verdict: r.verdict,
+    body: r.body,
+    status: r.status,
+    revision: r.revision,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  };
+}
+
+export class Reviews {
+  constructor(private readonly deps: DomainDeps) {}
+
+  /** A review the actor may read: its target must authorize the actor; otherwise not_found, like a missing review. */
+  private async load(sql: Sql, actor: Actor, reviewId: unknown): Promise<ReviewRow> {
+    const row = typeof reviewId === 'string' && ID_RE.test(reviewId) ? await sql.get<ReviewRow>(`SELECT ${COLS} FROM reviews WHERE id = ?`, [reviewId]) : undefined;
+    if (!row) throw new AppError('not_found', 'review not found');
+    try {
+      await authorizeTarget(sql, actor, parseTarget(row.target));
+    } catch {
+      throw new AppError('not_found', 'review not found');
+    }
+    return row;
+  }
+
+  async add(actor: Actor, input: { target: string; verdict: ReviewVerdict; body: string }): Promise<ReviewDto> {
+    const t = parseTarget(input.target, REVIEW_TARGETS);
+    if (!VERDICTS.includes(input.verdict)) throw new AppError('validation_failed', `verdict must be one of: ${VERDICTS.join(', ')}`);
+    const body = text(input.body, 'body', 1, 32_000);
+    return this.deps.store.tx(async (sql) => {
+      const target = await authorizeTarget(sql, actor, t);
+      const now = this.deps.clock.now();
+      const row: ReviewRow = { id: newId('rev'), target, author_id: actor.id, verdict: input.verdict, body, status: 'open', revision: 1, created_at: now, updated_at: now };
+      await sql.run(`INSERT INTO reviews (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        row.id,
+        row.target,
+        row.author_id,
+        row.verdict,
+        row.body,
+        row.status,
+        row.revision,
+        row.created_at,
+        row.updated_at,
+      ]);
+      return reviewDto(row);
+    });
+  }
+
+  async get(actor: Actor, reviewId: string): Promise<ReviewDto> {
+    return this.deps.store.tx(async (sql) => reviewDto(await this.load(sql, actor, reviewId)));
+  }
+
+  /** updatedAt DESC, id DESC within the resolved target; the target and status filter are bound into the cursor. */
+  async list(actor: Actor, input: { target: string; status?: ReviewStatus; limit?: number; cursor?: string }): Promise<ReviewPage> {
+    const t = parseTarget(input.target, REVIEW_TARGETS);
+    if (input.status !== undefined && !STATUSES.includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${STATUSES.join(', ')}`);
+    const limit = normalizeLimit(input.limit);
+    return this.deps.store.tx(async (sql) => {
+      const target = await authorizeTarget(sql, actor, t);
+      const filter = { target, status: input.status ?? null };
+      const b = input.cursor === undefined ? undefined : this.deps.cursors.decode(input.cursor, 'reviews', filter);
+      const after = afterDesc('updated_at', b);
+      const rows = await sql.all<ReviewRow>(
+        `SELECT ${COLS} FROM reviews WHERE target = ?${filter.status ? ' AND status = ?' : ''}${after.sql} ORDER BY updated_at DESC, id DESC LIMIT ?`,
+        [target, ...(filter.status ? [filter.status] : []), ...after.params, limit + 1],
+      );
+      const p = pageOf(rows, limit, (r) => ({ at: r.updated_at, id: r.id }), (bd) => this.deps.cursors.encode('reviews', filter, bd), reviewDto);
+      const page: ReviewPage = { reviews: p.items, hasMore: p.hasMore };
+      if (p.nextCursor) page.nextCursor = p.nextCursor;
+      return page;
+    });
+  }
+
+  private async move(actor: Actor, reviewId: string, from: ReviewStatus, to: ReviewStatus, verb: string): Promise<ReviewDto> {
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, actor, reviewId);
+      if (r.status !== from) throw new AppError('conflict', `cannot ${verb} a review that is ${r.status}; allowed from ${r.status}: ${r.status === 'open' ? 'resolve' : 'reopen'}`);
+      const next: ReviewRow = { ...r, status: to, revision: r.revision + 1, updated_at: Math.max(this.deps.clock.now(), r.updated_at) };
+      await sql.run('UPDATE reviews SET status = ?, revision = ?, updated_at = ? WHERE id = ?', [next.status, next.revision, next.updated_at, next.id]);
+      return reviewDto(next);
+    });
+  }
+
+  resolve(actor: Actor, reviewId: string): Promise<ReviewDto> {
+    return this.move(actor, reviewId, 'open', 'resolved', 'resolve');
+  }
+
+  reopen(actor: Actor, reviewId: string): Promise<ReviewDto> {
+    return this.move(actor, reviewId, 'resolved', 'open', 'reopen');
+  }
+}

@@ -1,0 +1,124 @@
+// Owns the server's request pipeline: route → auth (no body read) → key check → body cap → strict JSON → schema → idempotency → domain → envelope.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, errorBody } from '../../shared/errors.js';
+import { constantTimeEqual, keyedHash } from '../../shared/ids.js';
+import type { Logger } from '../../shared/log.js';
+import { decodeJson, readBody } from '../../wire/http/body.js';
+import { bearerToken, isJsonContentType, sendRaw } from '../../wire/http/guard.js';
+import { Router } from '../../wire/http/router.js';
+import { SERVER_VERSION, type ServerDomains } from '../app.js';
+import type { Actor } from '../domains/context.js';
+import { idempotencyKeyFrom, requestHash } from '../idempotency.js';
+import { QUERY_ALIASES, ROUTES, type RouteDef } from './routes.js';
+import { applyAliases, BodyValidator } from './schemas.js';
+
+export interface HandlerOptions {
+  domains: ServerDomains;
+  adminToken: string;
+  logger: Logger;
+}
+
+type Reply = { status: number; body: string };
+
+const ok = (data: unknown): Reply => ({ status: 200, body: JSON.stringify({ ok: true, data }) });
+const fail = (e: AppError): Reply => ({ status: e.status, body: JSON.stringify({ ok: false, error: errorBody(e) }) });
+// Security invariant: one generic answer for a missing, unknown or wrong credential; nothing about why.
+const FORBIDDEN = () => new AppError('denied', 'forbidden');
+
+function queryOf(url: URL, allowed: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k0, v] of url.searchParams) {
+    const k = Object.prototype.hasOwnProperty.call(QUERY_ALIASES, k0) ? QUERY_ALIASES[k0]! : k0;
+    if (!allowed?.includes(k)) throw new AppError('validation_failed', `unknown query parameter ${JSON.stringify(k0)}`);
+    if (Object.prototype.hasOwnProperty.call(out, k)) throw new AppError('invalid_input', `query parameter ${k} given more than once`);
+    out[k] = v;
+  }
+  return out;
+}
+
+export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { domains, logger } = opts;
+  const validator = new BodyValidator();
+  const router = new Router();
+  const adminKey = randomBytes(32);
+  const adminHash = keyedHash(adminKey, opts.adminToken);
+  // Security invariant: the admin token is compared as a keyed hash in constant time and only unlocks bootstrap.
+  const isAdmin = (t: string | undefined) => t !== undefined && constantTimeEqual(keyedHash(adminKey, t), adminHash);
+
+  const info = async (): Promise<Reply> => ok({ serverId: domains.meta.serverId, workspaceId: domains.meta.workspaceId, version: SERVER_VERSION });
+
+  const readJson = async (req: IncomingMessage, route: Pick<RouteDef, 'maxBody'>): Promise<unknown> => {
+    if (!isJsonContentType(req)) throw new AppError('invalid_input', 'request body must be application/json');
+    const buf = await readBody(req, route.maxBody ? { maxBytes: route.maxBody } : {});
+    return applyAliases(decodeJson(buf));
+  };
+
+  const run = async (route: RouteDef, req: IncomingMessage, url: URL, params: Record<string, string>): Promise<Reply> => {
+    if (route.auth === 'admin') {
+      if (!isAdmin(bearerToken(req))) throw FORBIDDEN();
+      const body = validator.check('bootstrap', await readJson(req, {}));
+      return ok(await domains.members.bootstrap(body));
+    }
+    const token = bearerToken(req);
+    const actor: Actor | undefined = token ? await domains.members.authenticate(token) : undefined;
+    if (!actor) throw FORBIDDEN();
+    const query = queryOf(url, route.query);
+    const mutation = route.method !== 'GET';
+    const key = mutation ? idempotencyKeyFrom(req.headers) : undefined;
+    const body = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
+    const call = async () => ok(await route.handle({ actor, params, query, body }, domains));
+    if (key === undefined) return call();
+    // Failed validation never reaches here, so it is never stored.
+    const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body));
+    if (begun.kind === 'replay') return { status: begun.status, body: begun.body };
+    let reply: Reply;
+    try {
+      reply = await call();
+    } catch (e) {
+      await domains.receipts.abandon(actor.id, key);
+      throw e;
+    }
+    await domains.receipts.complete(actor.id, key, reply.status, reply.body);
+    return reply;
+  };
+
+  router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));
+  router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch({ method: 'POST', path: '/v1/admin/bootstrap', auth: 'admin', handle: async () => null }, req, res, {}));
+  for (const r of ROUTES) router.add(r.method, r.path, (req, res, params) => dispatch(r, req, res, { ...params }));
+
+  function send(res: ServerResponse, r: Reply): void {
+    sendRaw(res, r.status, r.body);
+  }
+
+  async function dispatch(route: RouteDef, req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://server.invalid');
+    try {
+      send(res, await run(route, req, url, params));
+    } catch (e) {
+      if (!(e instanceof AppError)) logger.error({ err: e, route: route.path }, 'server route failed');
+      const err = e instanceof AppError ? e : new AppError('internal', 'internal server error');
+      // An unread body (rejected before or while reading) must not be parsed as the next request.
+      if (!req.complete) res.setHeader('connection', 'close');
+      send(res, fail(err));
+    }
+  }
+
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://server.invalid');
+    const m = router.match(req.method ?? 'GET', url.pathname);
+    if (m.kind === 'found') {
+      Promise.resolve(m.handler(req, res, m.params)).catch((e) => {
+        logger.error({ err: e }, 'server handler crashed');
+        if (!res.headersSent) send(res, fail(new AppError('internal', 'internal server error')));
+      });
+      return;
+    }
+    res.setHeader('connection', 'close');
+    if (m.kind === 'method_not_allowed') {
+      res.setHeader('allow', m.allow.join(', '));
+      return send(res, { status: 405, body: JSON.stringify({ ok: false, error: { code: 'invalid_input', message: 'method not allowed' } }) });
+    }
+    send(res, fail(new AppError('not_found', 'no such route')));
+  };
+}

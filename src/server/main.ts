@@ -1,0 +1,75 @@
+// Owns starting and stopping the AgentTeam Server: open the SQLite store, wire domains, listen on loopback, close cleanly.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { createLogger, type Logger } from '../shared/log.js';
+import { createDomains } from './app.js';
+import { createRequestHandler } from './http/handler.js';
+import { openSqliteStore } from './store/sqlite.js';
+
+export interface StartServerOptions {
+  dbPath: string;
+  host?: string;
+  /** 0 (default) picks an ephemeral port. */
+  port?: number;
+  /** Unlocks only POST /v1/admin/bootstrap. Never logged. */
+  adminToken: string;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export interface RunningServer {
+  url: string;
+  serverId: string;
+  close(): Promise<void>;
+}
+
+const RECEIPT_PURGE_MS = 60 * 60 * 1000;
+
+export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
+  if (typeof opts.adminToken !== 'string' || opts.adminToken.length < 16) throw new Error('adminToken must be at least 16 characters');
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger ?? createLogger({ name: 'server' });
+  const store = openSqliteStore(opts.dbPath, { clock });
+  let server: Server | undefined;
+  try {
+    const domains = await createDomains(store, clock);
+    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger }));
+    const host = opts.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(opts.port ?? 0, host, () => {
+        server!.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address() as AddressInfo;
+    const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    let purge = clock.setTimer(RECEIPT_PURGE_MS, function tick() {
+      domains.receipts.purgeExpired().catch((e) => logger.warn({ err: e }, 'receipt purge failed'));
+      purge = clock.setTimer(RECEIPT_PURGE_MS, tick);
+    });
+    logger.info({ serverId: domains.meta.serverId, port: addr.port }, 'server listening');
+    let closing: Promise<void> | undefined;
+    const s = server;
+    return {
+      url: `http://${urlHost}:${addr.port}`,
+      serverId: domains.meta.serverId,
+      close() {
+        closing ??= (async () => {
+          purge.cancel();
+          await new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeIdleConnections();
+          });
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    server?.close();
+    await store.close();
+    throw e;
+  }
+}

@@ -1,0 +1,121 @@
+// Owns the SQLite store: opening (WAL, foreign keys, busy_timeout), forward-only migrations, and serialized async transactions.
+import Database from 'better-sqlite3';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import { SQLITE_MIGRATIONS, type Migration } from './migrations.js';
+import type { Sql, SqlValue, Store } from './types.js';
+
+export interface OpenSqliteOptions {
+  /** The migration list; tests pass a prefix to build an older database file. */
+  migrations?: readonly Migration[];
+  busyTimeoutMs?: number;
+  clock?: Clock;
+}
+
+/**
+ * Applies every migration newer than the file's version, all in one transaction (a failure leaves the file as it was).
+ * A file whose version is newer than this code knows is refused: this binary must not write a schema it does not understand.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[], clock: Clock = systemClock): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
+  });
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+  const current = row.v ?? 0;
+  const known = migrations.length;
+  if (current > known) {
+    throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
+  }
+  if (current === known) return current;
+  const apply = db.transaction(() => {
+    for (const m of migrations.slice(current)) {
+      db.exec(m.sql);
+      // applied_at is informational only; ordering never depends on it.
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, clock.now());
+    }
+  });
+  apply.immediate();
+  return known;
+}
+
+class SqliteSql implements Sql {
+  constructor(protected readonly db: Database.Database) {}
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return this.db.prepare(sql).get(...params) as T | undefined;
+  }
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.db.prepare(sql).all(...params) as T[];
+  }
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return this.db.prepare(sql).run(...params).changes;
+  }
+}
+
+/**
+ * One connection; transactions are serialized through a promise queue so an awaiting transaction never sees
+ * another's uncommitted writes. Plain reads outside `tx` also wait their turn.
+ */
+class SqliteStore extends SqliteSql implements Store {
+  readonly dialect = 'sqlite' as const;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(db: Database.Database, readonly schemaVersion: number) {
+    super(db);
+  }
+
+  private enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new AppError('upstream_unavailable', 'store is closed'));
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  override get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.enqueue(() => super.get<T>(sql, params));
+  }
+  override all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.enqueue(() => super.all<T>(sql, params));
+  }
+  override run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.enqueue(() => super.run(sql, params));
+  }
+
+  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    return this.enqueue(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const out = await fn(new SqliteSql(this.db));
+        this.db.exec('COMMIT');
+        return out;
+      } catch (e) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw e;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.enqueue(async () => undefined);
+    this.closed = true;
+    this.db.close();
+  }
+}
+
+/** Opens (creating if needed) and upgrades a SQLite database file. */
+export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Store {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
+    db.pragma('synchronous = NORMAL');
+    const version = migrate(db, opts.migrations ?? SQLITE_MIGRATIONS, opts.clock);
+    return new SqliteStore(db, version);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

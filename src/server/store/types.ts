@@ -1,0 +1,25 @@
+// Owns the storage seam of the AgentTeam Server: a narrow async SQL interface a SQLite (now) or PostgreSQL (later) store implements.
+
+/** A bound SQL parameter. Integers are milliseconds or counters; blobs are Buffers. */
+export type SqlValue = string | number | bigint | Buffer | null;
+
+/**
+ * The queries the domain modules may run. SQL is written portably with `?` placeholders (a PostgreSQL store
+ * rewrites them to $n); no engine-specific functions. Every domain operation runs inside `tx`.
+ */
+export interface Sql {
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** Returns the number of rows changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+export interface Store extends Sql {
+  /** The engine name, for diagnostics only. */
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs fn in one serializable transaction; it commits when fn resolves and rolls back when it throws. */
+  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /** The schema version the store is at after opening. */
+  readonly schemaVersion: number;
+  close(): Promise<void>;
+}
