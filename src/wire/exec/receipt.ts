@@ -1,0 +1,64 @@
+// Owns mutation receipts: building the closed receipt (daemon) and strictly re-projecting received metadata (CLI).
+import type { Static } from '@sinclair/typebox';
+import { RECEIPT_SELECTOR_KEYS, type MutationReceipt, type ReceiptSelectorKey } from '../../catalog/error-schema.js';
+import { shellQuote } from '../../catalog/help.js';
+import { ID_PATTERN, SELECTOR_PATTERN } from '../../catalog/schemas.js';
+import type { DescriptorCatalog } from '../../catalog/types.js';
+import { validateValue } from '../../catalog/validate.js';
+import type { ErrorMetadataValue } from './envelope.js';
+
+export type MutationReceiptValue = Static<typeof MutationReceipt>;
+type Selectors = Partial<Record<ReceiptSelectorKey, string>>;
+
+const ID = new RegExp(ID_PATTERN);
+const SELECTOR = new RegExp(SELECTOR_PATTERN);
+
+/** Only the allowlisted id selectors with a valid id survive. */
+function cleanSelectors(raw: unknown): Selectors {
+  const out: Selectors = {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const k of RECEIPT_SELECTOR_KEYS) {
+    const v = (raw as Record<string, unknown>)[k];
+    if (typeof v === 'string' && ID.test(v)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The command that reads the applied result back: `<domain> get` with exactly the selectors, only when they form a
+ * complete, valid input of that action in the catalog. Built from catalog inputs, never copied from the wire.
+ */
+export function retrievalCommand(catalog: DescriptorCatalog, domain: string, selectors: Selectors): string | undefined {
+  const get = catalog.find(domain, 'get');
+  if (!get || Object.keys(selectors).length === 0) return undefined;
+  if (!validateValue(get.input, selectors).ok) return undefined;
+  return `agentteam exec ${domain} get ${shellQuote(JSON.stringify(selectors))}`;
+}
+
+export function buildReceipt(catalog: DescriptorCatalog, domain: string, facts: { selectors: Selectors; revision?: number } | undefined, idempotencyKey: string | undefined): MutationReceiptValue {
+  const selectors = cleanSelectors(facts?.selectors);
+  const receipt: MutationReceiptValue = { selectors };
+  if (facts?.revision !== undefined && Number.isSafeInteger(facts.revision) && facts.revision >= 0) receipt.revision = facts.revision;
+  if (idempotencyKey !== undefined && SELECTOR.test(idempotencyKey)) receipt.idempotencyKey = idempotencyKey;
+  const retrieval = retrievalCommand(catalog, domain, selectors);
+  if (retrieval) receipt.retrieval = retrieval;
+  return receipt;
+}
+
+/**
+ * Strict re-projection of error metadata received over the wire: only `mutation_applied: true` with a closed receipt
+ * is kept; each field is validated, the retrieval command is rebuilt from the catalog, and anything else is dropped.
+ */
+export function reprojectMetadata(catalog: DescriptorCatalog, domain: string, raw: unknown, maxBytes = 2048): ErrorMetadataValue | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const m = raw as Record<string, unknown>;
+  if (m.mutation_applied !== true) return undefined;
+  const r = m.mutation_receipt;
+  if (!r || typeof r !== 'object' || Array.isArray(r)) return undefined;
+  const rr = r as Record<string, unknown>;
+  const facts: { selectors: Selectors; revision?: number } = { selectors: cleanSelectors(rr.selectors) };
+  if (typeof rr.revision === 'number') facts.revision = rr.revision;
+  const key = typeof rr.idempotencyKey === 'string' ? rr.idempotencyKey : undefined;
+  const metadata: ErrorMetadataValue = { mutation_applied: true, mutation_receipt: buildReceipt(catalog, domain, facts, key) };
+  return JSON.stringify(metadata).length <= maxBytes ? metadata : undefined;
+}

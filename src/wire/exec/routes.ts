@@ -1,0 +1,129 @@
+// Owns the Exec routes: the merged catalog route and the dynamic action route, from auth to the budgeted envelope.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolveIdempotencyKey } from '../../actions/idempotency.js';
+import { builtinActions } from '../../actions/index.js';
+import type { BoundAction } from '../../actions/types.js';
+import type { AuthGate, TokenInfo } from '../../authz/types.js';
+import { actionKey, DefaultDescriptorCatalog } from '../../catalog/catalog.js';
+import type { DescriptorCatalog } from '../../catalog/types.js';
+import { validateValue } from '../../catalog/validate.js';
+import type { ServerApi } from '../../server-client/api.js';
+import { AppError } from '../../shared/errors.js';
+import type { Logger, RateLimitedLogger } from '../../shared/log.js';
+import { authorized, type AuthedContext } from '../http/auth.js';
+import { decodeJson, readBody } from '../http/body.js';
+import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
+import type { Router } from '../http/router.js';
+import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
+import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelope.js';
+import { registerJson, type RegisteredAction } from './register.js';
+
+export const EXEC_ROOT = '/api/internal/exec/servers/{serverId}/agents/{agentId}';
+
+export interface ExecRouteDeps {
+  gate: AuthGate;
+  diag: RateLimitedLogger;
+  log: Logger;
+  /** The ServerApi bound to the token's authorized agent. */
+  apiFor(info: TokenInfo): ServerApi;
+  /** Concrete handlers; the built-ins by default. */
+  actions?: readonly BoundAction[];
+  /** Descriptors + inventory; DefaultDescriptorCatalog() by default. */
+  catalog?: DescriptorCatalog;
+}
+
+/** Builds the route map; fails closed if a handler has no descriptor/inventory row or a descriptor has no handler. */
+export function buildActionMap(catalog: DescriptorCatalog, actions: readonly BoundAction[]): Map<string, RegisteredAction> {
+  const map = new Map<string, RegisteredAction>();
+  for (const a of actions) {
+    const k = actionKey(a.descriptor.domain, a.descriptor.action);
+    if (catalog.find(a.descriptor.domain, a.descriptor.action) !== a.descriptor) throw new Error(`exec routes: handler ${k} has no catalog descriptor`);
+    if (!catalog.inventory.has(k)) throw new Error(`exec routes: handler ${k} has no inventory row`);
+    if (map.has(k)) throw new Error(`exec routes: duplicate handler ${k}`);
+    map.set(k, registerJson(a.descriptor, a.handler));
+  }
+  for (const d of catalog.actions) if (!map.has(actionKey(d.domain, d.action))) throw new Error(`exec routes: descriptor ${actionKey(d.domain, d.action)} has no handler`);
+  return map;
+}
+
+function sendEnvelope(res: ServerResponse, env: ErrorEnvelope, close = false): void {
+  if (close) res.setHeader('connection', 'close');
+  sendRaw(res, statusOf(env.error.code), JSON.stringify(env));
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
+  const catalog = deps.catalog ?? DefaultDescriptorCatalog();
+  const actions = buildActionMap(catalog, deps.actions ?? builtinActions());
+
+  router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (_req, res, { info, lease }) => {
+    const rc = info.authorization.catalog;
+    const list = [...rc.actions.values()].map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, risk: d.risk, resultPolicy: d.resultPolicy, input: d.input, output: d.output, example: d.example }));
+    const body = JSON.stringify({ ok: true, data: { version: rc.version, actions: list } });
+    if (!lease.live()) return sendDenied(res);
+    if (Buffer.byteLength(body) > RESULT_BUDGET_BYTES) return sendEnvelope(res, errorEnvelope('result_budget_exceeded', 'the catalog is too large to return', { hint: 'use agentteam exec --help' }));
+    sendRaw(res, 200, body);
+  }));
+
+  router.add('POST', `${EXEC_ROOT}/{domain}/{action}`, authorized(deps.gate, 'exec', deps.diag, (req, res, ctx) => handleAction(req, res, ctx, catalog, actions, deps)));
+}
+
+async function handleAction(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext, catalog: DescriptorCatalog, actions: Map<string, RegisteredAction>, deps: ExecRouteDeps): Promise<void> {
+  // Security invariant: only application/json bodies, so a web page cannot post here with a CORS "simple" request.
+  if (!isJsonContentType(req)) return sendEnvelope(res, errorEnvelope('invalid_input', 'Content-Type must be application/json'), true);
+  let body: Buffer;
+  try {
+    body = await readBody(req, { signal: lease.signal });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'denied') return sendDenied(res);
+    return sendEnvelope(res, classify(e), true);
+  }
+  // Fence: the authorization may have been revoked while the body was read.
+  if (!lease.live()) return sendDenied(res);
+  const domain = params.domain!;
+  const name = params.action!;
+  const key = actionKey(domain, name);
+  let scoped;
+  let registered: RegisteredAction | undefined;
+  try {
+    const value = decodeJson(body);
+    // Only the token's own immutable RuntimeCatalog decides which actions exist for this runtime.
+    const descriptor = info.authorization.catalog.actions.get(key);
+    if (!descriptor) throw new AppError('not_found', `unknown action: ${domain} ${name}`.slice(0, 200), { hint: 'run agentteam exec --help' });
+    const checked = validateValue(descriptor.input, value);
+    if (!checked.ok) {
+      const selector = checked.path === '/requestId' || checked.path === '/idempotencyKey';
+      throw new AppError(selector ? 'invalid_input' : 'validation_failed', checked.message, { hint: `run agentteam exec ${domain} ${name} --input-schema` });
+    }
+    registered = actions.get(key);
+    if (!registered) throw new AppError('not_found', `action ${domain} ${name} is not available in this daemon`);
+    if (registered.descriptor !== descriptor && !validateValue(registered.descriptor.input, value).ok) throw new AppError('validation_failed', 'input does not match this daemon\'s schema');
+    const idempotencyKey =
+      descriptor.risk === 'read'
+        ? undefined
+        : resolveIdempotencyKey({ body: value as Record<string, unknown>, headers: { idempotencyKey: header(req, 'idempotency-key'), requestId: header(req, 'x-request-id') } });
+    scoped = { input: value, serverId: info.authorization.serverId, agentId: info.authorization.agentId, signal: lease.signal, idempotencyKey };
+  } catch (e) {
+    return sendEnvelope(res, classify(e));
+  }
+  // Fence: nothing is dispatched to the product owner once the authorization is revoked.
+  if (!lease.live()) return sendDenied(res);
+  let result;
+  try {
+    result = await registered.invoke(scoped, deps.apiFor(info));
+  } catch (e) {
+    const env = classify(e);
+    if (env.error.code === 'internal') deps.log.warn({ domain, action: name, generationId: info.generationId, error: e instanceof Error ? e.name : typeof e }, 'exec action failed');
+    if (!lease.live()) return sendDenied(res);
+    return sendEnvelope(res, env);
+  }
+  const out = budgetSuccess({ descriptor: registered.descriptor, row: catalog.inventory.get(key), catalog, result, idempotencyKey: scoped.idempotencyKey });
+  // Fence: success is not published after revocation.
+  if (!lease.live()) return sendDenied(res);
+  if (!out.ok) return sendEnvelope(res, out.envelope);
+  sendRaw(res, 200, out.body);
+}
