@@ -1,0 +1,219 @@
+// Owns the one typed ServerClient: node:http keep-alive calls to the AgentTeam Server with timeouts, abort, idempotency keys and typed errors.
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
+import type {
+  AgentCreated,
+  AttachmentMeta,
+  BootstrapResult,
+  CallOptions,
+  ServerApi,
+  ServerErrorKind,
+  ServerInfo,
+} from './api.js';
+
+export interface ServerClientOptions {
+  baseUrl: string;
+  /** Per-call timeout; default 10 s. */
+  timeoutMs?: number;
+  clock?: Clock;
+}
+
+/** Largest response body accepted (an attachment of 10 MiB travels base64). */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A failed server call. `kind` tells network trouble and timeouts from refusals (client) and server faults;
+ * `httpStatus` is the server's status when a response arrived. Security invariant: messages never carry credentials.
+ */
+export class ServerCallError extends AppError {
+  readonly kind: ServerErrorKind;
+  readonly httpStatus: number | undefined;
+  readonly aborted: boolean;
+
+  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean } = {}) {
+    super(code, message, opts.hint !== undefined ? { hint: opts.hint } : {});
+    this.name = 'ServerCallError';
+    this.kind = kind;
+    this.httpStatus = opts.httpStatus;
+    this.aborted = opts.aborted ?? false;
+  }
+}
+
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  credential?: string;
+  body?: unknown;
+  opts?: CallOptions;
+}
+
+const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export class ServerClient {
+  private readonly base: URL;
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly timeoutMs: number;
+  private readonly clock: Clock;
+
+  constructor(opts: ServerClientOptions) {
+    this.base = new URL(opts.baseUrl);
+    if (this.base.protocol !== 'http:') throw new AppError('invalid_input', 'ServerClient baseUrl must be http://');
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  info(o?: CallOptions): Promise<ServerInfo> {
+    return this.call({ method: 'GET', path: '/v1/server', opts: o });
+  }
+
+  bootstrap(adminToken: string, input: { ownerName?: string } = {}, o?: CallOptions): Promise<BootstrapResult> {
+    return this.call({ method: 'POST', path: '/v1/admin/bootstrap', credential: adminToken, body: input, opts: o });
+  }
+
+  /** The API bound to one member's server credential. */
+  as(credential: string): ServerApi {
+    return memberApi((c) => this.call({ ...c, credential }));
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** One HTTP exchange; resolves with `data` of an ok envelope or rejects with ServerCallError. */
+  call<T>(c: Call): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const signal = c.opts?.signal;
+      if (signal?.aborted) return reject(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
+      const key = c.opts?.idempotencyKey;
+      if (key !== undefined && !IDEMPOTENCY_KEY_RE.test(key)) return reject(new ServerCallError('invalid_input', 'idempotency key must match ^[A-Za-z0-9._:-]{1,128}$', 'client'));
+      const payload = c.body === undefined ? undefined : Buffer.from(JSON.stringify(c.body));
+      const headers: Record<string, string | number> = { accept: 'application/json' };
+      // Security invariant: the credential travels only in this header and is never put in an error message.
+      if (c.credential !== undefined) headers.authorization = `Bearer ${c.credential}`;
+      if (payload) (headers['content-type'] = 'application/json'), (headers['content-length'] = payload.length);
+      if (key !== undefined) (headers['idempotency-key'] = key), (headers['x-request-id'] = key);
+      let settled = false;
+      const settle = (err: ServerCallError | null, value?: T) => {
+        if (settled) return;
+        settled = true;
+        timer.cancel();
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve(value as T);
+      };
+      const req = request(
+        { protocol: 'http:', hostname: this.base.hostname, port: this.base.port, method: c.method, path: basePath(this.base) + c.path, headers, agent: this.agent },
+        (res) => readResponse(res, (err, v) => settle(err, v as T)),
+      );
+      const onAbort = () => {
+        settle(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
+        req.destroy();
+      };
+      const timer = this.clock.setTimer(this.timeoutMs, () => {
+        settle(new ServerCallError('upstream_unavailable', `server did not answer within ${this.timeoutMs} ms`, 'timeout'));
+        req.destroy();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        // A response that already arrived wins over a late socket error (the server may close after refusing a body).
+        setImmediate(() => settle(new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network')));
+      });
+      req.end(payload);
+    });
+  }
+}
+
+function basePath(u: URL): string {
+  return u.pathname.replace(/\/+$/, '');
+}
+
+function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
+  const status = res.statusCode ?? 0;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_RESPONSE_BYTES) {
+      done(new ServerCallError('upstream_unavailable', 'server response too large', 'server', { httpStatus: status }));
+      res.destroy();
+      return;
+    }
+    chunks.push(c);
+  });
+  res.on('error', () => done(new ServerCallError('upstream_unavailable', 'server response was cut off', 'network', { httpStatus: status })));
+  res.on('end', () => {
+    let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown } } | undefined;
+    try {
+      env = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      env = undefined;
+    }
+    if (status >= 200 && status < 300 && env?.ok === true) return done(null, env.data);
+    const code = env?.error?.code;
+    const message = typeof env?.error?.message === 'string' ? env.error.message.slice(0, 500) : `server answered HTTP ${status}`;
+    const hint = typeof env?.error?.hint === 'string' ? env.error.hint : undefined;
+    const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}) };
+    // Server faults (and unparseable answers) are the upstream's problem; 4xx refusals keep the server's code.
+    if (status >= 500 || !isErrorCode(code) || status < 400) return done(new ServerCallError('upstream_unavailable', `server error: ${message}`, 'server', opts));
+    done(new ServerCallError(code, message, 'client', opts));
+  });
+}
+
+type Send = <T>(c: Omit<Call, 'credential'>) => Promise<T>;
+
+const enc = encodeURIComponent;
+
+function qs(q: Record<string, string | number | undefined>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+function memberApi(send: Send): ServerApi {
+  return {
+    me: (o) => send({ method: 'GET', path: '/v1/me', opts: o }),
+    listMembers: (o) => send({ method: 'GET', path: '/v1/members', opts: o }),
+    createAgent: (input, o) => send<AgentCreated>({ method: 'POST', path: '/v1/agents', body: input, opts: o }),
+    createChannel: (input, o) => send({ method: 'POST', path: '/v1/channels', body: input, opts: o }),
+    addChannelMember: async (channelId, memberId, o) => {
+      await send({ method: 'POST', path: `/v1/channels/${enc(channelId)}/members`, body: { memberId }, opts: o });
+    },
+    listChannels: (o) => send({ method: 'GET', path: '/v1/channels', opts: o }),
+    openDm: (memberIds, o) => send({ method: 'POST', path: '/v1/dms', body: { memberIds }, opts: o }),
+    sendMessage: (input, o) => {
+      const body: Record<string, unknown> = { target: input.target, content: input.content };
+      if (input.replyTo !== undefined) body.replyTo = input.replyTo;
+      if (input.attachments !== undefined) {
+        body.attachments = input.attachments.map((a) => ({ name: a.name, contentType: a.contentType, data: Buffer.from(a.data).toString('base64') }));
+      }
+      return send({ method: 'POST', path: '/v1/messages', body, opts: o });
+    },
+    listMessages: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),
+    react: (input, o) => {
+      const body: Record<string, unknown> = { emoji: input.emoji };
+      if (input.remove !== undefined) body.remove = input.remove;
+      return send({ method: 'POST', path: `/v1/messages/${enc(input.messageId)}/reactions`, body, opts: o });
+    },
+    getAttachment: async (attachmentId, o) => {
+      const a = await send<AttachmentMeta & { data: string }>({ method: 'GET', path: `/v1/attachments/${enc(attachmentId)}`, opts: o });
+      return { ...a, data: Buffer.from(a.data, 'base64') };
+    },
+    createTask: (input, o) => send({ method: 'POST', path: '/v1/tasks', body: input, opts: o }),
+    getTask: (taskId, o) => send({ method: 'GET', path: `/v1/tasks/${enc(taskId)}`, opts: o }),
+    listTasks: (input, o) =>
+      send({ method: 'GET', path: `/v1/tasks${qs({ status: input.status, assigneeId: input.assigneeId, limit: input.limit, cursor: input.cursor })}`, opts: o }),
+    updateTask: ({ taskId, ...rest }, o) => send({ method: 'PATCH', path: `/v1/tasks/${enc(taskId)}`, body: rest, opts: o }),
+    assignTask: (input, o) => send({ method: 'POST', path: `/v1/tasks/${enc(input.taskId)}/assignment`, body: { assigneeId: input.assigneeId }, opts: o }),
+    transitionTask: ({ taskId, ...rest }, o) => send({ method: 'POST', path: `/v1/tasks/${enc(taskId)}/transitions`, body: rest, opts: o }),
+    commentTask: (input, o) => send({ method: 'POST', path: `/v1/tasks/${enc(input.taskId)}/comments`, body: { body: input.body }, opts: o }),
+    addReview: (input, o) => send({ method: 'POST', path: '/v1/reviews', body: input, opts: o }),
+    getReview: (reviewId, o) => send({ method: 'GET', path: `/v1/reviews/${enc(reviewId)}`, opts: o }),
+    listReviews: (input, o) =>
+      send({ method: 'GET', path: `/v1/reviews${qs({ target: input.target, status: input.status, limit: input.limit, cursor: input.cursor })}`, opts: o }),
+    resolveReview: (reviewId, o) => send({ method: 'POST', path: `/v1/reviews/${enc(reviewId)}/resolve`, body: {}, opts: o }),
+    reopenReview: (reviewId, o) => send({ method: 'POST', path: `/v1/reviews/${enc(reviewId)}/reopen`, body: {}, opts: o }),
+  };
+}
+
