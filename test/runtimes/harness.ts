@@ -1,0 +1,125 @@
+// Owns the opt-in suite's plumbing: the pinned runtime install cache, isolated homes, and bounded child processes.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Exact versions under test; bump deliberately and re-run `npm run test:runtimes`. */
+export const PINNED = {
+  '@anthropic-ai/claude-code': '2.1.328',
+  '@openai/codex': '0.169.0',
+  'opencode-ai': '1.18.33',
+} as const;
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CACHE_DIR = join(REPO, '.tmp', 'runtimes');
+export const CACHE_BIN = join(CACHE_DIR, 'node_modules', '.bin');
+
+function installedVersion(pkg: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(join(CACHE_DIR, 'node_modules', pkg, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Installs the pinned runtimes into .tmp/runtimes once; reuses them when every pinned version is already there. */
+export function ensureRuntimes(): void {
+  const missing = Object.entries(PINNED).filter(([pkg, v]) => installedVersion(pkg) !== v);
+  if (missing.length === 0) return;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  if (!existsSync(join(CACHE_DIR, 'package.json'))) {
+    writeFileSync(join(CACHE_DIR, 'package.json'), JSON.stringify({ name: 'agentteam-runtime-cache', private: true }) + '\n');
+  }
+  const specs = Object.entries(PINNED).map(([pkg, v]) => `${pkg}@${v}`);
+  const r = spawnSync('npm', ['install', '--prefix', CACHE_DIR, '--no-audit', '--no-fund', '--save-exact', ...specs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+  });
+  if (r.status !== 0) throw new Error(`npm install of the pinned runtimes failed: ${r.stderr?.slice(-2000) ?? r.error?.message}`);
+}
+
+/**
+ * A base env for one runtime: PATH = runtime cache + node + system, and a throwaway HOME (plus CODEX_HOME and XDG dirs)
+ * so neither the user's own runtime config nor their logins take part, and nothing is left in their home.
+ */
+export function isolatedEnv(): { env: Record<string, string>; home: string } {
+  const home = mkdtempSync(join(tmpdir(), 'agentteam-rt-home-'));
+  const env: Record<string, string> = {
+    PATH: [CACHE_BIN, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    HOME: home,
+    CODEX_HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+    CI: '1',
+    DISABLE_AUTOUPDATER: '1',
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+  };
+  return { env, home };
+}
+
+/** A private 0700 run directory, as the launcher creates one. */
+export function privateRunDir(): string {
+  const root = mkdtempSync(join(tmpdir(), 'agentteam-rt-run-'));
+  const dir = join(root, 'run');
+  mkdirSync(dir, { mode: 0o700 });
+  return dir;
+}
+
+export interface Bounded {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves when the process exited (or was killed at the deadline). */
+  done: Promise<{ code: number | null; signal: string | null; timedOut: boolean }>;
+  /** Kills the whole process group. */
+  kill(): void;
+}
+
+/** Spawns in its own process group, kills the group at `timeoutMs`; output is kept in memory. */
+export function runBounded(cmd: string, args: string[], o: { env: Record<string, string>; cwd: string; timeoutMs: number; stdin?: boolean }): Bounded {
+  const child = spawn(cmd, args, { env: o.env, cwd: o.cwd, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const kill = () => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, o.timeoutMs);
+  const done = new Promise<{ code: number | null; signal: string | null; timedOut: boolean }>((res) => {
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      // The runtime may leave helpers in its group; the group goes with it.
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* group already gone */
+        }
+      }
+      res({ code, signal, timedOut });
+    });
+  });
+  return { child, stdout: () => out, stderr: () => err, done, kill };
+}
+
+/** Strips ANSI escapes so text output can be matched. */
+export function plain(s: string): string {
+  return s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+}
