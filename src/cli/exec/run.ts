@@ -1,0 +1,95 @@
+// Owns `agentteam exec` argument handling: help and schemas without credentials, input validation, one call, exit codes.
+import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
+import { renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
+import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
+import { acceptsEmpty, validateValue } from '../../catalog/validate.js';
+import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
+import { loadCredentialSource } from './credentials.js';
+import { projectAnswer } from './project.js';
+import { sendOnce } from './send.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, credentials: 3, denied: 4, unreachable: 5 } as const;
+
+export interface ExecIo {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  readStdin(): Promise<string>;
+}
+
+const MAX_INPUT = 1024 * 1024;
+
+function fail(io: ExecIo, env: ErrorEnvelope, code: number, diagnostic?: string): number {
+  io.stdout(`${JSON.stringify(env)}\n`);
+  if (diagnostic) io.stderr(`${diagnostic}\n`);
+  return code;
+}
+
+const usage = (io: ExecIo, message: string, hint: string) => fail(io, errorEnvelope('invalid_input', message, { hint }), EXIT.usage);
+
+/** Runs one `agentteam exec …` invocation; `args` excludes the leading `exec`. Returns the exit code. */
+export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, io: ExecIo): Promise<number> {
+  const catalog = DefaultDescriptorCatalog();
+  const [domain, action, ...rest] = args;
+  if (domain === undefined || domain === '--help' || domain === '-h') {
+    (domain === undefined ? io.stderr : io.stdout)(renderRootHelp(catalog));
+    return domain === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (domain === '--error-schema') {
+    io.stdout(`${JSON.stringify(errorSchemaJson(), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (domain.startsWith('-') || !catalog.domains().includes(domain)) return usage(io, `unknown domain: ${domain.slice(0, 64)}`, 'run agentteam exec --help');
+  if (action === undefined || action === '--help' || action === '-h') {
+    (action === undefined ? io.stderr : io.stdout)(renderDomainHelp(catalog, domain));
+    return action === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const d = catalog.find(domain, action);
+  if (!d) return usage(io, `unknown action: ${domain} ${action.slice(0, 64)}`, `run agentteam exec ${domain} --help`);
+  const flags = rest.filter((a) => a.startsWith('--') || a === '-h');
+  const payloads = rest.filter((a) => !(a.startsWith('--') || a === '-h'));
+  if (flags.includes('--help') || flags.includes('-h')) {
+    io.stdout(renderActionHelp(d));
+    return EXIT.ok;
+  }
+  if (flags.includes('--input-schema') || flags.includes('--output-schema')) {
+    io.stdout(`${JSON.stringify(flags.includes('--input-schema') ? inputSchemaJson(d) : outputSchemaJson(d), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (flags.length > 0) return usage(io, `unknown option: ${flags[0]!.slice(0, 64)}`, `run agentteam exec ${domain} ${action} --help`);
+  if (payloads.length > 1) return usage(io, 'pass one JSON value, or - to read it from stdin', `run agentteam exec ${domain} ${action} --help`);
+
+  let text = payloads[0];
+  if (text === '-') text = await io.readStdin();
+  let input: unknown;
+  if (text === undefined) {
+    if (!acceptsEmpty(d.input)) return usage(io, `${domain} ${action} needs a JSON input`, `run agentteam exec ${domain} ${action} --help`);
+    input = {};
+  } else {
+    if (Buffer.byteLength(text) > MAX_INPUT) return usage(io, 'input exceeds 1 MiB', 'send a smaller input');
+    try {
+      input = JSON.parse(text);
+    } catch {
+      return usage(io, 'input is not valid JSON', `run agentteam exec ${domain} ${action} --help`);
+    }
+  }
+  const checked = validateValue(d.input, input);
+  if (!checked.ok) return fail(io, errorEnvelope('validation_failed', checked.message, { hint: `run agentteam exec ${domain} ${action} --input-schema` }), EXIT.usage);
+
+  // Security invariant: one read of the declared token file; no raw-token fallback; reasons never name the path or token.
+  const cred = loadCredentialSource(env);
+  if (!cred.ok) {
+    return fail(io, errorEnvelope('denied', 'no valid Exec credential source', { hint: 'run this inside a runtime launched by the AgentTeam daemon' }), EXIT.credentials, `agentteam exec: ${cred.reason}`);
+  }
+  const base = cred.baseUrl.href.replace(/\/$/, '');
+  const sent = await sendOnce(new URL(`${base}/${domain}/${action}`), cred.token, JSON.stringify(input));
+  if (sent.kind === 'unreachable') {
+    const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running';
+    return fail(io, errorEnvelope('upstream_unavailable', 'the AgentTeam daemon is not reachable', { hint }), EXIT.unreachable);
+  }
+  const printed = projectAnswer(catalog, domain, action, sent.body);
+  if (printed.ok) {
+    io.stdout(`${printed.text}\n`);
+    return EXIT.ok;
+  }
+  return fail(io, printed.envelope, sent.status === 403 ? EXIT.denied : EXIT.failed);
+}

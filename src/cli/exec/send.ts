@@ -1,0 +1,46 @@
+// Owns the one POST of an Exec call: node:http to the loopback daemon with the bearer, a bounded response read.
+import { request } from 'node:http';
+
+export type SendResult = { kind: 'response'; status: number; body: string } | { kind: 'unreachable'; afterSend: boolean };
+
+const MAX_RESPONSE = 1024 * 1024;
+const IDLE_TIMEOUT_MS = 120_000;
+
+/** Sends exactly one JSON request; never retries. `afterSend` tells whether the request may have reached the daemon. */
+export function sendOnce(url: URL, token: string, body: string): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let sent = false;
+    let settled = false;
+    const done = (r: SendResult) => {
+      if (!settled) {
+        settled = true;
+        resolve(r);
+      }
+    };
+    const payload = Buffer.from(body);
+    const req = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Bearer ${token}`, accept: 'application/json' },
+      timeout: IDLE_TIMEOUT_MS,
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => done({ kind: 'unreachable', afterSend: sent }));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_RESPONSE) {
+          res.destroy();
+          return done({ kind: 'response', status: res.statusCode ?? 0, body: '' });
+        }
+        chunks.push(c);
+      });
+      res.on('end', () => done({ kind: 'response', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', () => done({ kind: 'unreachable', afterSend: true }));
+    });
+    req.end(payload, () => {
+      sent = true;
+    });
+  });
+}
