@@ -41,9 +41,10 @@ async function launchPlan(kind: RuntimeKind, presented: string): Promise<Launch>
   return { plan, env: { ...env, ...(plan.envAdd ?? {}) }, cwd, runDir, fixture };
 }
 
-/** Runs `claude -p x … --output-format stream-json --verbose` and returns its init line (printed before any login is needed). */
+/** Runs `claude --mcp-config=F x -p … --output-format stream-json --verbose` and returns its init line (printed before any login is needed). */
 async function claudeInit(l: Launch): Promise<{ mcp_servers: { name: string; status: string }[]; tools: string[] }> {
-  const args = [...l.plan.args, '-p', 'x', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
+  // The prompt sits right after the inserted flag: it must stay a prompt, not become a second config file.
+  const args = [...l.plan.args, 'x', '-p', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
   const p = runBounded(l.plan.command, args, { env: l.env, cwd: l.cwd, timeoutMs: DEADLINE_MS });
   const init = await new Promise<string | null>((resolve) => {
     const scan = () => {

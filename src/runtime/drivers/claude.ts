@@ -4,7 +4,7 @@
 // - code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json": `${VAR}` and `${VAR:-default}` expand in
 //   command, args, env, url and headers; `--mcp-config <configs...>` loads servers from JSON files (`claude --help`).
 // - HTTP servers are `{"type":"http","url":…,"headers":{…}}` (docs.anthropic.com …/claude-code/sdk/sdk-mcp, "HTTP/SSE").
-// - test/runtimes/runtimes.test.ts: `claude -p x --mcp-config F --strict-mcp-config --output-format stream-json
+// - test/runtimes/runtimes.test.ts: `claude --mcp-config=F x -p --strict-mcp-config --output-format stream-json
 //   --verbose` connected with the expanded bearer and listed mcp__agentteam__<tool> in its init line.
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
 
@@ -27,7 +27,9 @@ export const claudeDriver: RuntimeDriver = {
     // Another command (a wrapper script) gets only the caller's env; it has no flag to receive the config.
     if (!own) return {};
     const file = await writeFile(CLAUDE_MCP_CONFIG_FILE, JSON.stringify(claudeMcpConfig(opts.mcpUrl), null, 2) + '\n');
-    return { insertArgs: ['--mcp-config', file] };
+    // `--mcp-config <configs...>` is variadic: `--mcp-config F "prompt"` would read the prompt as a second config file
+    // (checked on 2.1.328), so the value is attached with `=`, which ends the option.
+    return { insertArgs: [`--mcp-config=${file}`] };
   },
 };
 

@@ -36,12 +36,12 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-test('claude without CMD runs claude from PATH with --mcp-config pointing at a 0600 file in runDir', async () => {
+test('claude without CMD runs claude from PATH with --mcp-config= pointing at a 0600 file in runDir', async () => {
   const f = fixture();
   const plan = await prep('claude', f);
   const file = join(f.runDir, 'claude-mcp.json');
   assert.equal(plan.command, join(f.binDir, 'claude'));
-  assert.deepEqual(plan.args, ['--mcp-config', file]);
+  assert.deepEqual(plan.args, [`--mcp-config=${file}`]);
   assert.deepEqual(plan.files, [file]);
   assert.equal(plan.envAdd, undefined);
   assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -50,12 +50,13 @@ test('claude without CMD runs claude from PATH with --mcp-config pointing at a 0
   });
 });
 
-test('claude inserts --mcp-config right after the binary, bare or as a path ending in /claude', async () => {
+test('claude inserts --mcp-config=FILE right after the binary, bare or as a path ending in /claude', async () => {
   for (const argv0 of ['claude', '/opt/tools/bin/claude']) {
     const f = fixture([]);
-    const plan = await prep('claude', f, [argv0, '-p', 'hello', '--model', 'x']);
+    const plan = await prep('claude', f, [argv0, 'fix the bug', '--model', 'x']);
     assert.equal(plan.command, argv0);
-    assert.deepEqual(plan.args, ['--mcp-config', join(f.runDir, 'claude-mcp.json'), '-p', 'hello', '--model', 'x']);
+    // One argv element with `=`: a following positional prompt is never read as another config file.
+    assert.deepEqual(plan.args, [`--mcp-config=${join(f.runDir, 'claude-mcp.json')}`, 'fix the bug', '--model', 'x']);
   }
 });
 

@@ -5,7 +5,8 @@
 //   loaded per run with `kimi --mcp-config-file PATH`; `kimi mcp add --transport http` writes `"transport":"http"`.
 // - MoonshotAI/kimi-cli src/kimi_cli/cli/__init__.py reads the file with json.loads and no env-var expansion, so the
 //   `${AGENTTEAM_MCP_TOKEN}` reference below is sent literally by that version: the endpoint refuses it (fails closed)
-//   and Kimi starts without agentteam tools. The token itself must not be written here; see the report/README gap.
+//   and Kimi starts without agentteam tools. src/kimi_cli/soul/toolset.py also logs each server config, headers
+//   included, at info level: one more reason the token value must never be placed in this file.
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
 
 export const KIMI_MCP_CONFIG_FILE = 'kimi-mcp.json';
