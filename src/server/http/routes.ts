@@ -55,7 +55,7 @@ export interface RouteDef {
   handle(ctx: RouteContext<any>, d: ServerDomains): Promise<unknown>;
 }
 
-const B64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const B64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 const MAX_B64 = Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4;
 /** Four base64 attachments at the cap plus room for the rest of the message. */
 export const SEND_MAX_BODY = MAX_ATTACHMENTS * MAX_B64 + 1024 * 1024;
@@ -63,8 +63,9 @@ export const SEND_MAX_BODY = MAX_ATTACHMENTS * MAX_B64 + 1024 * 1024;
 function decodeAttachments(list: Body<'sendMessage'>['attachments']): NewAttachment[] | undefined {
   if (list === undefined) return undefined;
   return list.map((a) => {
-    if (a.data.length > MAX_B64 + 4) throw new AppError('payload_too_large', `an attachment exceeds ${MAX_ATTACHMENT_BYTES} bytes (10 MiB)`);
-    if (!B64_RE.test(a.data)) throw new AppError('validation_failed', 'attachment data must be standard base64');
+    if (a.data.length % 4 !== 0 || !B64_RE.test(a.data)) throw new AppError('validation_failed', 'attachment data must be standard padded base64');
+    const pad = a.data.endsWith('==') ? 2 : a.data.endsWith('=') ? 1 : 0;
+    if ((a.data.length / 4) * 3 - pad > MAX_ATTACHMENT_BYTES) throw new AppError('payload_too_large', `an attachment exceeds ${MAX_ATTACHMENT_BYTES} bytes (10 MiB)`);
     return { name: a.name, contentType: a.contentType, data: Buffer.from(a.data, 'base64') };
   });
 }
