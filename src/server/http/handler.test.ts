@@ -1,0 +1,131 @@
+// Tests the server's HTTP pipeline with raw requests: strict bodies, aliases, envelopes, body cap, idempotent replay/422/409.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { requestHash } from '../idempotency.js';
+import { startTestServer, type TestServer } from '../test-helpers.js';
+
+let t: TestServer;
+
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => t.stop());
+
+async function raw(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
+  const res = await fetch(t.server.url + path, {
+    method,
+    headers: { authorization: `Bearer ${t.ownerCredential}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: JSON.parse(text) };
+}
+
+const taskCount = async () => (await t.owner.listTasks({ limit: 100 })).tasks.length;
+
+test('GET /v1/server needs no auth and carries the ServerInfo envelope', async () => {
+  const res = await fetch(t.server.url + '/v1/server');
+  const env = await res.json();
+  assert.equal(res.status, 200);
+  assert.deepEqual(Object.keys(env.data).sort(), ['serverId', 'version', 'workspaceId']);
+  assert.equal(env.ok, true);
+});
+
+test('malformed JSON, unknown fields, wrong types and oversized bodies are typed errors with no state change', async () => {
+  const before = await taskCount();
+  const bad = await raw('POST', '/v1/tasks', '{"title": ');
+  assert.equal(bad.status, 400);
+  assert.deepEqual(bad.json.ok, false);
+  assert.equal(bad.json.error.code, 'invalid_input');
+  const unknown = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'x', priority: 'high' }));
+  assert.equal(unknown.status, 422);
+  assert.equal(unknown.json.error.code, 'validation_failed');
+  assert.match(unknown.json.error.message, /priority/);
+  const wrongType = await raw('POST', '/v1/tasks', JSON.stringify({ title: 5 }));
+  assert.equal(wrongType.json.error.code, 'validation_failed');
+  const empty = await raw('POST', '/v1/tasks', '');
+  assert.equal(empty.json.error.code, 'invalid_input');
+  const big = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'x', description: 'y'.repeat(1024 * 1024) }));
+  assert.equal(big.status, 413);
+  assert.equal(big.json.error.code, 'payload_too_large');
+  const notJson = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'x' }), { 'content-type': 'text/plain' });
+  assert.equal(notJson.json.error.code, 'invalid_input');
+  const unknownQuery = await raw('GET', '/v1/tasks?colour=red');
+  assert.equal(unknownQuery.json.error.code, 'validation_failed');
+  assert.equal(await taskCount(), before);
+  const noRoute = await raw('GET', '/v1/nope');
+  assert.equal(noRoute.status, 404);
+  assert.equal(noRoute.json.error.code, 'not_found');
+});
+
+test('snake_case aliases are accepted and never echoed; giving both spellings is invalid', async () => {
+  const made = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'aliased', assignee_id: t.ownerId }));
+  assert.equal(made.status, 200);
+  assert.equal(made.json.data.assigneeId, t.ownerId);
+  assert.ok(!made.text.includes('assignee_id'));
+  const upd = await raw('PATCH', `/v1/tasks/${made.json.data.id}`, JSON.stringify({ expected_revision: 1, title: 'renamed' }));
+  assert.equal(upd.json.data.title, 'renamed');
+  assert.ok(!upd.text.includes('expected_revision'));
+  const both = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'x', assigneeId: t.ownerId, assignee_id: t.ownerId }));
+  assert.equal(both.json.error.code, 'invalid_input');
+  const q = await raw('GET', `/v1/tasks?assignee_id=${t.ownerId}&limit=5`);
+  assert.ok(q.json.data.tasks.every((x: { assigneeId: string }) => x.assigneeId === t.ownerId));
+});
+
+test('idempotent replay returns the identical stored response; a different body is 422; headers must agree', async () => {
+  const body = JSON.stringify({ title: 'once' });
+  const before = await taskCount();
+  const a = await raw('POST', '/v1/tasks', body, { 'idempotency-key': 'k-1' });
+  const b = await raw('POST', '/v1/tasks', body, { 'idempotency-key': 'k-1', 'x-request-id': 'k-1' });
+  assert.equal(a.status, 200);
+  assert.equal(b.status, a.status);
+  assert.equal(b.text, a.text);
+  assert.equal(await taskCount(), before + 1);
+  const c = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'twice' }), { 'idempotency-key': 'k-1' });
+  assert.equal(c.status, 422);
+  assert.equal(c.json.error.code, 'idempotency_conflict');
+  const d = await raw('POST', '/v1/tasks', body, { 'idempotency-key': 'k-2', 'x-request-id': 'k-3' });
+  assert.equal(d.status, 400);
+  assert.equal(d.json.error.code, 'invalid_input');
+  const e = await raw('POST', '/v1/tasks', body, { 'idempotency-key': 'has space' });
+  assert.equal(e.json.error.code, 'invalid_input');
+  assert.equal(await taskCount(), before + 1);
+  // Keys are per member and per route: the same key on another route is a different request (422), not a replay.
+  const f = await raw('POST', '/v1/reviews', JSON.stringify({ target: `task:${a.json.data.id}`, verdict: 'approve', body: 'ok' }), { 'idempotency-key': 'k-1' });
+  assert.equal(f.json.error.code, 'idempotency_conflict');
+});
+
+test('validation failures and refused mutations are not stored: the key stays usable', async () => {
+  const v = await raw('POST', '/v1/tasks', JSON.stringify({ title: '' }), { 'idempotency-key': 'k-v' });
+  assert.equal(v.json.error.code, 'validation_failed');
+  const ok = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'fine' }), { 'idempotency-key': 'k-v' });
+  assert.equal(ok.status, 200);
+  const task = ok.json.data;
+  const refused = await raw('POST', `/v1/tasks/${task.id}/transitions`, JSON.stringify({ transition: 'complete' }), { 'idempotency-key': 'k-t' });
+  assert.equal(refused.json.error.code, 'conflict');
+  await t.owner.transitionTask({ taskId: task.id, transition: 'start' });
+  const retried = await raw('POST', `/v1/tasks/${task.id}/transitions`, JSON.stringify({ transition: 'complete' }), { 'idempotency-key': 'k-t' });
+  assert.equal(retried.json.data.status, 'done');
+});
+
+test('a key still in flight (claimed by another server process on the same database) answers 409 conflict', async () => {
+  const body = { title: 'in flight' };
+  // Another process sharing the database has claimed the key and not finished.
+  const db = new Database(t.dbPath);
+  const hash = requestHash('POST', '/v1/tasks', body);
+  db.prepare("INSERT INTO idempotency_receipts (member_id, key, request_hash, state, created_at) VALUES (?, 'k-busy', ?, 'pending', ?)").run(t.ownerId, hash, Date.now());
+  db.close();
+  const before = await taskCount();
+  const r = await raw('POST', '/v1/tasks', JSON.stringify(body), { 'idempotency-key': 'k-busy' });
+  assert.equal(r.status, 409);
+  assert.equal(r.json.error.code, 'conflict');
+  assert.equal(await taskCount(), before);
+});
+
+test('error bodies never carry the credential', async () => {
+  const r = await raw('GET', '/v1/me', undefined, { authorization: 'Bearer ats_notarealcredential' });
+  assert.equal(r.status, 403);
+  assert.ok(!r.text.includes('notarealcredential'));
+  assert.equal(r.json.error.code, 'denied');
+});
