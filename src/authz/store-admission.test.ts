@@ -99,3 +99,13 @@ test('a revoked authorization admits nothing and its leases see the abort', asyn
   lease.release();
   await done;
 });
+
+test('authenticate reports missing and unknown bearers only as diagnostic reasons', async () => {
+  const { store } = makeStore();
+  await store.activate(sampleInput());
+  assert.deepEqual(store.authenticate(undefined), { ok: false, reason: 'missing' });
+  assert.deepEqual(store.authenticate('atx_forged'), { ok: false, reason: 'unknown' });
+  const other = makeStore().store;
+  const b = await other.activate(sampleInput());
+  assert.deepEqual(store.authenticate(b.mcpToken), { ok: false, reason: 'unknown' }, 'another boot (hash key) does not know it');
+});

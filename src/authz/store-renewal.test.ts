@@ -144,6 +144,15 @@ test('retries close to expiry are pulled in so they land before the current gene
   assert.ok(beforeExpiry.at(-1)! > start + TTL - 5_000, 'still retrying in the last seconds');
   const gaps = beforeExpiry.slice(1).map((t, i) => t - beforeExpiry[i]!);
   assert.ok(gaps.every((g) => g >= 1_000), 'never faster than the base delay');
+  // Past expiry there is nothing left to pull in: retries fall back to plain capped backoff (4 h here), not the 1 s base.
+  const expiredAt = attempts.length;
+  for (let i = 0; i < 9 * 60; i++) {
+    clock.advance(60_000);
+    await store.whenIdle();
+  }
+  const after = attempts.slice(expiredAt);
+  assert.ok(after.length >= 2 && after.length <= 3, `capped backoff after expiry (got ${after.length} attempts in 9 h)`);
+  assert.equal(after[1]! - after[0]!, 4 * HOUR);
 });
 
 test('issuance failure keeps the current file and generation and retries', async () => {

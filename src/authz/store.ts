@@ -8,14 +8,12 @@ import { RateLimitedLogger, type Logger } from '../shared/log.js';
 import { Admission, LeaseSlot } from './admission.js';
 import { createAuthorizationDir, nodeCredentialFs, publishToken, removeAuthorizationDir, TOKEN_FILE_NAME, type CredentialFs } from './credential-file.js';
 import { NO_EXPIRY, TokenRegistry, type Credential } from './tokens.js';
+import { backoffDelay, BackgroundWork, within, type Backoff } from './timing.js';
 import type { AuthGate, AuthResult, RequestLease, RuntimeAuthorizationInfo, TokenInfo } from './types.js';
 
-export type RevokeReason = 'exit' | 'replacement' | 'abort' | 'shutdown';
+export type { Backoff };
 
-export interface Backoff {
-  readonly baseMs: number;
-  readonly maxMs: number;
-}
+export type RevokeReason = 'exit' | 'replacement' | 'abort' | 'shutdown';
 
 export interface RuntimeAuthorizationStoreDeps {
   clock: Clock;
@@ -103,7 +101,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
   private readonly tokens: TokenRegistry;
   private readonly admission: Admission;
   private readonly records = new Map<string, AuthRecord>();
-  private readonly background = new Set<Promise<unknown>>();
+  private readonly background = new BackgroundWork();
   private closing = false;
 
   constructor(deps: RuntimeAuthorizationStoreDeps) {
@@ -197,7 +195,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
     // 3. In-flight requests see the abort; their live() turns false.
     rec.slot.abort(why);
     this.log.info({ authorizationId, why, inFlight: rec.slot.inFlight }, 'runtime authorization revoked');
-    rec.revocation = this.track(this.finishRevocation(rec));
+    rec.revocation = this.background.track(this.finishRevocation(rec));
     return rec.revocation;
   }
 
@@ -206,7 +204,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
     this.closing = true;
     const all = [...this.records.values()];
     for (const rec of all) void this.revoke(rec.info.id, 'shutdown');
-    return this.within(Promise.all(all.map((r) => r.done)), timeoutMs);
+    return within(this.clock, Promise.all(all.map((r) => r.done)), timeoutMs);
   }
 
   stats(): { authorizations: number; cleanupDebt: number; inFlight: number } {
@@ -220,8 +218,8 @@ export class RuntimeAuthorizationStore implements AuthGate {
   }
 
   /** Resolves when no background renewal, drain or cleanup work is running (timers may still be pending). */
-  async whenIdle(): Promise<void> {
-    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  whenIdle(): Promise<void> {
+    return this.background.idle();
   }
 
   private issueGeneration(rec: AuthRecord): { secret: string; credential: Credential } {
@@ -239,7 +237,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
 
   private renew(rec: AuthRecord): void {
     rec.renewTimer = undefined;
-    if (rec.state === 'active') this.track(this.renewOnce(rec));
+    if (rec.state === 'active') this.background.track(this.renewOnce(rec));
   }
 
   private async renewOnce(rec: AuthRecord): Promise<void> {
@@ -254,9 +252,10 @@ export class RuntimeAuthorizationStore implements AuthGate {
       if (next) this.discard(rec, next.credential);
       if (rec.state !== 'active') return;
       rec.renewAttempt++;
-      const b = this.renewBackoff;
+      // Retry before the current generation expires: never later than half the time it has left (once expired, plain backoff).
       const untilExpiry = (rec.current?.info.expiresAt ?? 0) - this.clock.now();
-      const delay = Math.min(b.baseMs * 2 ** Math.min(rec.renewAttempt - 1, 30), b.maxMs, Math.max(b.baseMs, untilExpiry / 2));
+      const pullIn = untilExpiry > 0 ? Math.max(this.renewBackoff.baseMs, untilExpiry / 2) : Infinity;
+      const delay = Math.min(backoffDelay(this.renewBackoff, rec.renewAttempt), pullIn);
       this.diag.warn('authz:renewal', { authorizationId: rec.info.id, attempt: rec.renewAttempt, retryInMs: delay, error: safeMessage(e) }, 'credential renewal failed; keeping the current generation');
       rec.renewTimer = this.clock.setTimer(delay, () => this.renew(rec));
       return;
@@ -283,7 +282,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
 
   private async finishRevocation(rec: AuthRecord): Promise<void> {
     // 4. Drain in-flight requests (bounded), and let any in-flight publication settle so nothing is written after removal.
-    const drained = await this.within(rec.slot.drained(), this.drainTimeoutMs);
+    const drained = await within(this.clock, rec.slot.drained(), this.drainTimeoutMs);
     if (!drained) this.log.warn({ authorizationId: rec.info.id, inFlight: rec.slot.inFlight }, 'drain timed out; removing the credential anyway');
     if (rec.publishing) await rec.publishing;
     // 5. Remove the token file and its directory.
@@ -297,33 +296,14 @@ export class RuntimeAuthorizationStore implements AuthGate {
       // Cleanup debt: still counted toward admission, retried with capped exponential backoff; access stays revoked.
       rec.state = 'debt';
       rec.cleanupAttempt++;
-      const b = this.cleanupBackoff;
-      const delay = Math.min(b.baseMs * 2 ** Math.min(rec.cleanupAttempt - 1, 30), b.maxMs);
+      const delay = backoffDelay(this.cleanupBackoff, rec.cleanupAttempt);
       this.diag.warn(`authz:cleanup:${rec.info.id}`, { authorizationId: rec.info.id, attempt: rec.cleanupAttempt, retryInMs: delay, error: safeMessage(e) }, 'credential cleanup failed; retrying');
-      this.clock.setTimer(delay, () => void this.track(this.cleanup(rec)));
+      this.clock.setTimer(delay, () => void this.background.track(this.cleanup(rec)));
       return;
     }
     this.records.delete(rec.info.id);
     rec.resolveDone();
     this.log.info({ authorizationId: rec.info.id, attempts: rec.cleanupAttempt + 1 }, 'runtime authorization cleaned up');
-  }
-
-  /** Resolves true if p settles within ms (clock time), else false. */
-  private within(p: Promise<unknown>, ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const t = this.clock.setTimer(ms, () => resolve(false));
-      p.then(
-        () => (t.cancel(), resolve(true)),
-        () => (t.cancel(), resolve(true)),
-      );
-    });
-  }
-
-  private track<T>(p: Promise<T>): Promise<T> {
-    this.background.add(p);
-    const drop = () => void this.background.delete(p);
-    p.then(drop, drop);
-    return p;
   }
 }
 
