@@ -63,3 +63,21 @@ test('scrubProcessEnv removes daemon-owned vars from the given env and reports t
   assert.deepEqual(removed.sort(), [...POISON].sort());
   assert.deepEqual(env, { HOME: '/h', AGENTTEAM_HOME: '/h/.agentteam' });
 });
+
+test('property: any casing/separator variant of a daemon-owned family never survives assembly', async () => {
+  const fc = (await import('fast-check')).default;
+  const family = fc.constantFrom('AGENTTEAM_EXEC', 'AGENT_TEAM_EXEC', 'AGENTTEAM_EXTENSION', 'AGENTTEAM_EXT', 'AGENTTEAM_MCP');
+  const sep = fc.constantFrom('_', '-', '.', '');
+  const name = fc
+    .tuple(family, sep, fc.stringMatching(/^[A-Z_]{0,12}$/), fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }))
+    .map(([f, s, tail, lower]) => [...(f.replace(/_/g, s) + tail)].map((c, i) => (lower[i % 40] ? c.toLowerCase() : c)).join(''));
+  fc.assert(
+    fc.property(fc.uniqueArray(name, { maxLength: 20 }), (names) => {
+      const base: NodeJS.ProcessEnv = { HOME: '/h' };
+      for (const n of names) base[n] = 'stolen';
+      const env = assembleRuntimeEnv(base, add);
+      assert.deepEqual(Object.keys(env).filter(isDaemonOwnedVar).length, 4);
+      assert.ok(!Object.values(env).includes('stolen'));
+    }),
+  );
+});
