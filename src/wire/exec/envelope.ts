@@ -44,11 +44,11 @@ export const statusOf = (code: ErrorCode): number => ERROR_CODES[code];
  * message — causes, stacks and payloads never cross the boundary.
  */
 export function classify(err: unknown): ErrorEnvelope {
-  if (err instanceof AppError) return errorEnvelope(err.code, err.message, err.hint ? { hint: err.hint } : {});
   const kind = serverErrorKind(err);
   if (kind === 'network' || kind === 'timeout') {
     return errorEnvelope('upstream_unavailable', 'the AgentTeam server could not be reached', { hint: 'retry shortly; for a mutation, read the resource first to see whether it was applied' });
   }
+  if (err instanceof AppError) return errorEnvelope(err.code, err.code === 'internal' ? 'internal error' : err.message, err.hint ? { hint: err.hint } : {});
   if (kind !== undefined) {
     const e = err as { code?: unknown; message?: unknown; hint?: unknown };
     if (isErrorCode(e.code) && e.code !== 'internal' && typeof e.message === 'string') {
