@@ -53,7 +53,7 @@ test('an over-budget mutation reports mutation_applied with a closed receipt and
     descriptor: d('task', 'update'),
     row: row('task', 'update'),
     catalog,
-    result: { data: dataOfEnvelopeSize(70_000), mutation: { selectors: { taskId: 'tsk_1', ['ownerToken' as 'taskId']: 'x' } as { taskId: string }, revision: 4 } },
+    result: { data: dataOfEnvelopeSize(70_000), mutation: { selectors: JSON.parse('{"taskId":"tsk_1","ownerToken":"x"}') as { taskId: string }, revision: 4 } },
     idempotencyKey: 'k-1',
   });
   assert.equal(r.ok, false);
