@@ -32,6 +32,9 @@ async function launchPlan(kind: RuntimeKind, presented: string): Promise<Launch>
   const { env } = isolatedEnv();
   env.AGENTTEAM_MCP_URL = fixture.url;
   env.AGENTTEAM_MCP_TOKEN = presented;
+  // The Exec pair as the launcher injects it; the suite only checks it reaches the runtime's command sandbox.
+  env.AGENTTEAM_EXEC_BASE_URL = fixture.url;
+  env.AGENTTEAM_EXEC_TOKEN_FILE = join(tmpdir(), 'agentteam-rt-no-such-dir', 'exec-token');
   const runDir = privateRunDir();
   const cwd = mkdtempSync(join(tmpdir(), 'agentteam-rt-work-'));
   const plan = await prepareRuntime(kind, { command: [], workdir: cwd, runDir, mcpUrl: fixture.url, env });
@@ -100,9 +103,10 @@ interface McpServerStatus {
   toolsError?: string | null;
 }
 
-/** Speaks the app-server JSON-RPC on stdio: initialize, initialized, then mcpServerStatus/list. */
-async function codexStatus(l: Launch): Promise<McpServerStatus[]> {
-  const p = runBounded(l.plan.command, [...l.plan.args, 'app-server'], { env: l.env, cwd: l.cwd, timeoutMs: DEADLINE_MS, stdin: true });
+/** Speaks the app-server JSON-RPC on stdio: initialize, initialized, then one `method` call; returns its result. */
+async function codexCall(l: Launch, method: string, params: object, extraArgs: string[] = []): Promise<unknown> {
+  const args = [...l.plan.args, ...extraArgs, 'app-server'];
+  const p = runBounded(l.plan.command, args, { env: l.env, cwd: l.cwd, timeoutMs: DEADLINE_MS, stdin: true });
   const send = (m: object) => p.child.stdin!.write(JSON.stringify(m) + '\n');
   const result = await new Promise<unknown>((resolve) => {
     let buf = '';
@@ -120,7 +124,7 @@ async function codexStatus(l: Launch): Promise<McpServerStatus[]> {
         }
         if (msg.id === 1) {
           send({ method: 'initialized' });
-          send({ id: 2, method: 'mcpServerStatus/list', params: {} });
+          send({ id: 2, method, params });
         } else if (msg.id === 2) resolve(msg.error ? { error: msg.error } : msg.result);
       }
     });
@@ -129,8 +133,12 @@ async function codexStatus(l: Launch): Promise<McpServerStatus[]> {
   });
   p.kill();
   await p.done;
-  assert.ok(result && typeof result === 'object' && 'data' in result, `codex app-server answered ${JSON.stringify(result)}; stderr: ${p.stderr().slice(-500)}`);
-  return (result as { data: McpServerStatus[] }).data;
+  assert.ok(result && typeof result === 'object' && !('error' in result), `codex ${method} answered ${JSON.stringify(result)}; stderr: ${p.stderr().slice(-500)}`);
+  return result;
+}
+
+async function codexStatus(l: Launch): Promise<McpServerStatus[]> {
+  return ((await codexCall(l, 'mcpServerStatus/list', {})) as { data: McpServerStatus[] }).data;
 }
 
 test('codex: app-server with the -c overrides reports agentteam with its tool and a bearer token', async (t) => {
@@ -159,6 +167,37 @@ test('codex: a wrong env token yields no tools', async (t) => {
     assert.deepEqual(Object.keys(s.tools), []);
     assert.ok(l.fixture.stats.refused > 0);
     assert.equal(l.fixture.stats.authorized, 0);
+  } finally {
+    await l.fixture.close();
+  }
+});
+
+/**
+ * What the model's shell sees inside Codex (`command/exec` runs in the same sandbox as model commands): the env var
+ * NAMES matching AGENTTEAM, then whether a loopback POST to the endpoint gets an HTTP answer.
+ */
+async function codexShellProbe(l: Launch, extraArgs: string[]): Promise<string> {
+  const node = process.execPath;
+  const script =
+    `env | grep -E '^AGENTTEAM_' | sed 's/=.*//' | sort; ` +
+    `"${node}" -e "fetch(process.env.AGENTTEAM_EXEC_BASE_URL,{method:'POST'}).then(r=>console.log('http',r.status)).catch(e=>console.log('neterr',(e.cause&&e.cause.code)||e.message))"`;
+  const r = (await codexCall(l, 'command/exec', { command: ['sh', '-c', script], cwd: l.cwd, timeoutMs: 30_000 }, extraArgs)) as { exitCode: number; stdout: string };
+  return r.stdout;
+}
+
+test('codex: the Exec env reaches the command sandbox, but loopback is blocked unless the sandbox allows network', async (t) => {
+  const l = await launchPlan('codex', GOOD);
+  try {
+    const dflt = await codexShellProbe(l, []);
+    const open = await codexShellProbe(l, ['-c', 'sandbox_mode="workspace-write"', '-c', 'sandbox_workspace_write.network_access=true']);
+    t.diagnostic(`codex default sandbox: ${JSON.stringify(dflt)}; workspace-write+network: ${JSON.stringify(open)}`);
+    for (const out of [dflt, open]) {
+      assert.match(out, /^AGENTTEAM_EXEC_BASE_URL$/m);
+      assert.match(out, /^AGENTTEAM_EXEC_TOKEN_FILE$/m);
+    }
+    assert.match(dflt, /^neterr /m);
+    // Reached the endpoint (refused: the probe sends no bearer), i.e. loopback got through.
+    assert.match(open, /^http 403$/m);
   } finally {
     await l.fixture.close();
   }
