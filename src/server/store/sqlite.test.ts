@@ -1,0 +1,139 @@
+// Tests the SQLite store: pragmas, upgrading an older database file, refusing a newer one, and transaction rollback.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { ServerClient } from '../../server-client/client.js';
+import { startServer } from '../main.js';
+import { TEST_ADMIN_TOKEN } from '../test-helpers.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+import { openSqliteStore } from './sqlite.js';
+
+function tempDb(): { path: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-store-'));
+  return { path: join(dir, 'server.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const tables = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  db.close();
+  return names;
+};
+
+test('a fresh store is at the latest version with WAL, foreign keys and a busy timeout', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    const store = openSqliteStore(path);
+    assert.equal(store.schemaVersion, SQLITE_MIGRATIONS.length);
+    assert.equal((await store.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode, 'wal');
+    assert.equal((await store.get<{ foreign_keys: number }>('PRAGMA foreign_keys'))!.foreign_keys, 1);
+    assert.ok((await store.get<{ timeout: number }>('PRAGMA busy_timeout'))!.timeout > 0);
+    const versions = await store.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    assert.deepEqual(versions.map((v) => v.version), SQLITE_MIGRATIONS.map((m) => m.version));
+    await assert.rejects(store.run("INSERT INTO channel_members (channel_id, member_id) VALUES ('nope', 'nobody')"), /FOREIGN KEY/);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a database at migration version 1 is upgraded in place with its data intact and served', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    const old = openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 1) });
+    assert.equal(old.schemaVersion, 1);
+    await old.close();
+    assert.ok(!tables(path).includes('tasks'));
+    // Data written by the version-1 server: a channel and a message (no owner yet).
+    const raw = new Database(path);
+    raw.prepare("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('agt_old', 'Old agent', 'agent', 'member', x'00', 1)").run();
+    raw.prepare("INSERT INTO channels (id, name, created_at) VALUES ('legacy', 'Legacy', 1)").run();
+    raw.prepare("INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES ('msg_old', 'channel:legacy', 'agt_old', 'from v1', NULL, 2)").run();
+    raw.close();
+
+    const server = await startServer({ dbPath: path, adminToken: TEST_ADMIN_TOKEN });
+    const client = new ServerClient({ baseUrl: server.url });
+    try {
+      assert.ok(['tasks', 'reviews', 'idempotency_receipts'].every((n) => tables(path).includes(n)));
+      const boot = await client.bootstrap(TEST_ADMIN_TOKEN);
+      const owner = client.as(boot.ownerCredential!);
+      const page = await owner.listMessages({ target: 'channel:legacy' });
+      assert.deepEqual(page.messages.map((m) => [m.id, m.content, m.author.name]), [['msg_old', 'from v1', 'Old agent']]);
+      assert.ok((await owner.listMembers()).some((m) => m.id === 'agt_old'));
+      const task = await owner.createTask({ title: 'new table works' });
+      assert.equal((await owner.getTask(task.id)).title, 'new table works');
+    } finally {
+      client.close();
+      await server.close();
+    }
+    const db = new Database(path, { readonly: true });
+    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.length);
+    db.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a database from a newer version is refused with a clear error and left untouched', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    await openSqliteStore(path).close();
+    const raw = new Database(path);
+    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SQLITE_MIGRATIONS.length + 1);
+    raw.close();
+    assert.throws(() => openSqliteStore(path), /newer than this server supports/);
+    await assert.rejects(startServer({ dbPath: path, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
+    const db = new Database(path, { readonly: true });
+    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.length + 1);
+    db.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a failing migration leaves the file at its previous version', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 1) }).close();
+    const broken = [...SQLITE_MIGRATIONS.slice(0, 2), { version: 3, name: 'broken', sql: 'CREATE TABLE oops (; ' }];
+    assert.throws(() => openSqliteStore(path, { migrations: broken }));
+    assert.ok(!tables(path).includes('tasks'), 'version 2 was rolled back with the failing version 3');
+    const again = openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 1) });
+    assert.equal(again.schemaVersion, 1);
+    await again.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('transactions commit together or roll back together, and run one at a time', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    const store = openSqliteStore(path);
+    await assert.rejects(
+      store.tx(async (sql) => {
+        await sql.run("INSERT INTO meta (key, value) VALUES ('a', '1')");
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    assert.equal(await store.get("SELECT value FROM meta WHERE key = 'a'"), undefined);
+    const order: string[] = [];
+    const slow = store.tx(async (sql) => {
+      await sql.run("INSERT INTO meta (key, value) VALUES ('b', '1')");
+      await new Promise((r) => setImmediate(r));
+      order.push('slow');
+    });
+    const fast = store.tx(async (sql) => {
+      order.push(`fast sees ${(await sql.get<{ value: string }>("SELECT value FROM meta WHERE key = 'b'"))?.value}`);
+    });
+    await Promise.all([slow, fast]);
+    assert.deepEqual(order, ['slow', 'fast sees 1']);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
