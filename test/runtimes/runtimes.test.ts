@@ -179,21 +179,24 @@ test('codex: a wrong env token yields no tools', async (t) => {
 async function codexShellProbe(l: Launch, extraArgs: string[]): Promise<string> {
   const node = process.execPath;
   const script =
-    `env | grep -E '^AGENTTEAM_' | sed 's/=.*//' | sort; ` +
+    `env | grep -E '^AGENTTEAM_' | sed 's/=.\\{1,\\}$/=<set>/' | sort; ` +
     `"${node}" -e "fetch(process.env.AGENTTEAM_EXEC_BASE_URL,{method:'POST'}).then(r=>console.log('http',r.status)).catch(e=>console.log('neterr',(e.cause&&e.cause.code)||e.message))"`;
   const r = (await codexCall(l, 'command/exec', { command: ['sh', '-c', script], cwd: l.cwd, timeoutMs: 30_000 }, extraArgs)) as { exitCode: number; stdout: string };
   return r.stdout;
 }
 
-test('codex: the Exec env reaches the command sandbox, but loopback is blocked unless the sandbox allows network', async (t) => {
+test('codex: the Exec env (not the MCP bearer) reaches the command sandbox, but loopback is blocked unless the sandbox allows network', async (t) => {
   const l = await launchPlan('codex', GOOD);
   try {
     const dflt = await codexShellProbe(l, []);
     const open = await codexShellProbe(l, ['-c', 'sandbox_mode="workspace-write"', '-c', 'sandbox_workspace_write.network_access=true']);
     t.diagnostic(`codex default sandbox: ${JSON.stringify(dflt)}; workspace-write+network: ${JSON.stringify(open)}`);
     for (const out of [dflt, open]) {
-      assert.match(out, /^AGENTTEAM_EXEC_BASE_URL$/m);
-      assert.match(out, /^AGENTTEAM_EXEC_TOKEN_FILE$/m);
+      assert.match(out, /^AGENTTEAM_EXEC_BASE_URL=<set>$/m);
+      assert.match(out, /^AGENTTEAM_EXEC_TOKEN_FILE=<set>$/m);
+      // The driver's shell_environment_policy.set blanks the MCP bearer for model-run commands.
+      assert.match(out, /^AGENTTEAM_MCP_TOKEN=$/m);
+      assert.ok(!out.includes(GOOD));
     }
     assert.match(dflt, /^neterr /m);
     // Reached the endpoint (refused: the probe sends no bearer), i.e. loopback got through.

@@ -69,9 +69,16 @@ test('claude with another CMD passes it through untouched and writes nothing', a
   assert.deepEqual(lookalike.args, []);
 });
 
-test('codex gets -c overrides for the url and the bearer env var name, before any subcommand, and no file', async () => {
+test('codex gets -c overrides for the url, the bearer env var name and a blanked shell copy, before any subcommand, and no file', async () => {
   const f = fixture();
-  const expected = ['-c', `mcp_servers.agentteam.url="${MCP_URL}"`, '-c', 'mcp_servers.agentteam.bearer_token_env_var="AGENTTEAM_MCP_TOKEN"'];
+  const expected = [
+    '-c',
+    `mcp_servers.agentteam.url="${MCP_URL}"`,
+    '-c',
+    'mcp_servers.agentteam.bearer_token_env_var="AGENTTEAM_MCP_TOKEN"',
+    '-c',
+    'shell_environment_policy.set.AGENTTEAM_MCP_TOKEN=""',
+  ];
   const own = await prep('codex', f);
   assert.equal(own.command, join(f.binDir, 'codex'));
   assert.deepEqual(own.args, expected);
