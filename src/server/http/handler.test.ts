@@ -12,7 +12,7 @@ before(async () => {
 });
 after(async () => t.stop());
 
-async function raw(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
+async function raw(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
   const res = await fetch(t.server.url + path, {
     method,
     headers: { authorization: `Bearer ${t.ownerCredential}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },

@@ -1,0 +1,123 @@
+// Tests ServerClient error kinds against real sockets: refused connection, timeout, abort, server 5xx, client 4xx, no credential leaks.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestServer, type TestServer } from '../server/test-helpers.js';
+import { ServerCallError, ServerClient } from './client.js';
+
+let t: TestServer;
+before(async () => {
+  t = await startTestServer();
+});
+after(async () => t.stop());
+
+/** A plain HTTP server standing in for a faulty upstream; it is not one of our components. */
+async function upstream(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server }> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function caught(p: Promise<unknown>): Promise<ServerCallError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof ServerCallError, String(e));
+    return e;
+  }
+  assert.fail('expected a rejection');
+}
+
+const SECRET = 'ats_' + 'S'.repeat(43);
+
+test('a closed port is upstream_unavailable of kind network, without the credential in the message', async () => {
+  const { url, server } = await upstream(() => undefined);
+  await new Promise((r) => server.close(r));
+  const c = new ServerClient({ baseUrl: url });
+  const e = await caught(c.as(SECRET).me());
+  assert.equal(e.code, 'upstream_unavailable');
+  assert.equal(e.kind, 'network');
+  assert.equal(e.httpStatus, undefined);
+  assert.ok(!e.message.includes(SECRET) && !String(e.stack).includes(SECRET));
+  c.close();
+});
+
+test('a 5xx is upstream_unavailable of kind server; a non-JSON answer too', async () => {
+  const { url, server } = await upstream((req, res) => {
+    if (req.url === '/v1/me') {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"ok":false,"error":{"code":"internal","message":"disk on fire"}}');
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>proxy page</html>');
+    }
+  });
+  const c = new ServerClient({ baseUrl: url });
+  const e = await caught(c.as(SECRET).me());
+  assert.equal(e.code, 'upstream_unavailable');
+  assert.equal(e.kind, 'server');
+  assert.equal(e.httpStatus, 500);
+  const h = await caught(c.info());
+  assert.equal(h.code, 'upstream_unavailable');
+  assert.equal(h.kind, 'server');
+  c.close();
+  server.close();
+});
+
+test('a server that never answers times out with kind timeout; an abort signal cancels at once', async () => {
+  const { url, server } = await upstream(() => undefined);
+  const c = new ServerClient({ baseUrl: url, timeoutMs: 100 });
+  const e = await caught(c.info());
+  assert.equal(e.kind, 'timeout');
+  assert.equal(e.code, 'upstream_unavailable');
+  const slow = new ServerClient({ baseUrl: url, timeoutMs: 60_000 });
+  const ac = new AbortController();
+  const p = slow.as(SECRET).listTasks({}, { signal: ac.signal });
+  setImmediate(() => ac.abort());
+  const a = await caught(p);
+  assert.equal(a.aborted, true);
+  assert.equal(a.kind, 'network');
+  const pre = await caught(slow.info({ signal: AbortSignal.abort() }));
+  assert.equal(pre.aborted, true);
+  c.close();
+  slow.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+test('4xx answers keep the server code with kind client', async () => {
+  const e = await caught(t.owner.getTask('tsk_missing'));
+  assert.equal(e.code, 'not_found');
+  assert.equal(e.kind, 'client');
+  assert.equal(e.httpStatus, 404);
+  assert.equal(e.status, 404);
+  const d = await caught(t.client.as(SECRET).me());
+  assert.equal(d.code, 'denied');
+  assert.equal(d.kind, 'client');
+  assert.ok(!d.message.includes(SECRET));
+  const bad = await caught(t.owner.createTask({ title: 'x' }, { idempotencyKey: 'not valid!' }));
+  assert.equal(bad.code, 'invalid_input');
+});
+
+test('idempotencyKey is sent as both headers, so a retried call returns the same resource', async () => {
+  const a = await t.owner.createTask({ title: 'retry me' }, { idempotencyKey: 'client-retry-1' });
+  const b = await t.owner.createTask({ title: 'retry me' }, { idempotencyKey: 'client-retry-1' });
+  assert.deepEqual(b, a);
+  const e = await caught(t.owner.createTask({ title: 'something else' }, { idempotencyKey: 'client-retry-1' }));
+  assert.equal(e.code, 'idempotency_conflict');
+  assert.equal(e.kind, 'client');
+});
+
+test('keep-alive: many sequential calls succeed over the pooled agent', async () => {
+  for (let i = 0; i < 50; i++) assert.equal((await t.client.info()).serverId, t.server.serverId);
+});
+
+test('a body over the server cap surfaces as payload_too_large, not a network error', async () => {
+  for (let i = 0; i < 5; i++) {
+    const e = await caught(t.owner.createTask({ title: 'big', description: 'x'.repeat(3 * 1024 * 1024) }));
+    assert.equal(e.code, 'payload_too_large');
+    assert.equal(e.kind, 'client');
+  }
+  assert.equal((await t.owner.me()).id, t.ownerId);
+});
