@@ -6,6 +6,8 @@ import { ID_PATTERN, SELECTOR_PATTERN, Strict } from './schemas.js';
 /** Selector names a mutation receipt may carry: allowlisted resource ids only. */
 export const RECEIPT_SELECTOR_KEYS = ['taskId', 'reviewId'] as const;
 export type ReceiptSelectorKey = (typeof RECEIPT_SELECTOR_KEYS)[number];
+/** The domain whose `get` action reads a resource back from each selector. */
+export const RECEIPT_SELECTOR_DOMAIN: Readonly<Record<ReceiptSelectorKey, string>> = Object.freeze({ taskId: 'task', reviewId: 'review' });
 
 export const MutationReceipt = Strict(
   {

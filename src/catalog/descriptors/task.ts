@@ -55,7 +55,7 @@ export const taskUpdate = defineAction({
   summary: 'Edit title or description; fails with conflict if the revision is stale.',
   input: Strict({
     taskId: TaskId,
-    expectedRevision: Type.Integer({ minimum: 0, description: 'The revision you last read.' }),
+    expectedRevision: Type.Integer({ minimum: 1, description: 'The revision you last read.' }),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 20000 })),
     ...mutationSelectors,

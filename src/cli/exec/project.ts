@@ -32,7 +32,7 @@ export function projectAnswer(catalog: DescriptorCatalog, domain: string, action
   const extra: Parameters<typeof errorEnvelope>[2] = {};
   if (typeof e.hint === 'string') extra.hint = bounded(e.hint);
   if (typeof e.next === 'string') extra.next = bounded(e.next);
-  const metadata = code === 'result_budget_exceeded' ? reprojectMetadata(catalog, domain, e.metadata) : undefined;
+  const metadata = code === 'result_budget_exceeded' ? reprojectMetadata(catalog, e.metadata) : undefined;
   if (metadata) extra.metadata = metadata;
   return { ok: false, envelope: errorEnvelope(code, message, extra) };
 }

@@ -95,18 +95,19 @@ test('receipt re-projection keeps only the closed contract and rebuilds retrieva
       replay: 'agentteam exec task create …',
     },
   };
-  assert.deepEqual(reprojectMetadata(catalog, 'task', wire), {
+  assert.deepEqual(reprojectMetadata(catalog, wire), {
     mutation_applied: true,
     mutation_receipt: { selectors: { taskId: 'tsk_9' }, revision: 7, idempotencyKey: 'key.1', retrieval: `agentteam exec task get '{"taskId":"tsk_9"}'` },
   });
   const badFields = { mutation_applied: true, mutation_receipt: { selectors: {}, revision: -1, idempotencyKey: 'x'.repeat(500) } };
-  assert.deepEqual(reprojectMetadata(catalog, 'task', badFields), { mutation_applied: true, mutation_receipt: { selectors: {} } });
-  assert.equal(reprojectMetadata(catalog, 'task', { mutation_applied: 'yes', mutation_receipt: {} }), undefined);
-  assert.equal(reprojectMetadata(catalog, 'task', [1, 2]), undefined);
-  assert.equal(reprojectMetadata(catalog, 'task', { mutation_applied: true }), undefined);
-  // A selector that does not complete the domain's get input yields no retrieval path.
-  assert.equal(retrievalCommand(catalog, 'review', { taskId: 'tsk_1' }), undefined);
-  assert.equal(retrievalCommand(catalog, 'review', { reviewId: 'rev_1' }), `agentteam exec review get '{"reviewId":"rev_1"}'`);
+  assert.deepEqual(reprojectMetadata(catalog, badFields), { mutation_applied: true, mutation_receipt: { selectors: {} } });
+  assert.equal(reprojectMetadata(catalog, { mutation_applied: 'yes', mutation_receipt: {} }), undefined);
+  assert.equal(reprojectMetadata(catalog, [1, 2]), undefined);
+  assert.equal(reprojectMetadata(catalog, { mutation_applied: true }), undefined);
+  // No selector, or one that is not a valid get input, yields no retrieval path.
+  assert.equal(retrievalCommand(catalog, {}), undefined);
+  assert.equal(retrievalCommand(catalog, { reviewId: 'rev_1' }), `agentteam exec review get '{"reviewId":"rev_1"}'`);
+  assert.equal(retrievalCommand(catalog, { taskId: 'no spaces allowed' }), undefined);
 });
 
 test('classify keeps public codes and hides everything else behind internal', () => {

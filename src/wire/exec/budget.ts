@@ -42,7 +42,7 @@ export function budgetSuccess(args: {
   if (!mutation) {
     return { ok: false, envelope: errorEnvelope('result_budget_exceeded', `the result ${what}`, { hint: row?.hint ?? GENERIC_HINT, ...(row?.next ? { next: row.next } : {}) }) };
   }
-  const receipt = buildReceipt(args.catalog, d.domain, args.result.mutation, args.idempotencyKey);
+  const receipt = buildReceipt(args.catalog, args.result.mutation, args.idempotencyKey);
   return {
     ok: false,
     envelope: errorEnvelope('result_budget_exceeded', `the change was applied but its result ${what}`, {

@@ -1,6 +1,6 @@
 // Owns mutation receipts: building the closed receipt (daemon) and strictly re-projecting received metadata (CLI).
 import type { Static } from '@sinclair/typebox';
-import { RECEIPT_SELECTOR_KEYS, type MutationReceipt, type ReceiptSelectorKey } from '../../catalog/error-schema.js';
+import { RECEIPT_SELECTOR_DOMAIN, RECEIPT_SELECTOR_KEYS, type MutationReceipt, type ReceiptSelectorKey } from '../../catalog/error-schema.js';
 import { shellQuote } from '../../catalog/help.js';
 import { ID_PATTERN, SELECTOR_PATTERN } from '../../catalog/schemas.js';
 import type { DescriptorCatalog } from '../../catalog/types.js';
@@ -25,22 +25,27 @@ function cleanSelectors(raw: unknown): Selectors {
 }
 
 /**
- * The command that reads the applied result back: `<domain> get` with exactly the selectors, only when they form a
- * complete, valid input of that action in the catalog. Built from catalog inputs, never copied from the wire.
+ * The command that reads the applied result back: the selector's domain `get` with exactly that selector, only when it
+ * is a complete, valid input of that action in the catalog. Built from catalog inputs, never copied from the wire.
  */
-export function retrievalCommand(catalog: DescriptorCatalog, domain: string, selectors: Selectors): string | undefined {
-  const get = catalog.find(domain, 'get');
-  if (!get || Object.keys(selectors).length === 0) return undefined;
-  if (!validateValue(get.input, selectors).ok) return undefined;
-  return `agentteam exec ${domain} get ${shellQuote(JSON.stringify(selectors))}`;
+export function retrievalCommand(catalog: DescriptorCatalog, selectors: Selectors): string | undefined {
+  for (const k of RECEIPT_SELECTOR_KEYS) {
+    const id = selectors[k];
+    const domain = RECEIPT_SELECTOR_DOMAIN[k];
+    const get = catalog.find(domain, 'get');
+    if (id === undefined || !get) continue;
+    const input = { [k]: id };
+    if (validateValue(get.input, input).ok) return `agentteam exec ${domain} get ${shellQuote(JSON.stringify(input))}`;
+  }
+  return undefined;
 }
 
-export function buildReceipt(catalog: DescriptorCatalog, domain: string, facts: { selectors: Selectors; revision?: number } | undefined, idempotencyKey: string | undefined): MutationReceiptValue {
+export function buildReceipt(catalog: DescriptorCatalog, facts: { selectors: Selectors; revision?: number } | undefined, idempotencyKey: string | undefined): MutationReceiptValue {
   const selectors = cleanSelectors(facts?.selectors);
   const receipt: MutationReceiptValue = { selectors };
   if (facts?.revision !== undefined && Number.isSafeInteger(facts.revision) && facts.revision >= 0) receipt.revision = facts.revision;
   if (idempotencyKey !== undefined && SELECTOR.test(idempotencyKey)) receipt.idempotencyKey = idempotencyKey;
-  const retrieval = retrievalCommand(catalog, domain, selectors);
+  const retrieval = retrievalCommand(catalog, selectors);
   if (retrieval) receipt.retrieval = retrieval;
   return receipt;
 }
@@ -49,7 +54,7 @@ export function buildReceipt(catalog: DescriptorCatalog, domain: string, facts: 
  * Strict re-projection of error metadata received over the wire: only `mutation_applied: true` with a closed receipt
  * is kept; each field is validated, the retrieval command is rebuilt from the catalog, and anything else is dropped.
  */
-export function reprojectMetadata(catalog: DescriptorCatalog, domain: string, raw: unknown, maxBytes = 2048): ErrorMetadataValue | undefined {
+export function reprojectMetadata(catalog: DescriptorCatalog, raw: unknown, maxBytes = 2048): ErrorMetadataValue | undefined {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const m = raw as Record<string, unknown>;
   if (m.mutation_applied !== true) return undefined;
@@ -59,6 +64,6 @@ export function reprojectMetadata(catalog: DescriptorCatalog, domain: string, ra
   const facts: { selectors: Selectors; revision?: number } = { selectors: cleanSelectors(rr.selectors) };
   if (typeof rr.revision === 'number') facts.revision = rr.revision;
   const key = typeof rr.idempotencyKey === 'string' ? rr.idempotencyKey : undefined;
-  const metadata: ErrorMetadataValue = { mutation_applied: true, mutation_receipt: buildReceipt(catalog, domain, facts, key) };
+  const metadata: ErrorMetadataValue = { mutation_applied: true, mutation_receipt: buildReceipt(catalog, facts, key) };
   return JSON.stringify(metadata).length <= maxBytes ? metadata : undefined;
 }
