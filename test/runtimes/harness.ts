@@ -1,9 +1,21 @@
 // Owns the opt-in suite's plumbing: the pinned runtime install cache, isolated homes, and bounded child processes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync as mkdtempRaw, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const made: string[] = [];
+/** A temp dir removed by cleanupTemp(). */
+export function mkdtempSync(prefix: string): string {
+  const dir = mkdtempRaw(prefix);
+  made.push(dir);
+  return dir;
+}
+/** Removes every temp dir (homes, run dirs, workdirs) this suite created. */
+export function cleanupTemp(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
 
 /** Exact versions under test; bump deliberately and re-run `npm run test:runtimes`. */
 export const PINNED = {

@@ -4,19 +4,20 @@
 // throwaway HOME and is killed (whole process group) at a deadline. No runtime is logged in: each check stops at what
 // the runtime reports before it would need a model.
 // Kimi CLI is not verified here: it is a Python tool (PyPI `kimi-cli`), not an npm package; its driver is unit-tested only.
-import { test, before } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareRuntime, type RuntimeKind, type RuntimePlan } from '../../src/runtime/drivers/index.js';
-import { CACHE_BIN, ensureRuntimes, isolatedEnv, plain, privateRunDir, runBounded } from './harness.js';
+import { CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, mkdtempSync, plain, privateRunDir, runBounded } from './harness.js';
 import { FIXTURE_TOOL, startMcpFixture, type McpFixture } from './mcp-fixture.js';
 
 const DEADLINE_MS = 90_000;
 const GOOD = `atk_${'9'.repeat(8)}_${Math.floor(Math.random() * 1e9)}`;
 
 before(() => ensureRuntimes(), { timeout: 11 * 60_000 });
+after(() => cleanupTemp());
 
 interface Launch {
   plan: RuntimePlan;

@@ -1,7 +1,7 @@
 // Tests prepareRuntime per kind: argv, files (0600, in runDir, no token), env additions, and the failure paths.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync as mkdtempRaw, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
@@ -9,6 +9,16 @@ import { DRIVERS, prepareRuntime, RUNTIME_KINDS, type RuntimeKind } from './inde
 
 const TOKEN = 'atk_mcp_3f9c1d7e5b2a4f60a1b2c3d4e5f60718';
 const MCP_URL = 'http://127.0.0.1:43117/api/internal/mcp/servers/srv_1/agents/agt_1';
+
+const made: string[] = [];
+function mkdtempSync(prefix: string): string {
+  const dir = mkdtempRaw(prefix);
+  made.push(dir);
+  return dir;
+}
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 interface Fixture {
   runDir: string;
