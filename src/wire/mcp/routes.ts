@@ -107,7 +107,11 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
     }
     // Fence: a revoked authorization never dispatches.
     if (!lease.live()) return sendDenied(res);
-    const ctx = (): ToolContext => ({ info, signal: lease.signal, api: deps.apiFor(info) });
+    const ctx = (): ToolContext => {
+      let api: ServerApi | undefined;
+      // The server API is bound lazily: calls refused by local checks never build a client.
+      return { info, signal: lease.signal, get api() { return (api ??= deps.apiFor(info)); } };
+    };
     const out = await protocol.dispatch(m.id, m.method, m.params, ctx, params.agentId!);
     // Fence: nothing is published after revocation, success or not.
     if (!lease.live()) return sendDenied(res);
