@@ -210,7 +210,11 @@ test('a pre-existing file or symlink at the config path is never written through
   const target = join(mkdtempSync(join(tmpdir(), 'drivers-victim-')), 'victim.txt');
   writeFileSync(target, 'original');
   symlinkSync(target, join(f.runDir, 'claude-mcp.json'));
-  await assert.rejects(prep('claude', f), (e: unknown) => (e as NodeJS.ErrnoException).code === 'EEXIST');
+  await assert.rejects(prep('claude', f), (e: unknown) => {
+    assert.ok(e instanceof AppError && e.code === 'internal' && /EEXIST/.test(e.message));
+    assert.ok(!e.message.includes(f.runDir), 'error leaks the run directory path');
+    return true;
+  });
   assert.equal(readFileSync(target, 'utf8'), 'original');
 });
 

@@ -47,14 +47,19 @@ function fileWriter(runDir: string, written: string[]): (name: string, content: 
     checked = true;
     const path = join(runDir, name);
     // Security invariant: config files are created exclusively (never through an existing file or symlink) with mode 0600.
-    const fh = await open(path, 'wx', 0o600);
     try {
-      await fh.writeFile(content, 'utf8');
-      await fh.chmod(0o600);
-    } finally {
-      await fh.close();
+      const fh = await open(path, 'wx', 0o600);
+      written.push(path);
+      try {
+        await fh.writeFile(content, 'utf8');
+        await fh.chmod(0o600);
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
+      // The message names the file, not its path: paths under the run directory stay out of errors.
+      throw new AppError('internal', `could not write the ${name} runtime config (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-    written.push(path);
     return path;
   };
 }
