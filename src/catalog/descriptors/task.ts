@@ -90,15 +90,15 @@ function transition(action: 'start' | 'complete' | 'reopen' | 'cancel', summary:
   });
 }
 
-export const taskStart = transition('start', 'Move a task to in_progress.', 'write');
-export const taskComplete = transition('complete', 'Mark a task done.', 'write');
-export const taskReopen = transition('reopen', 'Reopen a done, blocked or canceled task.', 'write');
-export const taskCancel = transition('cancel', 'Cancel a task.', 'destructive');
+export const taskStart = transition('start', 'Start an open or blocked task (in_progress).', 'write');
+export const taskComplete = transition('complete', 'Mark an in_progress task done.', 'write');
+export const taskReopen = transition('reopen', 'Reopen a done or canceled task.', 'write');
+export const taskCancel = transition('cancel', 'Cancel an open, in_progress or blocked task.', 'destructive');
 
 export const taskBlock = defineAction({
   domain: 'task',
   action: 'block',
-  summary: 'Mark a task blocked, with the reason.',
+  summary: 'Block an open or in_progress task, with the reason.',
   input: Strict({ taskId: TaskId, reason: Reason('Why the task is blocked.'), ...mutationSelectors }),
   output: TaskOut,
   example: { taskId: 'tsk_8f2k1', reason: 'Waiting for the API key' },
