@@ -64,6 +64,23 @@ export class IdempotencyReceipts {
     });
   }
 
+  /**
+   * Runs the claimed request and stores its exact response in the same transaction as its writes, so a mutation is
+   * never committed without its receipt. On failure nothing is stored and the key is released for a retry.
+   */
+  async runClaimed<R extends { status: number; body: string }>(memberId: string, key: string, run: () => Promise<R>): Promise<R> {
+    try {
+      return await this.store.tx(async () => {
+        const reply = await run();
+        await this.complete(memberId, key, reply.status, reply.body);
+        return reply;
+      });
+    } catch (e) {
+      await this.abandon(memberId, key);
+      throw e;
+    }
+  }
+
   /** Stores the exact response (status + body) for replay. */
   async complete(memberId: string, key: string, status: number, body: string): Promise<void> {
     await this.store.run("UPDATE idempotency_receipts SET state = 'complete', status = ?, response = ? WHERE member_id = ? AND key = ?", [status, body, memberId, key]);

@@ -54,12 +54,13 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     return applyAliases(decodeJson(buf));
   };
 
+  const bootstrap = async (req: IncomingMessage): Promise<Reply> => {
+    if (!isAdmin(bearerToken(req))) throw FORBIDDEN();
+    const body = validator.check('bootstrap', await readJson(req, {}));
+    return ok(await domains.members.bootstrap(body));
+  };
+
   const run = async (route: RouteDef, req: IncomingMessage, url: URL, params: Record<string, string>): Promise<Reply> => {
-    if (route.auth === 'admin') {
-      if (!isAdmin(bearerToken(req))) throw FORBIDDEN();
-      const body = validator.check('bootstrap', await readJson(req, {}));
-      return ok(await domains.members.bootstrap(body));
-    }
     const token = bearerToken(req);
     const actor: Actor | undefined = token ? await domains.members.authenticate(token) : undefined;
     if (!actor) throw FORBIDDEN();
@@ -72,31 +73,24 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     // Failed validation never reaches here, so it is never stored.
     const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body));
     if (begun.kind === 'replay') return { status: begun.status, body: begun.body };
-    let reply: Reply;
-    try {
-      reply = await call();
-    } catch (e) {
-      await domains.receipts.abandon(actor.id, key);
-      throw e;
-    }
-    await domains.receipts.complete(actor.id, key, reply.status, reply.body);
-    return reply;
+    return domains.receipts.runClaimed(actor.id, key, call);
   };
 
   router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));
-  router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch({ method: 'POST', path: '/v1/admin/bootstrap', auth: 'admin', handle: async () => null }, req, res, {}));
-  for (const r of ROUTES) router.add(r.method, r.path, (req, res, params) => dispatch(r, req, res, { ...params }));
+  router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
+  for (const r of ROUTES) {
+    router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
+  }
 
   function send(res: ServerResponse, r: Reply): void {
     sendRaw(res, r.status, r.body);
   }
 
-  async function dispatch(route: RouteDef, req: IncomingMessage, res: ServerResponse, params: Record<string, string>): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://server.invalid');
+  async function dispatch(path: string, req: IncomingMessage, res: ServerResponse, handle: () => Promise<Reply>): Promise<void> {
     try {
-      send(res, await run(route, req, url, params));
+      send(res, await handle());
     } catch (e) {
-      if (!(e instanceof AppError)) logger.error({ err: e, route: route.path }, 'server route failed');
+      if (!(e instanceof AppError)) logger.error({ err: e, route: path }, 'server route failed');
       const err = e instanceof AppError ? e : new AppError('internal', 'internal server error');
       // An unread body (rejected before or while reading) must not be parsed as the next request.
       if (!req.complete) res.setHeader('connection', 'close');

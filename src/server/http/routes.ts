@@ -46,7 +46,8 @@ export interface RouteContext<B = unknown> {
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
-  auth: 'none' | 'admin' | 'member';
+  /** Every table route authenticates a member; /v1/server (none) and /v1/admin/bootstrap (admin) live in handler.ts. */
+  auth: 'member';
   body?: SchemaName;
   /** Allowed query parameters (canonical names); anything else is validation_failed. */
   query?: readonly string[];

@@ -137,3 +137,44 @@ test('transactions commit together or roll back together, and run one at a time'
     cleanup();
   }
 });
+
+test('calls inside a transaction join it; a nested tx is a savepoint; a handle is dead after commit', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    const store = openSqliteStore(path);
+    let leaked: Promise<unknown> | undefined;
+    await assert.rejects(
+      store.tx(async () => {
+        await store.run("INSERT INTO meta (key, value) VALUES ('outer', '1')"); // joins, no deadlock
+        await assert.rejects(
+          store.tx(async (sql) => {
+            await sql.run("INSERT INTO meta (key, value) VALUES ('inner', '1')");
+            throw new Error('inner fails');
+          }),
+          /inner fails/,
+        );
+        assert.equal(await store.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
+        assert.ok(await store.get("SELECT value FROM meta WHERE key = 'outer'"));
+        throw new Error('outer fails');
+      }),
+      /outer fails/,
+    );
+    assert.equal(await store.get("SELECT value FROM meta WHERE key = 'outer'"), undefined, 'outer rolled back as a unit');
+    await store.tx(async () => {
+      await store.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
+      // Scheduled inside the transaction (inheriting its async context) but running after the commit.
+      leaked = new Promise((resolve, reject) => setImmediate(() => store.get("SELECT value FROM meta WHERE key = 'kept'").then(resolve, reject)));
+    });
+    const busy = store.tx(async (sql) => {
+      await sql.run("UPDATE meta SET value = '2' WHERE key = 'kept'");
+      await new Promise((r) => setImmediate(r));
+      await sql.run("UPDATE meta SET value = '3' WHERE key = 'kept'");
+    });
+    // The late continuation queues behind the next transaction instead of reading its uncommitted state.
+    assert.deepEqual(await leaked!, { value: '3' });
+    await busy;
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});

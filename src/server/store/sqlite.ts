@@ -1,4 +1,5 @@
 // Owns the SQLite store: opening (WAL, foreign keys, busy_timeout), forward-only migrations, and serialized async transactions.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
@@ -21,25 +22,27 @@ export function migrate(db: Database.Database, migrations: readonly Migration[],
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
   });
-  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-  const current = row.v ?? 0;
   const known = migrations.length;
-  if (current > known) {
-    throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
-  }
-  if (current === known) return current;
-  const apply = db.transaction(() => {
+  // The version is read inside the write transaction so two processes opening one file cannot both migrate it.
+  const apply = db.transaction((): number => {
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    const current = row.v ?? 0;
+    if (current > known) {
+      throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
+    }
     for (const m of migrations.slice(current)) {
       db.exec(m.sql);
       // applied_at is informational only; ordering never depends on it.
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, clock.now());
     }
+    return known;
   });
-  apply.immediate();
-  return known;
+  return apply.immediate();
 }
 
 class SqliteSql implements Sql {
+  /** Set when the transaction this handle belongs to has ended; a late continuation must not reuse it. */
+  ended = false;
   constructor(protected readonly db: Database.Database) {}
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
     return this.db.prepare(sql).get(...params) as T | undefined;
@@ -54,15 +57,29 @@ class SqliteSql implements Sql {
 
 /**
  * One connection; transactions are serialized through a promise queue so an awaiting transaction never sees
- * another's uncommitted writes. Plain reads outside `tx` also wait their turn.
+ * another's uncommitted writes. Plain reads outside `tx` also wait their turn. Calls made while a transaction is
+ * active in the same async context join it (a nested `tx` becomes a savepoint), so a caller can wrap several
+ * domain operations (e.g. a mutation and its idempotency receipt) into one atomic unit.
  */
-class SqliteStore extends SqliteSql implements Store {
+class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private savepoints = 0;
+  private readonly ambient = new AsyncLocalStorage<SqliteSql>();
+  private readonly plain: SqliteSql;
 
-  constructor(db: Database.Database, readonly schemaVersion: number) {
-    super(db);
+  constructor(
+    private readonly db: Database.Database,
+    readonly schemaVersion: number,
+  ) {
+    this.plain = new SqliteSql(db);
+  }
+
+  /** The transaction of the current async context, unless it already ended (then calls queue like any other). */
+  private active(): SqliteSql | undefined {
+    const a = this.ambient.getStore();
+    return a && !a.ended ? a : undefined;
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {
@@ -72,26 +89,48 @@ class SqliteStore extends SqliteSql implements Store {
     return next;
   }
 
-  override get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.enqueue(() => super.get<T>(sql, params));
-  }
-  override all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.enqueue(() => super.all<T>(sql, params));
-  }
-  override run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    return this.enqueue(() => super.run(sql, params));
+  private exec<T>(f: (s: SqliteSql) => Promise<T>): Promise<T> {
+    const a = this.active();
+    return a ? f(a) : this.enqueue(() => f(this.plain));
   }
 
-  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.exec((s) => s.get<T>(sql, params));
+  }
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.exec((s) => s.all<T>(sql, params));
+  }
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.exec((s) => s.run(sql, params));
+  }
+
+  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const a = this.active();
+    if (a) {
+      const name = `sp_${++this.savepoints}`;
+      this.db.exec(`SAVEPOINT ${name}`);
+      try {
+        const out = await fn(a);
+        this.db.exec(`RELEASE ${name}`);
+        return out;
+      } catch (e) {
+        this.db.exec(`ROLLBACK TO ${name}`);
+        this.db.exec(`RELEASE ${name}`);
+        throw e;
+      }
+    }
     return this.enqueue(async () => {
+      const handle = new SqliteSql(this.db);
       this.db.exec('BEGIN IMMEDIATE');
       try {
-        const out = await fn(new SqliteSql(this.db));
+        const out = await this.ambient.run(handle, () => fn(handle));
         this.db.exec('COMMIT');
         return out;
       } catch (e) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
         throw e;
+      } finally {
+        handle.ended = true;
       }
     });
   }
