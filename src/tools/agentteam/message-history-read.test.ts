@@ -1,0 +1,104 @@
+// Tests message_history_read against the real server: paging equals a full scan, budget-driven shrinking, over-budget messages.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { MessageDto } from '../../server-client/api.js';
+import { RESULT_BUDGET_BYTES } from '../../wire/mcp/resultbudget/budget.js';
+import { createAgentteamHandler } from './handler.js';
+import { startToolsFixture, structured, type ToolsFixture } from './testkit.js';
+
+let fx: ToolsFixture;
+const h = createAgentteamHandler();
+const call = (args: unknown) => h.callTool(fx.ctx(), fx.agentId, 'message_history_read', args);
+
+async function fullScan(target: string): Promise<MessageDto[]> {
+  const all: MessageDto[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fx.srv.owner.listMessages(cursor ? { target, limit: 100, cursor } : { target, limit: 100 });
+    all.push(...page.messages);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+async function pageAll(target: string, limit?: number): Promise<{ ids: string[]; pages: number[] }> {
+  const ids: string[] = [];
+  const pages: number[] = [];
+  let cursor: string | undefined;
+  for (let guard = 0; guard < 1000; guard++) {
+    const args: Record<string, unknown> = { target };
+    if (limit !== undefined) args.limit = limit;
+    if (cursor) args.cursor = cursor;
+    const r = await call(args);
+    assert.equal(r.isError, undefined);
+    assert.ok(Buffer.byteLength(JSON.stringify(r)) <= RESULT_BUDGET_BYTES);
+    const s = structured(r);
+    ids.push(...s.messages.map((m: { id: string }) => m.id));
+    pages.push(s.messages.length);
+    assert.equal(s.hasMore, s.nextCursor !== undefined);
+    if (!s.hasMore) break;
+    cursor = s.nextCursor;
+  }
+  return { ids, pages };
+}
+
+before(async () => {
+  fx = await startToolsFixture();
+  await fx.srv.owner.createChannel({ id: 'busy' });
+  await fx.srv.owner.addChannelMember('busy', fx.agentId);
+  for (let i = 0; i < 250; i++) await fx.srv.owner.sendMessage({ target: 'channel:busy', content: `message ${i}` });
+  await fx.srv.owner.createChannel({ id: 'wordy' });
+  await fx.srv.owner.addChannelMember('wordy', fx.agentId);
+  // 60 messages of 2,000 quote characters: JSON escaping makes any page of 100 far larger than 64 KiB.
+  for (let i = 0; i < 60; i++) await fx.srv.owner.sendMessage({ target: 'channel:wordy', content: `${i}:${'"'.repeat(2000)}` });
+});
+after(async () => {
+  await fx.stop();
+});
+
+test('paging 250 messages with limit 100 (and the default 20) equals the full scan, newest first', async () => {
+  const scan = (await fullScan('channel:busy')).map((m) => m.id);
+  assert.equal(scan.length, 250);
+  const big = await pageAll('channel:busy', 100);
+  assert.deepEqual(big.ids, scan);
+  assert.deepEqual(big.pages, [100, 100, 50]);
+  const small = await pageAll('channel:busy');
+  assert.deepEqual(small.ids, scan);
+  assert.equal(small.pages[0], 20);
+  const first = structured(await call({ target: 'channel:busy', limit: 1 }));
+  assert.equal(first.messages[0].content, 'message 249');
+  assert.equal(first.messages[0].target, undefined, 'the target is not repeated per message');
+});
+
+test('pages that would exceed 64 KiB shrink and still continue exactly: the paged walk equals the full scan', async () => {
+  const scan = (await fullScan('channel:wordy')).map((m) => m.id);
+  const walk = await pageAll('channel:wordy', 100);
+  assert.deepEqual(walk.ids, scan);
+  assert.ok(walk.pages[0]! < 60 && walk.pages[0]! > 0, `first page shrank to ${walk.pages[0]}`);
+});
+
+test('a single message over the budget is result_budget_exceeded with a cursor that skips it', async () => {
+  await fx.srv.owner.createChannel({ id: 'huge' });
+  await fx.srv.owner.addChannelMember('huge', fx.agentId);
+  const older = await fx.srv.owner.sendMessage({ target: 'channel:huge', content: 'small and older' });
+  const huge = await fx.srv.owner.sendMessage({ target: 'channel:huge', content: '\u0001'.repeat(30_000) });
+  const r = await call({ target: 'channel:huge' });
+  assert.equal(r.isError, true);
+  const s = structured(r);
+  assert.equal(s.code, 'result_budget_exceeded');
+  assert.ok(s.hint.includes(huge.id));
+  const cursor = JSON.parse(/cursor (".*")$/.exec(s.hint)![1]!) as string;
+  const next = structured(await call({ target: 'channel:huge', cursor }));
+  assert.deepEqual(next.messages.map((m: { id: string }) => m.id), [older.id]);
+});
+
+test('bad targets, limits and cursors are model-visible errors', async () => {
+  assert.equal(structured(await call({ target: 'busy' })).code, 'invalid_input');
+  assert.equal(structured(await call({ target: 'channel:busy', limit: 0 })).code, 'invalid_input');
+  assert.equal(structured(await call({ target: 'channel:busy', limit: 101 })).code, 'invalid_input');
+  assert.equal(structured(await call({ target: 'channel:busy', cursor: 'forged' })).code, 'validation_failed');
+  const other = structured(await call({ target: 'channel:busy', limit: 5 })).nextCursor as string;
+  assert.equal(structured(await call({ target: 'channel:general', cursor: other })).code, 'validation_failed');
+  await fx.srv.owner.createChannel({ id: 'closed' });
+  assert.equal(structured(await call({ target: 'channel:closed' })).code, 'not_found');
+});
