@@ -5,6 +5,7 @@ import { existsSync, statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { TestDaemon, cliJson, http } from './harness.js';
+import { processAlive } from '../src/shared/proc.js';
 
 const d = new TestDaemon();
 after(() => d.dispose());
@@ -112,11 +113,7 @@ test('SIGTERM shuts the daemon down gracefully and removes its runtime files', a
   let alive = true;
   for (let i = 0; i < 100 && alive; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    try {
-      process.kill(pid, 0);
-    } catch {
-      alive = false;
-    }
+    alive = processAlive(pid);
   }
   assert.equal(alive, false);
   assert.equal(existsSync(join(d.home, 'daemon.json')), false);

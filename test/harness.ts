@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { processAlive } from '../src/shared/proc.js';
 
 export const BIN = resolve(import.meta.dirname, '..', 'bin', 'agentteam');
 
@@ -80,11 +81,7 @@ export class TestDaemon {
       return;
     }
     for (let i = 0; i < 150; i++) {
-      try {
-        process.kill(this.pid, 0);
-      } catch {
-        return;
-      }
+      if (!processAlive(this.pid)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     process.kill(this.pid, 'SIGKILL');

@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHome } from '../daemon/home.js';
+import { processAlive } from '../shared/proc.js';
 import { AlreadyRunning, runDaemon } from '../daemon/main.js';
 import { CliError, ownerRequest, readDaemonInfo } from './daemon-client.js';
 
@@ -65,7 +66,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const paths = ensureHome(home);
   const outPath = join(paths.logs, 'daemon.out');
   const out = openSync(outPath, 'a', 0o600);
-  const args = [selfPath(), 'daemon', 'start', '--foreground', '--home', home, '--port', String(port)];
+  const args = [selfPath(), '--home', home, 'daemon', 'start', '--foreground', '--port', String(port)];
   if (o.serverUrl) args.push('--server-url', o.serverUrl, '--server-id', o.serverId!);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
   closeSync(out);
@@ -97,9 +98,7 @@ export async function daemonStop(home: string): Promise<number> {
   await ownerRequest(home, 'POST', '/api/daemon/stop');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    try {
-      process.kill(info.pid, 0);
-    } catch {
+    if (!processAlive(info.pid)) {
       process.stdout.write(JSON.stringify({ stopped: true, pid: info.pid }) + '\n');
       return 0;
     }

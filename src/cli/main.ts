@@ -13,7 +13,7 @@ const program = new Command('agentteam')
   .enablePositionalOptions();
 
 const home = () => resolveHome(program.opts().home as string | undefined);
-const print = (v: unknown) => process.stdout.write(JSON.stringify(v, null, 2) + '\n');
+const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
 
 function unwrap(r: { status: number; body: Envelope }): any {
   if (r.body.ok) return r.body.data;
@@ -39,8 +39,8 @@ daemon
   .option('--foreground', 'run in this process')
   .option('--server-url <url>', 'use a remote AgentTeam Server instead of the embedded one')
   .option('--server-id <id>', 'the remote server id (required with --server-url)')
-  .action(async (o) => (process.exitCode = await daemonStart(home(), o)));
-daemon.command('stop').description('stop the daemon gracefully').action(async () => (process.exitCode = await daemonStop(home())));
+  .action(async (o) => void (process.exitCode = await daemonStart(home(), o)));
+daemon.command('stop').description('stop the daemon gracefully').action(async () => void (process.exitCode = await daemonStop(home())));
 daemon
   .command('status')
   .description('print health as JSON; exit 1 when not healthy')
@@ -119,7 +119,7 @@ server
   .requiredOption('--db <url>', 'sqlite:PATH')
   .option('--port <n>', 'port (default 7700)', '7700')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
-  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => (process.exitCode = await serverStart(o)));
+  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart(o)));
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {

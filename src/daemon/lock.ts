@@ -1,6 +1,6 @@
 // Owns the one-daemon-per-home lock: an O_EXCL lock file naming pid + process start time; stale locks never block.
 import { closeSync, constants, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { processStartTime } from '../shared/proc.js';
+import { processAlive, processStartTime } from '../shared/proc.js';
 
 export interface LockOwner {
   pid: number;
@@ -10,11 +10,7 @@ export interface LockOwner {
 export type LockResult = { ok: true; release(): void } | { ok: false; owner: LockOwner };
 
 function isAlive(owner: LockOwner): boolean {
-  try {
-    process.kill(owner.pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!processAlive(owner.pid)) return false;
   // A reused pid is not the old daemon: compare the recorded process start time.
   return owner.startTime === null || processStartTime(owner.pid) === owner.startTime;
 }

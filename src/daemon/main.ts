@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
-import { sweepStale } from '../authz/store.js';
+import { sweepStale } from '../authz/credential-file.js';
 import { buildRuntimeCatalog } from '../catalog/index.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
 import { startServer } from '../server/main.js';
@@ -18,7 +18,7 @@ import { createLogger, RateLimitedLogger } from '../shared/log.js';
 import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
-import { createAgentteamHandler } from '../tools/agentteam/index.js';
+import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { Router } from '../wire/http/router.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from './home.js';
 import { createLocalApiServer } from './local-api.js';
@@ -67,7 +67,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
   try {
     // Stale credentials of a crashed daemon are removed before any service starts.
-    const swept = sweepStale(paths.credentials);
+    const swept = await sweepStale(paths.credentials);
     for (const d of readdirSync(paths.runtimes)) rmSync(join(paths.runtimes, d), { recursive: true, force: true });
     if (swept > 0) log.warn({ swept }, 'removed stale credential directories');
 
@@ -103,13 +103,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const agentApis = new Map<string, ServerApi>();
     const apiFor = (tokenInfo: TokenInfo): ServerApi => {
       const id = tokenInfo.authorization.agentId;
-      let api = agentApis.get(id);
-      if (!api) {
-        const p = profiles.get(id);
-        if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
-        api = client.as(p.credential);
-        agentApis.set(id, api);
-      }
+      const cached = agentApis.get(id);
+      if (cached) return cached;
+      const p = profiles.get(id);
+      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
+      const api = client.as(p.credential);
+      agentApis.set(id, api);
       return api;
     };
 

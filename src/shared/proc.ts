@@ -11,3 +11,19 @@ export function processStartTime(pid: number): string | null {
     return null;
   }
 }
+
+/** True when the process exists and is not a zombie (an unreaped dead process still answers kill(pid, 0)). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true; // no /proc: trust kill(pid, 0)
+  }
+}

@@ -1,0 +1,148 @@
+// End-to-end: runtime launch through the daemon: canonical env, private token file, bound credentials, revocation on exit.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { TestDaemon, cliJson, http } from './harness.js';
+
+// The daemon's own environment is poisoned with every spelling a runtime must never inherit.
+const POISON: Record<string, string> = {
+  AGENTTEAM_EXEC_TOKEN: 'poison-exec-token',
+  agentteam_exec_token: 'poison-lower',
+  Agentteam_Exec_Base_Url: 'http://poison.invalid',
+  AGENTTEAM_EXEC_TOKEN_FILE: '/tmp/poison-file',
+  AGENTTEAM_EXTENSION_TOKEN: 'poison-ext',
+  AGENTTEAM_EXT_TOKEN: 'poison-ext2',
+  AGENTTEAM_MCP_TOKEN: 'poison-mcp',
+  agentteam_mcp_url: 'http://poison.invalid/mcp',
+};
+
+const d = new TestDaemon(undefined, POISON);
+let agent: { id: string; name: string };
+let other: { id: string; name: string };
+let serverId: string;
+const workdir = mkdtempSync(join(tmpdir(), 'agentteam-wd-'));
+
+before(async () => {
+  await d.start();
+  agent = await d.addAgent('demo');
+  other = await d.addAgent('other');
+  serverId = cliJson(await d.run(['daemon', 'status'])).server.serverId;
+});
+after(() => d.dispose());
+
+const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^[^=]*agentteam[^=]*=' | grep -iv '^AGENTTEAM_HOME=' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
+
+function field(out: string, name: string): string {
+  const m = new RegExp(`${name}<<([^>]*)>>`).exec(out);
+  assert.ok(m, `${name} missing in: ${out}`);
+  return m[1]!;
+}
+
+test('a launched runtime sees exactly the canonical variables, a private token file and our agentteam first on PATH', async () => {
+  const r = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--', 'sh', '-c', SCRIPT]);
+  assert.equal(r.code, 0, r.stderr);
+  const env = field(r.stdout, 'ENV').split('|').filter(Boolean);
+  const names = env.map((l) => l.slice(0, l.indexOf('='))).sort();
+  assert.deepEqual(names, ['AGENTTEAM_EXEC_BASE_URL', 'AGENTTEAM_EXEC_TOKEN_FILE', 'AGENTTEAM_MCP_TOKEN', 'AGENTTEAM_MCP_URL']);
+  assert.ok(!r.stdout.includes('poison'), 'no poisoned value reaches the runtime');
+  const base = env.find((l) => l.startsWith('AGENTTEAM_EXEC_BASE_URL='))!.split('=')[1]!;
+  assert.equal(base, `http://127.0.0.1:${d.port}/api/internal/exec/servers/${serverId}/agents/${agent.id}`);
+  const token = field(r.stdout, 'TOKEN');
+  assert.match(token, /^atx_/);
+  const file = field(r.stdout, 'FILE');
+  assert.ok(file.startsWith(join(d.home, 'run', 'credentials')));
+  assert.equal(field(r.stdout, 'WHICH'), join(dirname(dirname(import.meta.filename)), 'bin', 'agentteam'));
+  // The process exited: the file and its dir are gone and the token is dead.
+  assert.equal(existsSync(file), false);
+  assert.equal(existsSync(dirname(file)), false);
+  const probe = await http(d.port, 'GET', `/api/internal/exec/servers/${serverId}/agents/${agent.id}/catalog`, { headers: { authorization: `Bearer ${token}`, host: `127.0.0.1:${d.port}` } });
+  assert.equal(probe.status, 403);
+});
+
+test('a running runtime token works on its own routes only; every denial is the same bytes; exit revokes within 1 s', async () => {
+  // The runtime waits until a marker file appears, so we can probe while it lives.
+  const marker = join(workdir, 'go');
+  const script = `printf 'TOKEN<<%s>>\\nMCP<<%s>>\\nFILE<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")" "$AGENTTEAM_MCP_TOKEN" "$AGENTTEAM_EXEC_TOKEN_FILE" > out.txt; while [ ! -f go ]; do sleep 0.05; done`;
+  const start = await d.run(['runtime', 'start', '--agent', agent.id, '--workdir', workdir, '--detach', '--', 'sh', '-c', script]);
+  assert.equal(start.code, 0, start.stderr);
+  const runId = start.stdout.trim();
+  assert.match(runId, /^run_/);
+  const { readFileSync } = await import('node:fs');
+  let out = '';
+  for (let i = 0; i < 100 && !out.includes('FILE<<'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    out = existsSync(join(workdir, 'out.txt')) ? readFileSync(join(workdir, 'out.txt'), 'utf8') : '';
+  }
+  const token = field(out, 'TOKEN');
+  const mcp = field(out, 'MCP');
+  const file = field(out, 'FILE');
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  assert.equal(statSync(dirname(file)).mode & 0o777, 0o700);
+  const host = `127.0.0.1:${d.port}`;
+  const catalog = (sid: string, aid: string, bearer?: string) =>
+    http(d.port, 'GET', `/api/internal/exec/servers/${sid}/agents/${aid}/catalog`, { headers: { host, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) } });
+  const ok = await catalog(serverId, agent.id, token);
+  assert.equal(ok.status, 200, ok.body);
+  assert.ok(JSON.parse(ok.body).ok);
+  const denials = await Promise.all([
+    catalog(serverId, agent.id),
+    catalog(serverId, agent.id, 'atx_unknown'),
+    catalog(serverId, agent.id, mcp), // MCP token on an Exec route: wrong scope
+    catalog(serverId, other.id, token), // another agent's path
+    catalog('srv_other', agent.id, token), // another server's path
+    catalog(serverId, agent.id, d.ownerToken()),
+  ]);
+  for (const r of denials) {
+    assert.equal(r.status, 403);
+    assert.equal(r.body, denials[0]!.body);
+    assert.equal(r.headers['www-authenticate'], undefined);
+  }
+  const runtimes = cliJson(await d.run(['runtime', 'ls']));
+  assert.ok(runtimes.some((x: any) => x.runId === runId && x.status === 'running'));
+  // Let it exit and measure how fast the token dies.
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(marker, '');
+  let dead = false;
+  for (let i = 0; i < 20 && !dead; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    dead = (await catalog(serverId, agent.id, token)).status === 403;
+  }
+  assert.ok(dead, 'token rejected within 1 s of exit');
+  for (let i = 0; i < 20 && existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(existsSync(file), false);
+  assert.equal(existsSync(dirname(file)), false);
+  const revoked = await catalog(serverId, agent.id, token);
+  assert.equal(revoked.body, denials[0]!.body, 'revoked looks exactly like unknown');
+  // Nothing the daemon wrote holds either secret.
+  const all = d.allText();
+  assert.ok(!all.includes(token), 'exec token not in home/logs');
+  assert.ok(!all.includes(mcp), 'mcp token not in home/logs');
+  assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 0);
+});
+
+test('runtime stop ends the process group and revokes; a missing command is a clear error', async () => {
+  const start = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--detach', '--', 'sh', '-c', 'sleep 30 & wait']);
+  const runId = start.stdout.trim();
+  const stop = await d.run(['runtime', 'stop', runId]);
+  assert.equal(stop.code, 0, stop.stderr);
+  assert.equal(cliJson(stop).status, 'exited');
+  const missing = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--', 'definitely-not-a-binary-xyz']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /could not start/);
+  assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 0, 'a launch abort leaves no credential behind');
+  const status = cliJson(await d.run(['daemon', 'status']));
+  assert.equal(status.counts.runtimes, 0);
+});
+
+test('kill -9 of the daemon with a live runtime: the next daemon removes stale credentials before serving', async () => {
+  const start = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--detach', '--', 'sh', '-c', 'sleep 20']);
+  assert.equal(start.code, 0);
+  assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 1);
+  process.kill(d.pid, 'SIGKILL');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 1, 'the crash left the credential dir');
+  await d.start();
+  assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 0);
+});
