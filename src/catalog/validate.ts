@@ -5,9 +5,10 @@ import { Value } from '@sinclair/typebox/value';
 export type Validation = { ok: true } | { ok: false; path: string; message: string };
 
 const MAX_PART = 160;
-const clip = (s: string) => (s.length > MAX_PART ? `${s.slice(0, MAX_PART - 1)}…` : s);
+export const clip = (s: string) => (s.length > MAX_PART ? `${s.slice(0, MAX_PART - 1)}…` : s);
 
-function describe(schema: TSchema, fallback: string): string {
+/** A readable message for a closed union of literals; otherwise the validator's own message. */
+export function describe(schema: TSchema, fallback: string): string {
   const options = (schema as { anyOf?: TSchema[] }).anyOf;
   if (Array.isArray(options) && options.every((o) => 'const' in o || o.type === 'null')) {
     return `must be one of: ${options.map((o) => ('const' in o ? String(o.const) : 'null')).join(', ')}`;

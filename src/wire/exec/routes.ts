@@ -6,7 +6,6 @@ import type { BoundAction } from '../../actions/types.js';
 import type { AuthGate, TokenInfo } from '../../authz/types.js';
 import { actionKey, DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import type { DescriptorCatalog } from '../../catalog/types.js';
-import { validateValue } from '../../catalog/validate.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { AppError } from '../../shared/errors.js';
 import type { Logger, RateLimitedLogger } from '../../shared/log.js';
@@ -17,6 +16,7 @@ import type { Router } from '../http/router.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
 import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelope.js';
 import { registerJson, type RegisteredAction } from './register.js';
+import { DescriptorValidator } from './validator.js';
 
 export const EXEC_ROOT = '/api/internal/exec/servers/{serverId}/agents/{agentId}';
 
@@ -59,6 +59,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
   const catalog = deps.catalog ?? DefaultDescriptorCatalog();
   const actions = buildActionMap(catalog, deps.actions ?? builtinActions());
+  const validator = new DescriptorValidator();
 
   router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (_req, res, { info, lease }) => {
     const rc = info.authorization.catalog;
@@ -69,10 +70,10 @@ export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
     sendRaw(res, 200, body);
   }));
 
-  router.add('POST', `${EXEC_ROOT}/{domain}/{action}`, authorized(deps.gate, 'exec', deps.diag, (req, res, ctx) => handleAction(req, res, ctx, catalog, actions, deps)));
+  router.add('POST', `${EXEC_ROOT}/{domain}/{action}`, authorized(deps.gate, 'exec', deps.diag, (req, res, ctx) => handleAction(req, res, ctx, catalog, actions, validator, deps)));
 }
 
-async function handleAction(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext, catalog: DescriptorCatalog, actions: Map<string, RegisteredAction>, deps: ExecRouteDeps): Promise<void> {
+async function handleAction(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext, catalog: DescriptorCatalog, actions: Map<string, RegisteredAction>, validator: DescriptorValidator, deps: ExecRouteDeps): Promise<void> {
   // Security invariant: only application/json bodies, so a web page cannot post here with a CORS "simple" request.
   if (!isJsonContentType(req)) return sendEnvelope(res, errorEnvelope('invalid_input', 'Content-Type must be application/json'), true);
   let body: Buffer;
@@ -94,14 +95,14 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
     // Only the token's own immutable RuntimeCatalog decides which actions exist for this runtime.
     const descriptor = info.authorization.catalog.actions.get(key);
     if (!descriptor) throw new AppError('not_found', `unknown action: ${domain} ${name}`.slice(0, 200), { hint: 'run agentteam exec --help' });
-    const checked = validateValue(descriptor.input, value);
+    const checked = validator.validate(descriptor.input, value);
     if (!checked.ok) {
       const selector = checked.path === '/requestId' || checked.path === '/idempotencyKey';
       throw new AppError(selector ? 'invalid_input' : 'validation_failed', checked.message, { hint: `run agentteam exec ${domain} ${name} --input-schema` });
     }
     registered = actions.get(key);
     if (!registered) throw new AppError('not_found', `action ${domain} ${name} is not available in this daemon`);
-    if (registered.descriptor !== descriptor && !validateValue(registered.descriptor.input, value).ok) throw new AppError('validation_failed', 'input does not match this daemon\'s schema');
+    if (registered.descriptor !== descriptor && !validator.validate(registered.descriptor.input, value).ok) throw new AppError('validation_failed', 'input does not match this daemon\'s schema');
     const idempotencyKey =
       descriptor.risk === 'read'
         ? undefined
