@@ -32,7 +32,7 @@ before(async () => {
 });
 after(() => d.dispose());
 
-const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^[^=]*agentteam[^=]*=' | grep -iv '^AGENTTEAM_HOME=' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
+const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^agentteam' | grep -iv '^AGENTTEAM_HOME=' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
 
 function field(out: string, name: string): string {
   const m = new RegExp(`${name}<<([^>]*)>>`).exec(out);

@@ -1,7 +1,7 @@
 // Tests ServerClient error kinds against real sockets: refused connection, timeout, abort, server 5xx, client 4xx, no credential leaks.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../server/test-helpers.js';
 import { ServerCallError, ServerClient } from './client.js';
@@ -120,4 +120,46 @@ test('a body over the server cap surfaces as payload_too_large, not a network er
     assert.equal(e.kind, 'client');
   }
   assert.equal((await t.owner.me()).id, t.ownerId);
+});
+
+test('a reused keep-alive socket reset before any answer is retried once for GETs and keyed mutations only', async () => {
+  // Answers the first request on each connection and drops the connection on the second one.
+  let served = 0;
+  const { url, server } = await upstream((req, res) => {
+    const sock = req.socket as typeof req.socket & { seen?: number };
+    sock.seen = (sock.seen ?? 0) + 1;
+    if (sock.seen > 1) return void sock.destroy();
+    served++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: true, data: { serverId: 'srv_x', workspaceId: null, version: 'v' } }));
+  });
+  const c = new ServerClient({ baseUrl: url });
+  await c.info();
+  assert.equal((await c.info()).serverId, 'srv_x');
+  assert.equal(served, 2, 'the GET was retried on a fresh connection');
+  const api = c.as(SECRET);
+  const e = await caught(api.createTask({ title: 'x' }));
+  assert.equal(e.kind, 'network');
+  assert.equal(served, 2, 'an unkeyed mutation is never repeated');
+  await api.createTask({ title: 'x' }, { idempotencyKey: 'k1' });
+  assert.equal(served, 3);
+  c.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+test('a loopback-bound server refuses a non-loopback Host before auth', async () => {
+  const u = new URL(t.server.url);
+  const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request({ hostname: u.hostname, port: u.port, path: '/v1/server', headers: { host: 'evil.example' } }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(status, 403);
+  assert.equal(JSON.parse(body).error.code, 'denied');
+  assert.equal((await fetch(`${t.server.url}/v1/server`)).status, 200);
 });

@@ -80,8 +80,23 @@ export class ServerClient {
     this.agent.destroy();
   }
 
-  /** One HTTP exchange; resolves with `data` of an ok envelope or rejects with ServerCallError. */
-  call<T>(c: Call): Promise<T> {
+  /**
+   * One HTTP exchange; resolves with `data` of an ok envelope or rejects with ServerCallError. A request that fails
+   * because the server closed an idle keep-alive socket just as it was reused is retried once, but only when it is
+   * safe to repeat (a GET, or a mutation carrying an idempotency key).
+   */
+  async call<T>(c: Call): Promise<T> {
+    try {
+      return await this.once<T>(c);
+    } catch (e) {
+      const safe = c.method === 'GET' || c.opts?.idempotencyKey !== undefined;
+      if (e instanceof StaleSocket && safe) return this.once<T>(c);
+      if (e instanceof StaleSocket) throw e.error;
+      throw e;
+    }
+  }
+
+  private once<T>(c: Call): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const signal = c.opts?.signal;
       if (signal?.aborted) return reject(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
@@ -94,7 +109,7 @@ export class ServerClient {
       if (payload) (headers['content-type'] = 'application/json'), (headers['content-length'] = payload.length);
       if (key !== undefined) (headers['idempotency-key'] = key), (headers['x-request-id'] = key);
       let settled = false;
-      const settle = (err: ServerCallError | null, value?: T) => {
+      const settle = (err: ServerCallError | StaleSocket | null, value?: T) => {
         if (settled) return;
         settled = true;
         timer.cancel();
@@ -115,12 +130,23 @@ export class ServerClient {
         req.destroy();
       });
       signal?.addEventListener('abort', onAbort, { once: true });
+      let responded = false;
+      req.on('response', () => (responded = true));
       req.on('error', (e: NodeJS.ErrnoException) => {
+        const err = new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network');
+        const stale = req.reusedSocket && !responded && e.code === 'ECONNRESET';
         // A response that already arrived wins over a late socket error (the server may close after refusing a body).
-        setImmediate(() => settle(new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network')));
+        setImmediate(() => settle(stale ? new StaleSocket(err) : err));
       });
       req.end(payload);
     });
+  }
+}
+
+/** A reused keep-alive socket was reset before any response (typically the server had just closed it as idle). */
+class StaleSocket extends Error {
+  constructor(readonly error: ServerCallError) {
+    super(error.message);
   }
 }
 

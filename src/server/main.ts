@@ -25,6 +25,7 @@ export interface RunningServer {
 }
 
 const RECEIPT_PURGE_MS = 60 * 60 * 1000;
+const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   if (typeof opts.adminToken !== 'string' || opts.adminToken.length < 16) throw new Error('adminToken must be at least 16 characters');
@@ -34,8 +35,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   let server: Server | undefined;
   try {
     const domains = await createDomains(store, clock);
-    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger }));
     const host = opts.host ?? '127.0.0.1';
+    const loopbackOnly = LOOPBACK_BIND.has(host);
+    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly }));
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(opts.port ?? 0, host, () => {

@@ -5,7 +5,7 @@ import { AppError, errorBody } from '../../shared/errors.js';
 import { constantTimeEqual, keyedHash } from '../../shared/ids.js';
 import type { Logger } from '../../shared/log.js';
 import { decodeJson, readBody } from '../../wire/http/body.js';
-import { bearerToken, isJsonContentType, sendRaw } from '../../wire/http/guard.js';
+import { bearerToken, isJsonContentType, loopbackRequest, sendRaw } from '../../wire/http/guard.js';
 import { Router } from '../../wire/http/router.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../domains/context.js';
@@ -17,6 +17,8 @@ export interface HandlerOptions {
   domains: ServerDomains;
   adminToken: string;
   logger: Logger;
+  /** When the server listens on loopback, refuse requests whose Host/Origin is not loopback (DNS rebinding). */
+  loopbackOnly?: boolean;
 }
 
 type Reply = { status: number; body: string };
@@ -99,6 +101,11 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   }
 
   return (req, res) => {
+    // Security invariant: a loopback-bound server answers only loopback Host/Origin, before routing or auth.
+    if (opts.loopbackOnly && !loopbackRequest(req)) {
+      res.setHeader('connection', 'close');
+      return send(res, fail(FORBIDDEN()));
+    }
     const url = new URL(req.url ?? '/', 'http://server.invalid');
     const m = router.match(req.method ?? 'GET', url.pathname);
     if (m.kind === 'found') {
@@ -111,7 +118,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     res.setHeader('connection', 'close');
     if (m.kind === 'method_not_allowed') {
       res.setHeader('allow', m.allow.join(', '));
-      return send(res, { status: 405, body: JSON.stringify({ ok: false, error: { code: 'invalid_input', message: 'method not allowed' } }) });
+      return send(res, fail(new AppError('invalid_input', `method not allowed; use ${m.allow.join(', ')}`)));
     }
     send(res, fail(new AppError('not_found', 'no such route')));
   };

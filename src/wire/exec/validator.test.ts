@@ -11,7 +11,7 @@ const catalog = DefaultDescriptorCatalog();
 test('ajv (daemon) and TypeBox (CLI) agree on single-field changes to every canonical example', () => {
   const v = new DescriptorValidator();
   for (const d of catalog.actions) {
-    const keys = [...Object.keys((d.input as { properties: object }).properties), 'extra'];
+    const keys = [...Object.keys((d.input as unknown as { properties: object }).properties), 'extra'];
     fc.assert(
       fc.property(fc.constantFrom(...keys), fc.jsonValue({ maxDepth: 2 }), (key, value) => {
         const input = { ...(d.example as object), [key]: value };
