@@ -39,6 +39,22 @@ const extras: Extra[] = [
   },
 ];
 
+const waitAction = {
+  domain: 'probe', action: 'wait', summary: 'Waits until the test lets it finish.', risk: 'read', resultPolicy: 'narrow',
+  input: Strict({}), output: Strict({ done: Type.Boolean() }), example: {},
+} as const;
+function waitingExtra(entered: () => void, release: Promise<void>): Extra {
+  return {
+    descriptor: waitAction,
+    row: { domain: 'probe', action: 'wait', risk: 'read', resultPolicy: 'narrow', hint: 'n/a', next: 'n/a' },
+    action: bind(waitAction, async () => {
+      entered();
+      await release;
+      return { data: { done: true } };
+    }) as unknown as BoundAction,
+  };
+}
+
 let h: ExecHarness;
 before(async () => {
   h = await startExecHarness(extras);
@@ -194,4 +210,24 @@ test('route registration fails when a handler and the catalog disagree', () => {
   assert.throws(() => registerExecRoutes(new Router(), { ...deps, actions: [...all, extras[0]!.action] }), /handler probe\/big has no catalog descriptor/);
   assert.throws(() => registerExecRoutes(new Router(), { ...deps, actions: [...all, all[0]!] }), /duplicate handler/);
   assert.doesNotThrow(() => registerExecRoutes(new Router(), { ...deps, catalog: DefaultDescriptorCatalog(), actions: all }));
+});
+
+test('success is not published when the authorization is revoked while the handler runs', async () => {
+  let entered!: () => void;
+  const inHandler = new Promise<void>((r) => (entered = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const w = await startExecHarness([waitingExtra(entered, released)]);
+  try {
+    const pending = w.post('probe', 'wait', {});
+    await inHandler;
+    const revoked = w.kit.store.revoke(w.auth.info.id, 'exit');
+    release();
+    const r = await pending;
+    assert.equal(r.status, 403);
+    assert.equal(r.raw, DENIED_BODY.toString());
+    await revoked;
+  } finally {
+    await w.stop();
+  }
 });
