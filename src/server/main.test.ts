@@ -1,0 +1,59 @@
+// Tests startServer: serverId and credentials persist across restarts, workspaceId appears at bootstrap, bad options fail fast.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServerClient } from '../server-client/client.js';
+import { startServer } from './main.js';
+import { TEST_ADMIN_TOKEN } from './test-helpers.js';
+
+test('the serverId, workspace and member credentials survive a restart on the same database file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
+  const dbPath = join(dir, 'server.db');
+  try {
+    const s1 = await startServer({ dbPath, adminToken: TEST_ADMIN_TOKEN });
+    assert.match(s1.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const c1 = new ServerClient({ baseUrl: s1.url });
+    const before = await c1.info();
+    assert.equal(before.serverId, s1.serverId);
+    assert.equal(before.workspaceId, null);
+    const boot = await c1.bootstrap(TEST_ADMIN_TOKEN, {});
+    assert.equal(boot.owner.name, 'Owner');
+    const agent = await c1.as(boot.ownerCredential!).createAgent({ name: 'a' });
+    c1.close();
+    await s1.close();
+    await s1.close(); // idempotent
+
+    const s2 = await startServer({ dbPath, adminToken: 'a-different-admin-token-xyz' });
+    const c2 = new ServerClient({ baseUrl: s2.url });
+    try {
+      assert.equal(s2.serverId, s1.serverId);
+      const info = await c2.info();
+      assert.equal(info.workspaceId, boot.workspaceId);
+      assert.equal((await c2.as(agent.credential).me()).id, agent.agent.id);
+      assert.equal((await c2.as(boot.ownerCredential!).me()).role, 'owner');
+      // The admin token is per start: the old one no longer works, the new one finds the existing workspace.
+      await assert.rejects(c2.bootstrap(TEST_ADMIN_TOKEN), (e: { code?: string }) => e.code === 'denied');
+      assert.equal((await c2.bootstrap('a-different-admin-token-xyz')).created, false);
+    } finally {
+      c2.close();
+      await s2.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a short admin token and an occupied port are refused at start', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
+  try {
+    await assert.rejects(startServer({ dbPath: join(dir, 'a.db'), adminToken: 'short' }), /adminToken/);
+    const s = await startServer({ dbPath: join(dir, 'b.db'), adminToken: TEST_ADMIN_TOKEN });
+    const port = Number(new URL(s.url).port);
+    await assert.rejects(startServer({ dbPath: join(dir, 'c.db'), adminToken: TEST_ADMIN_TOKEN, port }), /EADDRINUSE/);
+    await s.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
