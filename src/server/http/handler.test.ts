@@ -22,7 +22,16 @@ async function raw(method: string, path: string, body?: string, headers: Record<
   return { status: res.status, text, json: JSON.parse(text) };
 }
 
-const taskCount = async () => (await t.owner.listTasks({ limit: 100 })).tasks.length;
+async function taskCount(): Promise<number> {
+  let n = 0;
+  let cursor: string | undefined;
+  for (;;) {
+    const p = await t.owner.listTasks({ limit: 100, ...(cursor ? { cursor } : {}) });
+    n += p.tasks.length;
+    if (!p.nextCursor) return n;
+    cursor = p.nextCursor;
+  }
+}
 
 test('GET /v1/server needs no auth and carries the ServerInfo envelope', async () => {
   const res = await fetch(t.server.url + '/v1/server');
@@ -128,4 +137,21 @@ test('error bodies never carry the credential', async () => {
   assert.equal(r.status, 403);
   assert.ok(!r.text.includes('notarealcredential'));
   assert.equal(r.json.error.code, 'denied');
+});
+
+test('concurrent requests with one key create exactly one task: the others replay it or see 409 in flight', async () => {
+  const before = await taskCount();
+  const results = await Promise.allSettled(Array.from({ length: 8 }, () => t.owner.createTask({ title: 'raced' }, { idempotencyKey: 'k-race' })));
+  const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof t.owner.createTask>>> => r.status === 'fulfilled');
+  assert.ok(ok.length >= 1);
+  assert.ok(ok.every((r) => r.value.id === ok[0]!.value.id), 'every success is the same task');
+  for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code: string }).code, 'conflict');
+  assert.equal(await taskCount(), before + 1);
+});
+
+test('many concurrent mutations through one server all commit', async () => {
+  const before = await taskCount();
+  const made = await Promise.all(Array.from({ length: 40 }, (_, i) => t.owner.createTask({ title: `parallel ${i}` })));
+  assert.equal(new Set(made.map((x) => x.id)).size, 40);
+  assert.equal(await taskCount(), before + 40);
 });
