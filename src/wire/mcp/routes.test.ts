@@ -216,3 +216,26 @@ test('fence: an authorization revoked during the call publishes nothing but the 
   const again = await rpc(revokingFx, { jsonrpc: '2.0', id: 2, method: 'ping' });
   assert.equal(again.status, 403);
 });
+
+test('revocation while the body is still arriving aborts the read with the generic 403', async () => {
+  const f = await startMcpFixture({ handler: createAgentteamHandler() });
+  try {
+    const chunks = [Buffer.from('{"jsonrpc":"2.0",'), ...Array.from({ length: 20 }, () => Buffer.from(' '))];
+    const pending = rawRequest(f.port, { path: f.path, headers: headers(f, { 'transfer-encoding': 'chunked' }), chunks, gapMs: 50 });
+    // Wait until the request holds its lease (authenticated, body still being read).
+    while (f.store.stats().inFlight === 0) await new Promise((r) => setTimeout(r, 5));
+    void f.store.revoke(f.authorizationId, 'exit');
+    const r = await pending;
+    assert.equal(r.status, 403);
+    assert.equal(r.body, DENIED_BODY.toString());
+  } finally {
+    await f.close();
+  }
+});
+
+test('the legacy alias refuses GET and DELETE the same way', async () => {
+  for (const method of ['GET', 'DELETE']) {
+    const r = await rawRequest(fx.port, { method, path: fx.legacyPath, headers: { authorization: `Bearer ${fx.token}` } });
+    assert.equal(r.status, 405);
+  }
+});
