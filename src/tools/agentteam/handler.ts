@@ -29,7 +29,7 @@ export function createAgentteamHandler(): McpHandler {
   const defs: readonly McpToolDef[] = Object.freeze(AGENTTEAM_TOOLS.map((t) => t.def));
 
   return {
-    tools: () => defs,
+    tools: () => [...defs],
     async callTool(ctx, _agentId, name, args) {
       const entry = byName.get(name);
       // Security invariant: unknown tools fail closed at CallTool, the only execution entry point.

@@ -49,7 +49,7 @@ export interface SkillDocParts {
 
 export interface McpHandler {
   /** The complete runtime-visible inventory; never filtered per runtime or session (spec §Invariants). */
-  tools(): readonly McpToolDef[];
+  tools(): McpToolDef[];
   /** The only execution entry point; throws UnknownToolError for a name outside the inventory. */
   callTool(ctx: ToolContext, agentId: string, name: string, args: unknown): Promise<McpToolResult>;
   skillDoc(namer: ToolNamer): string;
