@@ -7,7 +7,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Type } from '@sinclair/typebox';
 import rows from './action-inventory.json' with { type: 'json' };
 import { builtinDescriptors, DefaultDescriptorCatalog, makeDescriptorCatalog } from './catalog.js';
-import { renderActionHelp, renderDomainHelp, renderRootHelp } from './help.js';
+import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from './help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from './json-schema.js';
 import { openApiDocument } from './openapi.js';
 import { dispatcherPromptSummary } from './prompt.js';
@@ -50,6 +50,8 @@ test('every canonical example validates against its input schema (TypeBox and aj
     const extra = { ...(d.example as object), unexpectedField: 1 };
     assert.equal(validateValue(d.input, extra).ok, false);
     assert.equal(check(extra), false);
+    // The payload may be omitted exactly when {} is a valid input.
+    assert.equal(acceptsEmpty(d.input), validateValue(d.input, {}).ok, `${d.domain} ${d.action} acceptsEmpty`);
   }
 });
 

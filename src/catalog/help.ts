@@ -2,7 +2,12 @@
 import type { TSchema } from '@sinclair/typebox';
 import { domainSummary } from './domains.js';
 import type { ActionDescriptor, DescriptorCatalog } from './types.js';
-import { acceptsEmpty } from './validate.js';
+
+/** True when `{}` is a valid input (a strict object schema with no required field), so the payload may be omitted. */
+export function acceptsEmpty(schema: TSchema): boolean {
+  const s = schema as { type?: unknown; required?: unknown[]; minProperties?: number };
+  return s.type === 'object' && (s.required ?? []).length === 0 && !(s.minProperties && s.minProperties > 0);
+}
 
 const pad = (s: string, n: number) => s + ' '.repeat(Math.max(1, n - s.length));
 

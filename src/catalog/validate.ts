@@ -27,8 +27,3 @@ export function validateValue(schema: TSchema, value: unknown): Validation {
   const path = clip(first.path || '/');
   return { ok: false, path, message: `${path}: ${clip(describe(first.schema, first.message))}` };
 }
-
-/** True when `{}` is a valid input, so the CLI may omit the payload. */
-export function acceptsEmpty(schema: TSchema): boolean {
-  return Value.Check(schema, {});
-}

@@ -1,8 +1,8 @@
 // Owns `agentteam exec` argument handling: help and schemas without credentials, input validation, one call, exit codes.
 import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
-import { renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
+import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
-import { acceptsEmpty, validateValue } from '../../catalog/validate.js';
+import { validateValue } from '../../catalog/validate.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { loadCredentialSource } from './credentials.js';
 import { projectAnswer } from './project.js';
