@@ -12,6 +12,7 @@ import { createLogger, RateLimitedLogger } from '../../shared/log.js';
 import { FakeClock } from '../../shared/clock.js';
 import { DENIED_BODY } from '../http/guard.js';
 import { Router } from '../http/router.js';
+import { request } from 'node:http';
 import { raw, startExecHarness, type ExecHarness, type Extra } from './testkit.js';
 import { registerExecRoutes } from './routes.js';
 
@@ -57,7 +58,7 @@ function waitingExtra(entered: () => void, release: Promise<void>): Extra {
 
 let h: ExecHarness;
 before(async () => {
-  h = await startExecHarness(extras);
+  h = await startExecHarness(extras, { bodyDeadlineMs: 300 });
 });
 after(async () => {
   await h.stop();
@@ -230,4 +231,19 @@ test('success is not published when the authorization is revoked while the handl
   } finally {
     await w.stop();
   }
+});
+
+test('a body that does not arrive within the absolute deadline is 408 request_timeout and closes the connection', async () => {
+  const r = await new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+    const req = request(`${h.baseUrl}/task/create`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${h.token}`, 'content-length': '100' } }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+    });
+    req.on('error', reject);
+    req.write('{"title":"slow');
+  });
+  assert.equal(r.status, 408);
+  assert.equal(JSON.parse(r.body).error.code, 'request_timeout');
+  assert.equal(r.connection, 'close');
 });

@@ -10,7 +10,7 @@ import type { ServerApi } from '../../server-client/api.js';
 import { AppError } from '../../shared/errors.js';
 import type { Logger, RateLimitedLogger } from '../../shared/log.js';
 import { authorized, type AuthedContext } from '../http/auth.js';
-import { decodeJson, readBody } from '../http/body.js';
+import { BODY_DEADLINE_MS, decodeJson, readBody } from '../http/body.js';
 import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
@@ -30,6 +30,8 @@ export interface ExecRouteDeps {
   actions?: readonly BoundAction[];
   /** Descriptors + inventory; DefaultDescriptorCatalog() by default. */
   catalog?: DescriptorCatalog;
+  /** Absolute body read deadline; the spec's 5 s by default (tests shorten it). */
+  bodyDeadlineMs?: number;
 }
 
 /** Builds the route map; fails closed if a handler has no descriptor/inventory row or a descriptor has no handler. */
@@ -78,7 +80,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
   if (!isJsonContentType(req)) return sendEnvelope(res, errorEnvelope('invalid_input', 'Content-Type must be application/json'), true);
   let body: Buffer;
   try {
-    body = await readBody(req, { signal: lease.signal });
+    body = await readBody(req, { signal: lease.signal, deadlineMs: deps.bodyDeadlineMs ?? BODY_DEADLINE_MS });
   } catch (e) {
     if (e instanceof AppError && e.code === 'denied') return sendDenied(res);
     return sendEnvelope(res, classify(e), true);

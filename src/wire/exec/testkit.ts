@@ -48,7 +48,7 @@ export function raw(url: string, init: { method: string; headers?: Record<string
 }
 
 /** Starts everything; `extras` are test-only actions registered both as handlers and as extension descriptors. */
-export async function startExecHarness(extras: Extra[] = []): Promise<ExecHarness> {
+export async function startExecHarness(extras: Extra[] = [], opts: { bodyDeadlineMs?: number } = {}): Promise<ExecHarness> {
   const server = await startTestServer();
   const created = await server.owner.createAgent({ name: 'bot' });
   const agentApi = server.client.as(created.credential);
@@ -63,6 +63,7 @@ export async function startExecHarness(extras: Extra[] = []): Promise<ExecHarnes
     apiFor: () => agentApi,
     catalog,
     actions: [...builtinActions(), ...extras.map((e) => e.action)],
+    ...opts,
   });
   const auth = await kit.store.activate({ ...sampleInput(), serverId: server.server.serverId, agentId: created.agent.id, catalog: buildRuntimeCatalog(extras.map((e) => e.descriptor)) });
   const http: Server = createServer((req, res) => {
