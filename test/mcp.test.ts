@@ -1,0 +1,54 @@
+// End-to-end: a runtime launched by the daemon talks MCP with the official SDK client and nothing else.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { TestDaemon, cliJson, http } from './harness.js';
+
+const d = new TestDaemon();
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'mcp-runtime.mjs');
+let agentId = '';
+let serverId = '';
+
+before(async () => {
+  await d.start();
+  agentId = (await d.addAgent('mcpbot')).id;
+  serverId = cliJson(await d.run(['daemon', 'status'])).server.serverId;
+  // An owner-only channel the agent is not a member of.
+  const r = await http(d.port, 'POST', '/api/daemon/messages', { headers: { authorization: `Bearer ${d.ownerToken()}`, 'content-type': 'application/json', host: `127.0.0.1:${d.port}` }, body: JSON.stringify({ target: 'channel:general', content: 'owner says hi' }) });
+  assert.equal(r.status, 201, r.body);
+});
+after(() => d.dispose());
+
+test('the SDK client in a launched runtime lists the agentteam tools, sends and reads #general, and gets typed failures', async () => {
+  const r = await d.run(['runtime', 'start', '--agent', 'mcpbot', '--', process.execPath, FIXTURE, 'hello from mcpbot'], { cwd: join(import.meta.dirname, '..') });
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
+  assert.ok(line, r.stdout);
+  const out = JSON.parse(line.slice(6));
+  assert.equal(out.server.name, 'agentteam');
+  assert.deepEqual([...out.tools].sort(), ['message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
+  assert.equal(out.sent.target, 'channel:general');
+  assert.equal(out.history.messages[0].content, 'hello from mcpbot');
+  assert.equal(out.history.messages[1].content, 'owner says hi');
+  assert.equal(out.denied.isError, true);
+  assert.equal(out.denied.structured.code, 'not_found');
+  assert.equal(out.bad.isError, true);
+  assert.equal(out.unknown, -32602);
+  // The owner reads the agent's reply.
+  const ls = cliJson(await d.run(['message', 'ls', '--target', 'channel:general']));
+  assert.equal(ls.messages[0].content, 'hello from mcpbot');
+  assert.equal(ls.messages[0].author.name, 'mcpbot');
+});
+
+test('after the runtime exits its MCP token is dead on both routes, and nothing the daemon wrote holds it', async () => {
+  const r = await d.run(['runtime', 'start', '--agent', agentId, '--', 'sh', '-c', 'printf "TOKEN<<%s>>" "$AGENTTEAM_MCP_TOKEN"']);
+  const token = /TOKEN<<([^>]+)>>/.exec(r.stdout)![1]!;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: `127.0.0.1:${d.port}` };
+  for (const path of [`/api/internal/mcp/servers/${serverId}/agents/${agentId}`, `/mcp/agentteam/${serverId}/${agentId}`]) {
+    const res = await http(d.port, 'POST', path, { headers, body });
+    assert.equal(res.status, 403);
+    assert.equal(res.headers['www-authenticate'], undefined);
+  }
+  assert.ok(!d.allText().includes(token));
+});
