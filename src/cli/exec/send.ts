@@ -22,6 +22,8 @@ export function sendOnce(url: URL, token: string, body: string): Promise<SendRes
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Bearer ${token}`, accept: 'application/json' },
       timeout: IDLE_TIMEOUT_MS,
+      // One request, one connection: no keep-alive socket holds the CLI open after the answer.
+      agent: false,
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => done({ kind: 'unreachable', afterSend: sent }));
