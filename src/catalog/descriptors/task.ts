@@ -18,7 +18,7 @@ export const taskCreate = defineAction({
     ...mutationSelectors,
   }),
   output: TaskOut,
-  example: { title: 'Write the release notes', assigneeId: 'mem_agent1' },
+  example: { title: 'Write the release notes', assigneeId: 'agt_7Qm2x' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -72,7 +72,7 @@ export const taskAssign = defineAction({
   summary: 'Assign a task to a member, or unassign with null.',
   input: Strict({ taskId: TaskId, assigneeId: Type.Union([Id('Member id.'), Type.Null()]), ...mutationSelectors }),
   output: TaskOut,
-  example: { taskId: 'tsk_8f2k1', assigneeId: 'mem_agent1' },
+  example: { taskId: 'tsk_8f2k1', assigneeId: 'agt_7Qm2x' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
