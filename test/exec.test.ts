@@ -1,0 +1,81 @@
+// End-to-end: inside a daemon-launched runtime, the real `agentteam exec` binary drives tasks and reviews.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { TestDaemon, cliJson } from './harness.js';
+
+const d = new TestDaemon();
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'exec-runtime.mjs');
+let report: any;
+
+before(async () => {
+  await d.start();
+  await d.addAgent('worker');
+  const r = await d.run(['runtime', 'start', '--agent', 'worker', '--', process.execPath, FIXTURE], { timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
+  assert.ok(line, r.stdout + r.stderr);
+  report = JSON.parse(line.slice(6));
+});
+after(() => d.dispose());
+
+test('task lifecycle through agentteam exec with validated transitions', () => {
+  assert.equal(report.create.code, 0);
+  const task = report.create.out.data.task;
+  assert.equal(task.status, 'open');
+  assert.equal(task.title, 'write the docs');
+  assert.equal(report.start.out.data.task.status, 'in_progress');
+  assert.equal(report.block.out.data.task.status, 'blocked');
+  assert.equal(report.block.out.data.task.blockedReason, 'waiting on review');
+  assert.equal(report.badComplete.code, 1);
+  assert.equal(report.badComplete.out.ok, false);
+  assert.equal(report.badComplete.out.error.code, 'conflict');
+  assert.equal(report.restart.out.data.task.status, 'in_progress', 'payload read from stdin with -');
+  assert.equal(report.complete.out.data.task.status, 'done');
+  assert.equal(report.staleUpdate.code, 1);
+  assert.equal(report.staleUpdate.out.error.code, 'conflict');
+  assert.equal(report.get.out.data.task.status, 'done');
+  assert.ok(report.get.out.data.task.revision > task.revision);
+});
+
+test('reviews are added and listed on the task', () => {
+  assert.equal(report.review.code, 0, JSON.stringify(report.review));
+  assert.equal(report.review.out.data.review.verdict, 'approve');
+  assert.deepEqual(report.reviewList.out.data.reviews.map((r: any) => r.id), [report.review.out.data.review.id]);
+  assert.equal(report.reviewList.out.data.hasMore, false);
+  assert.equal(report.reviewList.out.data.nextCursor, undefined);
+});
+
+test('task list pages walk every task exactly once, newest first; idempotent replay returns the same task', async () => {
+  assert.equal(report.firstPageSize, 20, 'default page size');
+  assert.equal(report.walk.length, 45);
+  assert.equal(new Set(report.walk).size, 45);
+  assert.ok(report.replayId, 'replay answered');
+  assert.ok(report.walk.includes(report.replayId));
+  assert.equal(report.idemConflict.code, 1);
+  assert.equal(report.idemConflict.out.error.code, 'idempotency_conflict');
+  assert.equal(report.tampered.out.error.code, 'validation_failed');
+  // the owner's view agrees: newest first means the last bulk task leads
+  assert.equal(report.walk.at(-1), report.create.out.data.task.id);
+});
+
+test('every failure the agent can provoke is a typed envelope with the right exit code', () => {
+  assert.equal(report.unknownField.code, 2);
+  assert.equal(report.unknownField.out.ok, false);
+  assert.equal(report.malformed.code, 2);
+  assert.equal(report.malformed.out.error.code, 'invalid_input');
+  assert.equal(report.notFound.code, 1);
+  assert.equal(report.notFound.out.error.code, 'not_found');
+  assert.equal(report.unknownAction.code, 2);
+  assert.equal(report.noTokenFile.code, 3, 'a missing token file fails closed, never using AGENTTEAM_EXEC_TOKEN');
+  assert.ok(!report.noTokenFile.out.includes('/nonexistent'), 'the token file path is not echoed');
+});
+
+test('the help example of task create is valid input (its assignee is a placeholder id)', async () => {
+  assert.ok(report.helpExample);
+  const example = JSON.parse(report.helpExample);
+  assert.equal(typeof example.title, 'string');
+  const status = cliJson(await d.run(['daemon', 'status']));
+  assert.equal(status.counts.runtimes, 0, 'the runtime exited and was revoked');
+  assert.equal(status.counts.authorizations, 0);
+});
