@@ -28,8 +28,12 @@ const StartRuntime = Type.Object(
 
 type Handler = (req: IncomingMessage, res: ServerResponse, params: Readonly<Record<string, string>>) => Promise<void>;
 
+/** Owner routes admit at most this many requests at once; more are 409 admission_rejected before the body is read. */
+export const OWNER_CONCURRENCY = 64;
+
 export interface OwnerApiDeps {
   ownerToken: Buffer;
+  maxConcurrent?: number;
   service: OwnerService;
   diag: RateLimitedLogger;
 }
@@ -46,6 +50,8 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
 
 export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   const { service } = deps;
+  const max = deps.maxConcurrent ?? OWNER_CONCURRENCY;
+  let inFlight = 0;
   // Security invariant: every /api/daemon route requires loopback Host/Origin and the owner token (constant-time).
   const owner = (h: Handler): Handler => async (req, res, params) => {
     const secret = bearerToken(req);
@@ -53,10 +59,25 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
       deps.diag.warn('owner:auth', { route: 'owner' }, 'owner authentication failed');
       return sendDenied(res);
     }
+    if (inFlight >= max) {
+      res.setHeader('connection', 'close');
+      return sendError(res, new AppError('admission_rejected', 'too many concurrent owner requests; retry shortly'));
+    }
+    inFlight++;
+    let done = false;
+    const release = () => {
+      if (!done) {
+        done = true;
+        inFlight--;
+      }
+    };
     try {
       await h(req, res, params);
     } catch (e) {
       sendError(res, e);
+    } finally {
+      // Handlers return once answered; a foreground runtime stream returns once launched, so it holds no slot.
+      release();
     }
   };
   const ok = (res: ServerResponse, data: unknown, status = 200) => sendJson(res, status, { ok: true, data });

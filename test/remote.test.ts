@@ -1,0 +1,54 @@
+// End-to-end: a standalone AgentTeam Server (`agentteam server start`) used by a daemon in remote mode.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, TestDaemon, cliJson } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agentteam-srv-'));
+let server: ChildProcess | undefined;
+const d = new TestDaemon();
+after(async () => {
+  await d.dispose();
+  server?.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('server start on SQLite, then a daemon with --server-url/--server-id works against it', async () => {
+  const db = join(dir, 'team.db');
+  server = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', '--db', `sqlite:${db}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const first = await new Promise<string>((res, rej) => {
+    let buf = '';
+    server!.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      buf += c;
+      if (buf.includes('\n')) res(buf.split('\n')[0]!);
+    });
+    server!.once('exit', (code) => rej(new Error(`server exited ${code}`)));
+  });
+  const { url, serverId } = JSON.parse(first) as { url: string; serverId: string };
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const adminFile = `${db}.admin-token`;
+  assert.equal(statSync(adminFile).mode & 0o777, 0o600);
+  const admin = readFileSync(adminFile, 'utf8').trim();
+
+  const wrongId = await d.run(['daemon', 'start', '--server-url', url, '--server-id', 'srv_wrong'], { env: { AGENTTEAM_SERVER_ADMIN_TOKEN: admin } });
+  assert.equal(wrongId.code, 1);
+  assert.match(wrongId.stderr, /different server id/);
+
+  const start = await d.run(['daemon', 'start', '--server-url', url, '--server-id', serverId], { env: { AGENTTEAM_SERVER_ADMIN_TOKEN: admin } });
+  assert.equal(start.code, 0, start.stderr);
+  const s = cliJson(start);
+  d.pid = s.pid;
+  d.port = s.port;
+  assert.equal(s.server.mode, 'remote');
+  assert.equal(s.server.serverId, serverId);
+  await d.addAgent('remote-agent');
+  const post = await d.run(['message', 'post', '--target', 'channel:general', 'over the wire']);
+  assert.equal(post.code, 0, post.stderr);
+  const ls = cliJson(await d.run(['message', 'ls', '--target', 'channel:general']));
+  assert.equal(ls.messages[0].content, 'over the wire');
+  const usage = await d.run(['daemon', 'start', '--server-url', url]);
+  assert.equal(usage.code, 2);
+});
