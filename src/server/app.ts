@@ -1,4 +1,5 @@
 // Owns the AgentTeam Server's composition: one store, one clock, and the domain modules wired to them (no singletons).
+import { SortableIds } from '../shared/ids.js';
 import type { Clock } from '../shared/clock.js';
 import { Channels } from './domains/channels.js';
 import { Members } from './domains/members.js';
@@ -24,7 +25,7 @@ export interface ServerDomains {
 
 export async function createDomains(store: Store, clock: Clock): Promise<ServerDomains> {
   const meta = await loadWorkspaceMeta(store);
-  const deps = { store, clock, cursors: new CursorCodec(meta.cursorSecret) };
+  const deps = { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() };
   const messages = new Messages(deps);
   return {
     meta,

@@ -20,3 +20,23 @@ export function keyedHash(key: Buffer, secret: string): Buffer {
 export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/**
+ * Time-ordered ids: `<prefix>_<12 hex ms><4 hex sequence><16 hex random>`. Within one generator, ids sort (as strings)
+ * in creation order even inside one millisecond, so `(createdAt DESC, id DESC)` is true newest-first.
+ */
+export class SortableIds {
+  private lastMs = 0;
+  private seq = 0;
+
+  next(prefix: string, nowMs: number): string {
+    if (nowMs > this.lastMs) {
+      this.lastMs = nowMs;
+      this.seq = 0;
+    } else if (++this.seq > 0xffff) {
+      this.lastMs++; // more than 65,536 ids in one millisecond: borrow the next one
+      this.seq = 0;
+    }
+    return `${prefix}_${this.lastMs.toString(16).padStart(12, '0')}${this.seq.toString(16).padStart(4, '0')}${randomBytes(8).toString('hex')}`;
+  }
+}

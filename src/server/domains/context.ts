@@ -1,4 +1,5 @@
 // Owns what every domain module shares: its injected dependencies, the calling member (Actor), and DTO time formatting.
+import type { SortableIds } from '../../shared/ids.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import type { MemberKind } from '../../server-client/api.js';
@@ -9,6 +10,8 @@ export interface DomainDeps {
   store: Store;
   clock: Clock;
   cursors: CursorCodec;
+  /** Time-ordered ids for rows listed newest first. */
+  ids: SortableIds;
 }
 
 /** The authenticated member a call acts as. */

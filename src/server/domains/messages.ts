@@ -76,7 +76,7 @@ export class Messages {
 
   /** Inserts one message on an already-authorized canonical target. Used by send and by task comments. */
   async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachments: NewAttachment[]): Promise<MessageDto> {
-    const id = newId('msg');
+    const id = this.deps.ids.next('msg', this.deps.clock.now());
     await sql.run('INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       id,
       target,

@@ -1,6 +1,5 @@
 // Owns reviews on task:<id> and thread:<channelId>/<rootId> targets: add, get, keyset list, resolve and reopen.
 import { AppError } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
 import type { ReviewDto, ReviewPage, ReviewStatus, ReviewVerdict } from '../../server-client/api.js';
 import { afterDesc, normalizeLimit, pageOf } from '../pagination.js';
 import type { Sql } from '../store/types.js';
@@ -60,7 +59,7 @@ export class Reviews {
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
       const now = this.deps.clock.now();
-      const row: ReviewRow = { id: newId('rev'), target, author_id: actor.id, verdict: input.verdict, body, status: 'open', revision: 1, created_at: now, updated_at: now };
+      const row: ReviewRow = { id: this.deps.ids.next('rev', this.deps.clock.now()), target, author_id: actor.id, verdict: input.verdict, body, status: 'open', revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO reviews (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         row.id,
         row.target,

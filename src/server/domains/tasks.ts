@@ -1,6 +1,5 @@
 // Owns tasks: create/get/list (keyset), revision-checked update, assign, validated status transitions, and comments.
 import { AppError } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
 import type { TaskCommentDto, TaskDto, TaskPage, TaskStatus, TaskTransition } from '../../server-client/api.js';
 import { afterDesc, normalizeLimit, pageOf } from '../pagination.js';
 import type { Sql } from '../store/types.js';
@@ -96,7 +95,7 @@ export class Tasks {
     return this.deps.store.tx(async (sql) => {
       const now = this.deps.clock.now();
       const row: TaskRow = {
-        id: newId('tsk'),
+        id: this.deps.ids.next('tsk', this.deps.clock.now()),
         title,
         description,
         status: 'open',
