@@ -1,0 +1,118 @@
+// Owns benchmark 1: MCP ping, tools/list and tools/call message_history_read: ours vs the bare node:http baseline vs the official SDK server.
+import { startBaseline, type BaselineConfig } from './baselines/common.js';
+import { runLoad, type LoadResult } from './load.js';
+import { alternate, fmt, goal, med, ratio, table, type BenchOptions, type BenchReport, type Goal } from './report.js';
+import { BenchDaemon, pool, type RuntimeTokens } from './setup.js';
+
+/** Connections per measurement; at 256 the load is spread over RUNTIMES authorizations so none passes its 32-request admission. */
+export const MCP_CONNECTIONS = [1, 32, 256] as const;
+const RUNTIMES = 16;
+const SEED_MESSAGES = 50;
+const CONTENDERS = ['ours', 'bare', 'sdk'] as const;
+
+const METHODS = {
+  ping: { jsonrpc: '2.0', id: 1, method: 'ping' },
+  'tools/list': { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+  'tools/call': { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'message_history_read', arguments: { target: 'channel:general', limit: 20 } } },
+} as const;
+type Method = keyof typeof METHODS;
+
+/** What a correct answer looks like (a 200 that is not a JSON-RPC or tool error). */
+function checker(method: Method): (status: number, body: string) => boolean {
+  return (status, body) => {
+    if (status !== 200 || !body.includes('"result"')) return false;
+    if (method === 'tools/list') return body.includes('"message_history_read"');
+    if (method === 'tools/call') return body.includes('"structuredContent"') && !body.includes('"isError":true');
+    return true;
+  };
+}
+
+export interface McpFixture {
+  daemon: BenchDaemon;
+  agentId: string;
+  runtimes: RuntimeTokens[];
+  baselineConfig: BaselineConfig;
+}
+
+/** One daemon, one agent in #general with seeded messages, RUNTIMES live runtimes whose tokens we hold; shared with the Exec bench. */
+export async function mcpFixture(): Promise<McpFixture> {
+  const daemon = await new BenchDaemon().start();
+  const agentId = await daemon.addAgent('benchbot');
+  await pool(Array.from({ length: SEED_MESSAGES }, (_, i) => i), 4, (i) => daemon.owner('POST', '/api/daemon/messages', { target: 'channel:general', content: `seed message ${i} ${'lorem ipsum '.repeat(8)}` }));
+  const runtimes = await pool(Array.from({ length: RUNTIMES }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));
+  const baselineConfig: BaselineConfig = {
+    serverUrl: daemon.serverUrl,
+    credentials: { [agentId]: daemon.agentCredential(agentId) },
+    tokens: runtimes.flatMap((r) => [
+      { secret: r.mcpToken, scope: 'mcp' as const, serverId: daemon.serverId, agentId },
+      { secret: r.execToken, scope: 'exec' as const, serverId: daemon.serverId, agentId },
+    ]),
+  };
+  return { daemon, agentId, runtimes, baselineConfig };
+}
+
+export async function benchMcp(fx: McpFixture, o: BenchOptions): Promise<BenchReport> {
+  const { daemon, agentId, runtimes } = fx;
+  const path = `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}`;
+  const bare = await startBaseline('bare', fx.baselineConfig);
+  const sdk = await startBaseline('sdk', fx.baselineConfig);
+  const ports = { ours: daemon.port, bare: bare.port, sdk: sdk.port };
+  try {
+    const rows: string[][] = [];
+    const goals: Goal[] = [];
+    const cells: Record<string, unknown>[] = [];
+    const load = (method: Method, connections: number, port: number, durationMs = o.durationMs, warmupMs = o.warmupMs) => {
+      const body = Buffer.from(JSON.stringify(METHODS[method]));
+      const check = checker(method);
+      return () =>
+          runLoad({
+            port,
+            method: 'POST',
+            path: () => path,
+            headers: (c) => ({
+              authorization: `Bearer ${runtimes[c % runtimes.length]!.mcpToken}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2025-06-18',
+            }),
+            body: () => body,
+            connections,
+            durationMs,
+            warmupMs,
+            check,
+          });
+    };
+    // Warm every contender's JIT on every method before anything is measured.
+    for (const method of Object.keys(METHODS) as Method[]) for (const name of CONTENDERS) await load(method, 32, ports[name], o.quick ? 300 : 1000, 0)();
+    for (const method of Object.keys(METHODS) as Method[]) {
+      for (const connections of MCP_CONNECTIONS) {
+        const r = await alternate<LoadResult>(o.rounds, CONTENDERS.map((name) => ({ name, run: load(method, connections, ports[name]) })));
+        const m = (name: string) => ({
+          rps: med(r[name]!, (x) => x.rps),
+          p50: med(r[name]!, (x) => x.p50Ms),
+          p99: med(r[name]!, (x) => x.p99Ms),
+          failed: r[name]!.reduce((s, x) => s + x.failed, 0),
+          firstFailure: r[name]!.find((x) => x.firstFailure)?.firstFailure,
+        });
+        const ours = m('ours');
+        const b = m('bare');
+        const s = m('sdk');
+        for (const [name, v] of [['ours', ours], ['bare', b], ['sdk', s]] as const) {
+          rows.push([method, String(connections), name, fmt(v.rps, 0), fmt(v.p50), fmt(v.p99), fmt(ratio(v.rps, b.rps)), fmt(ratio(ours.rps, v.rps)), String(v.failed)]);
+        }
+        cells.push({ method, connections, ours, bare: b, sdk: s, oursOverBare: ratio(ours.rps, b.rps), oursOverSdk: ratio(ours.rps, s.rps), rounds: r });
+        if (method === 'ping') goals.push(goal(`ping @${connections} conns: ours/bare throughput`, ratio(ours.rps, b.rps), '>=', 0.8));
+        goals.push(goal(`${method} @${connections} conns: ours/SDK throughput`, ratio(ours.rps, s.rps), '>=', 5));
+      }
+    }
+    const t = table(['method', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'ours/x', 'failed'], rows);
+    const note =
+      'bare = node:http + same auth checks, canned ping/tools/list, ServerClient for tools/call (no admission, fences, negotiation, validation or budget);\n' +
+      'sdk = McpServer + StreamableHTTPServerTransport, stateless JSON, fresh server+transport per request, same auth checks.\n' +
+      `${RUNTIMES} runtimes share the connections (conn i uses runtime i mod ${RUNTIMES}); medians of ${o.rounds} alternating rounds.`;
+    return { name: 'mcp', table: `${t}\n${note}`, goals, json: { connections: MCP_CONNECTIONS, runtimes: RUNTIMES, seedMessages: SEED_MESSAGES, cells } };
+  } finally {
+    await bare.stop();
+    await sdk.stop();
+  }
+}

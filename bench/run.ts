@@ -1,0 +1,37 @@
+// Owns `npm run bench`: builds the binary, runs each benchmark (or --only=a,b), prints tables with goals and writes bench/results/*.json.
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { benchMcp, mcpFixture } from './mcp.js';
+import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const want = (n: string) => !only || only.includes(n);
+const opts = benchOptions(quick);
+
+const root = resolve(import.meta.dirname, '..');
+if (!args.includes('--no-build')) {
+  const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (b.status !== 0) throw new Error('build failed; fix it or pass --no-build to use the existing dist/');
+}
+
+const started = performance.now();
+const reports: BenchReport[] = [];
+function show(r: BenchReport): void {
+  const file = writeResult(r, opts);
+  process.stdout.write(`\n== ${r.name} ==\n${r.table}\n${r.goals.length ? `goals:\n${goalLines(r.goals)}\n` : ''}(${file})\n`);
+  reports.push(r);
+}
+
+if (want('mcp') || want('exec')) {
+  const fx = await mcpFixture();
+  try {
+    if (want('mcp')) show(await benchMcp(fx, opts));
+  } finally {
+    await fx.daemon.dispose();
+  }
+}
+
+const all = reports.flatMap((r) => r.goals);
+process.stdout.write(`\n${all.filter((g) => g.met).length}/${all.length} goals met; ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
