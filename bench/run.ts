@@ -1,7 +1,10 @@
 // Owns `npm run bench`: builds the binary, runs each benchmark (or --only=a,b), prints tables with goals and writes bench/results/*.json.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { benchExec } from './exec.js';
+import { benchGrowth } from './growth.js';
 import { benchMcp, mcpFixture } from './mcp.js';
+import { benchPagination } from './pagination.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
 const args = process.argv.slice(2);
@@ -28,10 +31,14 @@ if (want('mcp') || want('exec')) {
   const fx = await mcpFixture();
   try {
     if (want('mcp')) show(await benchMcp(fx, opts));
+    if (want('exec')) show(await benchExec(fx, opts));
   } finally {
     await fx.daemon.dispose();
   }
 }
+
+if (want('pagination')) show(await benchPagination(opts));
+if (want('growth')) show(await benchGrowth(opts));
 
 const all = reports.flatMap((r) => r.goals);
 process.stdout.write(`\n${all.filter((g) => g.met).length}/${all.length} goals met; ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
