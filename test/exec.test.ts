@@ -59,6 +59,28 @@ test('task list pages walk every task exactly once, newest first; idempotent rep
   assert.equal(report.walk.at(-1), report.create.out.data.task.id);
 });
 
+test('assign, comment, cancel, reopen and review get/resolve/reopen work through the binary', () => {
+  assert.equal(report.assign.code, 0, JSON.stringify(report.assign));
+  assert.ok(report.assign.out.data.task.assigneeId);
+  assert.equal(report.unassign.out.data.task.assigneeId, null);
+  assert.equal(report.comment.code, 0, JSON.stringify(report.comment));
+  assert.equal(report.cancel.out.data.task.status, 'canceled');
+  assert.equal(report.reopen.out.data.task.status, 'open');
+  assert.equal(report.reviewGet.out.data.review.verdict, 'approve');
+  assert.equal(report.reviewResolve.out.data.review.status, 'resolved');
+  assert.equal(report.reviewReopen.out.data.review.status, 'open');
+});
+
+test('every action has a canonical help example that runs: valid input, a typed answer', () => {
+  const entries = Object.entries(report.examples) as Array<[string, { example: string | null; code: number; errorCode: string | null }]>;
+  assert.equal(entries.length, 16, Object.keys(report.examples).join(', '));
+  for (const [name, r] of entries) {
+    assert.ok(r.example, `${name} has an example`);
+    // Examples name placeholder ids, so the server may answer not_found; they must never be rejected as input.
+    assert.ok(r.code === 0 || (r.code === 1 && ['not_found', 'conflict'].includes(r.errorCode!)), `${name}: ${JSON.stringify(r)}`);
+  }
+});
+
 test('every failure the agent can provoke is a typed envelope with the right exit code', () => {
   assert.equal(report.unknownField.code, 2);
   assert.equal(report.unknownField.out.ok, false);
@@ -71,10 +93,8 @@ test('every failure the agent can provoke is a typed envelope with the right exi
   assert.ok(!report.noTokenFile.out.includes('/nonexistent'), 'the token file path is not echoed');
 });
 
-test('the help example of task create is valid input (its assignee is a placeholder id)', async () => {
-  assert.ok(report.helpExample);
-  const example = JSON.parse(report.helpExample);
-  assert.equal(typeof example.title, 'string');
+test('the runtime found help on its PATH, then exited and was revoked', async () => {
+  assert.equal(typeof JSON.parse(report.helpExample).title, 'string');
   const status = cliJson(await d.run(['daemon', 'status']));
   assert.equal(status.counts.runtimes, 0, 'the runtime exited and was revoked');
   assert.equal(status.counts.authorizations, 0);

@@ -18,7 +18,7 @@ export const taskCreate = defineAction({
     ...mutationSelectors,
   }),
   output: TaskOut,
-  example: { title: 'Write the release notes', assigneeId: 'agt_7Qm2x' },
+  example: { title: 'Write the release notes' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
