@@ -1,58 +1,52 @@
-// Opt-in real-runtime checks (`npm run test:runtimes`): each runtime, launched exactly as prepareRuntime says, connects to a bearer-guarded MCP endpoint and sees its tool.
+// Opt-in real-runtime checks (`npm run test:runtimes`): Claude Code, Codex and OpenCode, launched by the real daemon, see the real agentteam tools.
 //
-// The pinned runtimes (harness.ts PINNED) are npm-installed once into .tmp/runtimes and reused. Every process gets a
-// throwaway HOME and is killed (whole process group) at a deadline. No runtime is logged in: each check stops at what
-// the runtime reports before it would need a model.
+// Each runtime is started exactly as a user would: `agentteam runtime start --agent x --runtime <kind> -- <cmd>` against
+// a real daemon (`agentteam init`, embedded SQLite server). The daemon passes its env to runtimes, so its throwaway HOME
+// (plus CODEX_HOME/XDG dirs) isolates the runtimes' own config and logins, and the pinned runtime cache (harness.ts
+// PINNED, npm-installed once into .tmp/runtimes) is first on its PATH. No runtime is logged in to a model; Claude's model
+// API points at a loopback capture (model-capture.ts) that records the tools it would send and never answers.
+// Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 // Kimi CLI is not verified here: it is a Python tool (PyPI `kimi-cli`), not an npm package; its driver is unit-tested only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareRuntime, type RuntimeKind, type RuntimePlan } from '../../src/runtime/drivers/index.js';
-import { CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, mkdtempSync, plain, privateRunDir, runBounded } from './harness.js';
-import { FIXTURE_TOOL, startMcpFixture, type McpFixture } from './mcp-fixture.js';
+import { cliJson, http } from '../harness.js';
+import { prepareRuntime, type RuntimeKind } from '../../src/runtime/drivers/index.js';
+import { AGENTTEAM_TOOLS, captureRuntimeEnv, pingBothRoutes, runtimeStart, startRuntimeDaemon, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
+import { CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, mkdtempSync, plain, privateRunDir, runBounded, type Bounded } from './harness.js';
+import { startModelCapture, type ModelCapture } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
-const GOOD = `atk_${'9'.repeat(8)}_${Math.floor(Math.random() * 1e9)}`;
+const SORTED_TOOLS = [...AGENTTEAM_TOOLS].sort();
+let rd: RuntimeDaemon;
+let model: ModelCapture;
+/** Tokens of runtimes that have exited, by kind: each is later presented by the runtime itself (last test). */
+const deadTokens = new Map<RuntimeKind, { token: string; mcpUrl: string }>();
 
-before(() => ensureRuntimes(), { timeout: 11 * 60_000 });
-after(() => cleanupTemp());
+before(
+  async () => {
+    ensureRuntimes();
+    model = await startModelCapture();
+    // A syntactically plausible key that no API accepts; it only makes Claude send its request to the capture.
+    rd = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' });
+  },
+  { timeout: 11 * 60_000 },
+);
+after(async () => {
+  await rd?.dispose();
+  await model?.close();
+  cleanupTemp();
+});
 
-interface Launch {
-  plan: RuntimePlan;
-  env: Record<string, string>;
-  cwd: string;
-  runDir: string;
-  fixture: McpFixture;
-}
+const workdir = () => mkdtempSync(join(tmpdir(), 'agentteam-rt-work-'));
 
-/** Starts the endpoint (always requiring GOOD) and prepares `kind` with `presented` as the runtime's MCP token. */
-async function launchPlan(kind: RuntimeKind, presented: string): Promise<Launch> {
-  const fixture = await startMcpFixture(GOOD);
-  const { env } = isolatedEnv();
-  env.AGENTTEAM_MCP_URL = fixture.url;
-  env.AGENTTEAM_MCP_TOKEN = presented;
-  // The Exec pair as the launcher injects it; the suite only checks it reaches the runtime's command sandbox.
-  env.AGENTTEAM_EXEC_BASE_URL = fixture.url;
-  env.AGENTTEAM_EXEC_TOKEN_FILE = join(tmpdir(), 'agentteam-rt-no-such-dir', 'exec-token');
-  const runDir = privateRunDir();
-  const cwd = mkdtempSync(join(tmpdir(), 'agentteam-rt-work-'));
-  const plan = await prepareRuntime(kind, { command: [], workdir: cwd, runDir, mcpUrl: fixture.url, env });
-  assert.ok(plan.command.startsWith(CACHE_BIN), `expected the cached ${kind} binary, got ${plan.command}`);
-  for (const f of plan.files) assert.ok(!readFileSync(f, 'utf8').includes(presented), `${f} holds the token`);
-  assert.deepEqual(readdirSync(runDir).map((n) => join(runDir, n)).sort(), [...plan.files].sort());
-  return { plan, env: { ...env, ...(plan.envAdd ?? {}) }, cwd, runDir, fixture };
-}
-
-/** Runs `claude --mcp-config=F x -p … --output-format stream-json --verbose` and returns its init line (printed before any login is needed). */
-async function claudeInit(l: Launch): Promise<{ mcp_servers: { name: string; status: string }[]; tools: string[] }> {
-  // The prompt sits right after the inserted flag: it must stay a prompt, not become a second config file.
-  const args = [...l.plan.args, 'x', '-p', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
-  const p = runBounded(l.plan.command, args, { env: l.env, cwd: l.cwd, timeoutMs: DEADLINE_MS });
-  const init = await new Promise<string | null>((resolve) => {
+/** Resolves with the first stdout line matching `pred`, or null when the process ends first. */
+function lineFrom(p: Bounded, pred: (line: string) => boolean): Promise<string | null> {
+  return new Promise((resolve) => {
     const scan = () => {
-      const line = p.stdout().split('\n').find((s) => s.includes('"subtype":"init"'));
+      const line = p.stdout().split('\n').find(pred);
       if (line) resolve(line);
     };
     p.child.stdout!.on('data', scan);
@@ -61,184 +55,235 @@ async function claudeInit(l: Launch): Promise<{ mcp_servers: { name: string; sta
       resolve(null);
     });
   });
-  p.kill();
-  await p.done;
-  assert.ok(init, `claude printed no init line; stderr: ${p.stderr().slice(-500)}`);
-  return JSON.parse(init) as { mcp_servers: { name: string; status: string }[]; tools: string[] };
 }
 
-test('claude: --mcp-config from prepareRuntime connects with the env bearer and lists mcp__agentteam__<tool>', async (t) => {
-  const l = await launchPlan('claude', GOOD);
+/** Stops the run as a user would (the foreground CLI goes away), waits for the daemon to see it exit, and checks the token died. */
+async function stopAndCheckDead(kind: RuntimeKind, p: Bounded, agentId: string, env: Record<string, string>): Promise<void> {
+  p.kill();
+  await p.done;
+  const run = await waitRunExited(rd, agentId);
+  assert.equal(run.status, 'exited');
+  const token = env.AGENTTEAM_MCP_TOKEN!;
+  assert.deepEqual(await pingBothRoutes(rd, agentId, token), [403, 403], 'the MCP token outlived its runtime');
+  assert.equal(existsSync(env.AGENTTEAM_EXEC_TOKEN_FILE!), false, 'the Exec token file outlived its runtime');
+  assert.ok(!rd.d.allText().includes(token), 'the daemon wrote the MCP token down');
+  deadTokens.set(kind, { token, mcpUrl: env.AGENTTEAM_MCP_URL! });
+}
+
+/** Bytes of the agentteam tool definitions as JSON: what a runtime forwards to its model, before its own wrapping. */
+const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+
+interface ClaudeRun {
+  p: Bounded;
+  agentId: string;
+  env: Record<string, string>;
+  init: { mcp_servers: { name: string; status: string }[]; tools: string[] };
+}
+
+/** `agentteam runtime start --runtime claude -- claude -p hi …` on `daemon`; resolves once Claude printed its init line. */
+async function startClaude(daemon: RuntimeDaemon, name: string): Promise<ClaudeRun> {
+  const agentId = (await daemon.d.addAgent(name, 'claude')).id;
+  const watch = captureRuntimeEnv(daemon.d.pid, daemon.mcpPath(agentId), DEADLINE_MS);
+  // The driver inserts --mcp-config=<run dir file> right after `claude`; the rest is the user's command line.
+  const args = ['--agent', name, '--runtime', 'claude', '--workdir', workdir(), '--', 'claude', '-p', 'hi', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
+  const p = runtimeStart(daemon, args, { cwd: workdir(), timeoutMs: DEADLINE_MS });
   try {
-    const init = await claudeInit(l);
-    const server = init.mcp_servers.find((s) => s.name === 'agentteam');
-    t.diagnostic(`claude init: mcp_servers=${JSON.stringify(init.mcp_servers)} agentteam tools=${JSON.stringify(init.tools.filter((n) => n.startsWith('mcp__')))}`);
-    assert.equal(server?.status, 'connected');
-    assert.ok(init.tools.includes(`mcp__agentteam__${FIXTURE_TOOL}`));
-    assert.ok(l.fixture.stats.methods.includes('tools/list'));
-    assert.equal(l.fixture.stats.refused, 0);
+    const { env } = await watch;
+    const initLine = await lineFrom(p, (s) => s.includes('"subtype":"init"'));
+    assert.ok(initLine, `claude printed no init line; stderr: ${p.stderr().slice(-500)}`);
+    return { p, agentId, env, init: JSON.parse(initLine) as ClaudeRun['init'] };
+  } catch (e) {
+    p.kill();
+    throw e;
+  }
+}
+
+const CLAUDE_NAMES = SORTED_TOOLS.map((n) => `mcp__agentteam__${n}`);
+
+test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp__agentteam__<tool>; the model gets them as deferred names; token dies with it', async (t) => {
+  const c = await startClaude(rd, 'cl');
+  try {
+    const visible = c.init.tools.filter((n) => n.startsWith('mcp__'));
+    t.diagnostic(`claude init: mcp_servers=${JSON.stringify(c.init.mcp_servers)} mcp tools=${JSON.stringify(visible)} (of ${c.init.tools.length} tools)`);
+    assert.equal(c.init.mcp_servers.find((s) => s.name === 'agentteam')?.status, 'connected');
+    assert.deepEqual(visible.sort(), CLAUDE_NAMES);
+
+    // Claude 2.1.328 defers MCP tools behind ToolSearch: the first model request names them in text, with no schemas.
+    const req = await model.waitFor((b) => CLAUDE_NAMES.every((n) => JSON.stringify(b).includes(n)), DEADLINE_MS);
+    const inTools = (req.tools ?? []).filter((x) => x.name?.startsWith('mcp__agentteam__'));
+    assert.deepEqual(inTools, [], 'with tool search on, no agentteam schema is sent up front');
+    assert.ok((req.tools ?? []).some((x) => x.name === 'ToolSearch'));
+    t.diagnostic(`claude first model request (tool search on): ${bytes(req)} B, tools=${(req.tools ?? []).length} [${(req.tools ?? []).map((x) => x.name).join(',')}]; agentteam: 4 deferred names only (${CLAUDE_NAMES.join('\n').length} B)`);
+
+    // Still running (waiting for its model): the token it connected with is live on both routes.
+    assert.deepEqual(await pingBothRoutes(rd, c.agentId, c.env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
+    assert.ok(!c.p.stdout().includes(c.env.AGENTTEAM_MCP_TOKEN!) && !c.p.stderr().includes(c.env.AGENTTEAM_MCP_TOKEN!));
+    await stopAndCheckDead('claude', c.p, c.agentId, c.env);
   } finally {
-    await l.fixture.close();
+    c.p.kill();
   }
 });
 
-test('claude: a wrong env token is refused and the tool is not offered', async (t) => {
-  const l = await launchPlan('claude', 'wrong-token');
+test('claude: with ENABLE_TOOL_SEARCH=false the model request carries the four agentteam definitions (size measured against tools/list)', async (t) => {
+  const daemon = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key', ENABLE_TOOL_SEARCH: 'false' });
   try {
-    const init = await claudeInit(l);
-    const server = init.mcp_servers.find((s) => s.name === 'agentteam');
-    t.diagnostic(`claude init with a wrong token: ${JSON.stringify(server)}`);
-    assert.notEqual(server?.status, 'connected');
-    assert.ok(!init.tools.includes(`mcp__agentteam__${FIXTURE_TOOL}`));
-    assert.ok(l.fixture.stats.refused > 0);
-    assert.equal(l.fixture.stats.authorized, 0);
+    const c = await startClaude(daemon, 'cl2');
+    try {
+      const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name?.startsWith('mcp__agentteam__')), DEADLINE_MS);
+      const tools = req.tools ?? [];
+      const ours = tools.filter((x) => x.name.startsWith('mcp__agentteam__'));
+      assert.deepEqual(ours.map((x) => x.name).sort(), CLAUDE_NAMES);
+      for (const x of ours) assert.equal(typeof x.description, 'string');
+      const listed = await http(daemon.d.port, 'POST', daemon.mcpPath(c.agentId), {
+        headers: { authorization: `Bearer ${c.env.AGENTTEAM_MCP_TOKEN}`, 'content-type': 'application/json', accept: 'application/json', host: `127.0.0.1:${daemon.d.port}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+      assert.equal(listed.status, 200);
+      const served = (JSON.parse(listed.body) as { result: { tools: { name: string }[] } }).result.tools;
+      assert.deepEqual(served.map((x) => x.name).sort(), SORTED_TOOLS);
+      t.diagnostic(
+        `claude model request (tool search off): ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B; agentteam ${ours.length} definitions ${bytes(ours)} B ` +
+          `(${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')}); daemon tools/list result.tools ${bytes(served)} B`,
+      );
+    } finally {
+      c.p.kill();
+      await c.p.done;
+    }
   } finally {
-    await l.fixture.close();
+    await daemon.dispose();
   }
 });
 
-interface McpServerStatus {
-  name: string;
-  authStatus: string;
-  tools: Record<string, { name: string }>;
-  toolsError?: string | null;
+/** Installs the codex shim behind an executable named `codex`, so the daemon's codex driver treats it as codex. */
+function codexShim(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'agentteam-rt-shim-')), 'bin');
+  mkdirSync(dir);
+  const shim = join(dir, 'codex');
+  const script = join(import.meta.dirname, 'codex-app-server.mjs');
+  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${script}' '${join(CACHE_BIN, 'codex')}' "$@"\n`);
+  chmodSync(shim, 0o755);
+  return shim;
 }
 
-/** Speaks the app-server JSON-RPC on stdio: initialize, initialized, then one `method` call; returns its result. */
-async function codexCall(l: Launch, method: string, params: object, extraArgs: string[] = []): Promise<unknown> {
-  const args = [...l.plan.args, ...extraArgs, 'app-server'];
-  const p = runBounded(l.plan.command, args, { env: l.env, cwd: l.cwd, timeoutMs: DEADLINE_MS, stdin: true });
-  const send = (m: object) => p.child.stdin!.write(JSON.stringify(m) + '\n');
-  const result = await new Promise<unknown>((resolve) => {
-    let buf = '';
-    p.child.stdout!.on('data', (d: Buffer | string) => {
-      buf += d.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        let msg: { id?: number; result?: unknown; error?: unknown };
-        try {
-          msg = JSON.parse(line) as typeof msg;
-        } catch {
-          continue;
-        }
-        if (msg.id === 1) {
-          send({ method: 'initialized' });
-          send({ id: 2, method, params });
-        } else if (msg.id === 2) resolve(msg.error ? { error: msg.error } : msg.result);
-      }
-    });
-    void p.done.then(() => resolve(null));
-    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'agentteam-runtime-tests', version: '0.0.0' } } });
-  });
-  p.kill();
-  await p.done;
-  assert.ok(result && typeof result === 'object' && !('error' in result), `codex ${method} answered ${JSON.stringify(result)}; stderr: ${p.stderr().slice(-500)}`);
-  return result;
+interface CodexResult {
+  status: { data: { name: string; authStatus: string; tools: Record<string, { name: string; description?: string; inputSchema?: unknown; annotations?: { readOnlyHint?: boolean } }> }[] };
+  shellDefault: { exitCode: number; stdout: string };
+  shellNetwork: { exitCode: number; stdout: string };
+  threadStart: { ok?: true; error?: unknown };
+  toolCall?: { content: { type: string; text?: string }[]; isError?: boolean | null; structuredContent?: unknown; error?: unknown };
 }
 
-async function codexStatus(l: Launch): Promise<McpServerStatus[]> {
-  return ((await codexCall(l, 'mcpServerStatus/list', {})) as { data: McpServerStatus[] }).data;
-}
-
-test('codex: app-server with the -c overrides reports agentteam with its tool and a bearer token', async (t) => {
-  const l = await launchPlan('codex', GOOD);
+test('codex: app-server launched by the daemon (with the driver-inserted -c overrides) lists and calls the agentteam tools; Exec works from its sandbox with network; token dies with it', async (t) => {
+  const agentId = (await rd.d.addAgent('cx', 'codex')).id;
+  const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
+  const p = runtimeStart(rd, ['--agent', 'cx', '--runtime', 'codex', '--workdir', workdir(), '--', codexShim(), 'app-server'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
   try {
-    const data = await codexStatus(l);
-    const s = data.find((d) => d.name === 'agentteam');
-    t.diagnostic(`codex mcpServerStatus/list: ${JSON.stringify(data.map((d) => ({ name: d.name, authStatus: d.authStatus, tools: Object.keys(d.tools), toolsError: d.toolsError })))}`);
-    assert.ok(s, 'agentteam missing from mcpServerStatus/list');
+    const { env } = await watch;
+    const line = await lineFrom(p, (s) => s.startsWith('RESULT '));
+    assert.ok(line, `the codex shim printed no RESULT; stderr: ${p.stderr().slice(-800)}`);
+    const r = JSON.parse(line.slice(7)) as CodexResult;
+    const s = r.status.data.find((d) => d.name === 'agentteam');
+    assert.ok(s, `agentteam missing from mcpServerStatus/list: ${JSON.stringify(r.status).slice(0, 400)}`);
+    const defs = Object.values(s.tools);
+    t.diagnostic(`codex mcpServerStatus/list: authStatus=${s.authStatus} tools=${JSON.stringify(Object.keys(s.tools))} definitions ${bytes(defs)} B (${defs.map((d) => `${d.name}=${bytes(d)}`).join(', ')})`);
     assert.equal(s.authStatus, 'bearerToken');
-    assert.deepEqual(Object.keys(s.tools), [FIXTURE_TOOL]);
-    assert.equal(l.fixture.stats.refused, 0);
-    assert.ok(l.fixture.stats.methods.includes('tools/list'));
-  } finally {
-    await l.fixture.close();
-  }
-});
+    assert.deepEqual(Object.keys(s.tools).sort(), SORTED_TOOLS);
+    for (const d of defs) assert.equal(typeof d.annotations?.readOnlyHint, 'boolean', `${d.name} lacks readOnlyHint as codex sees it`);
 
-test('codex: a wrong env token yields no tools', async (t) => {
-  const l = await launchPlan('codex', 'wrong-token');
-  try {
-    const data = await codexStatus(l);
-    const s = data.find((d) => d.name === 'agentteam');
-    t.diagnostic(`codex with a wrong token: ${JSON.stringify(s && { authStatus: s.authStatus, tools: Object.keys(s.tools), toolsError: s.toolsError?.slice(0, 160) })}`);
-    assert.ok(s);
-    assert.deepEqual(Object.keys(s.tools), []);
-    assert.ok(l.fixture.stats.refused > 0);
-    assert.equal(l.fixture.stats.authorized, 0);
-  } finally {
-    await l.fixture.close();
-  }
-});
-
-/**
- * What the model's shell sees inside Codex (`command/exec` runs in the same sandbox as model commands): the env var
- * NAMES matching AGENTTEAM, then whether a loopback POST to the endpoint gets an HTTP answer.
- */
-async function codexShellProbe(l: Launch, extraArgs: string[]): Promise<string> {
-  const node = process.execPath;
-  const script =
-    `env | grep -E '^AGENTTEAM_' | sed 's/=.\\{1,\\}$/=<set>/' | sort; ` +
-    `"${node}" -e "fetch(process.env.AGENTTEAM_EXEC_BASE_URL,{method:'POST'}).then(r=>console.log('http',r.status)).catch(e=>console.log('neterr',(e.cause&&e.cause.code)||e.message))"`;
-  const r = (await codexCall(l, 'command/exec', { command: ['sh', '-c', script], cwd: l.cwd, timeoutMs: 30_000 }, extraArgs)) as { exitCode: number; stdout: string };
-  return r.stdout;
-}
-
-test('codex: the Exec env (not the MCP bearer) reaches the command sandbox, but loopback is blocked unless the sandbox allows network', async (t) => {
-  const l = await launchPlan('codex', GOOD);
-  try {
-    const dflt = await codexShellProbe(l, []);
-    const open = await codexShellProbe(l, ['-c', 'sandbox_mode="workspace-write"', '-c', 'sandbox_workspace_write.network_access=true']);
-    t.diagnostic(`codex default sandbox: ${JSON.stringify(dflt)}; workspace-write+network: ${JSON.stringify(open)}`);
-    for (const out of [dflt, open]) {
+    t.diagnostic(`codex command/exec, default sandbox: ${JSON.stringify(r.shellDefault.stdout)}`);
+    t.diagnostic(`codex command/exec, workspaceWrite+network: ${JSON.stringify(r.shellNetwork.stdout)}`);
+    for (const out of [r.shellDefault.stdout, r.shellNetwork.stdout]) {
       assert.match(out, /^AGENTTEAM_EXEC_BASE_URL=<set>$/m);
       assert.match(out, /^AGENTTEAM_EXEC_TOKEN_FILE=<set>$/m);
       // The driver's shell_environment_policy.set blanks the MCP bearer for model-run commands.
       assert.match(out, /^AGENTTEAM_MCP_TOKEN=$/m);
-      assert.ok(!out.includes(GOOD));
+      assert.ok(!out.includes(env.AGENTTEAM_MCP_TOKEN!));
     }
-    assert.match(dflt, /^neterr /m);
-    // Reached the endpoint (refused: the probe sends no bearer), i.e. loopback got through.
-    assert.match(open, /^http 403$/m);
+    // Codex's default command sandbox has no network, loopback included: `agentteam exec` cannot reach the daemon (exit 5).
+    assert.match(r.shellDefault.stdout, /^exec-exit 5$/m);
+    assert.match(r.shellNetwork.stdout, /^exec-exit 0$/m);
+    assert.match(r.shellNetwork.stdout, /"ok":\s*true/);
+
+    t.diagnostic(`codex thread/start: ${JSON.stringify(r.threadStart).slice(0, 300)}; mcpServer/tool/call message_send: ${JSON.stringify(r.toolCall).slice(0, 300)}`);
+    assert.equal(r.threadStart.ok, true);
+    assert.ok(r.toolCall && !r.toolCall.error && r.toolCall.isError !== true, JSON.stringify(r.toolCall));
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const mine = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === 'hello from codex');
+    assert.equal(mine?.author.name, 'cx');
+
+    assert.deepEqual(await pingBothRoutes(rd, agentId, env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
+    await stopAndCheckDead('codex', p, agentId, env);
   } finally {
-    await l.fixture.close();
+    p.kill();
   }
 });
 
-async function opencodeList(l: Launch): Promise<string> {
-  const p = runBounded(l.plan.command, [...l.plan.args, 'mcp', 'list'], { env: l.env, cwd: l.cwd, timeoutMs: DEADLINE_MS });
-  const r = await p.done;
-  assert.equal(r.timedOut, false, `opencode mcp list did not finish; stderr: ${p.stderr().slice(-500)}`);
-  return plain(p.stdout());
+test('opencode: `opencode mcp list` launched by the daemon connects to agentteam; token dies with it', async (t) => {
+  const agentId = (await rd.d.addAgent('oc', 'opencode')).id;
+  const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
+  const p = runtimeStart(rd, ['--agent', 'oc', '--runtime', 'opencode', '--workdir', workdir(), '--', 'opencode', 'mcp', 'list'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  try {
+    const { env } = await watch;
+    const r = await p.done;
+    assert.equal(r.timedOut, false, `opencode mcp list did not finish; stderr: ${p.stderr().slice(-500)}`);
+    const line = plain(p.stdout()).split('\n').find((s) => s.includes('agentteam')) ?? '';
+    t.diagnostic(`opencode mcp list: ${line.trim()} (exit ${r.code})`);
+    assert.match(line, /✓ agentteam\s+connected/);
+    assert.equal(r.code, 0);
+    await stopAndCheckDead('opencode', p, agentId, env);
+  } finally {
+    p.kill();
+  }
+});
+
+/** Launches `kind` directly (not through the daemon), wired by prepareRuntime to the daemon's real endpoint with `token`. */
+async function directLaunch(kind: RuntimeKind, token: string, mcpUrl: string) {
+  const { env } = isolatedEnv();
+  env.AGENTTEAM_MCP_TOKEN = token;
+  const cwd = workdir();
+  const plan = await prepareRuntime(kind, { command: [], workdir: cwd, runDir: privateRunDir(), mcpUrl, env });
+  assert.ok(plan.command.startsWith(CACHE_BIN), `expected the cached ${kind} binary, got ${plan.command}`);
+  for (const f of plan.files) assert.ok(!readFileSync(f, 'utf8').includes(token), `${f} holds the token`);
+  return { plan, env: { ...env, ...(plan.envAdd ?? {}) }, cwd };
 }
 
-test('opencode: OPENCODE_CONFIG from prepareRuntime makes `opencode mcp list` connect to agentteam', async (t) => {
-  const l = await launchPlan('opencode', GOOD);
-  try {
-    const out = await opencodeList(l);
-    const line = out.split('\n').find((s) => s.includes('agentteam')) ?? '';
-    t.diagnostic(`opencode mcp list: ${line.trim()}`);
-    assert.match(line, /✓ agentteam\s+connected/);
-    assert.ok(l.fixture.stats.methods.includes('tools/list'));
-    assert.equal(l.fixture.stats.refused, 0);
-  } finally {
-    await l.fixture.close();
-  }
-});
+test('each runtime, handed its exited run\'s token directly, is refused by the daemon and offers no agentteam tool', async (t) => {
+  assert.deepEqual([...deadTokens.keys()].sort(), ['claude', 'codex', 'opencode'], 'the three runs above must have finished');
 
-test('opencode: a wrong env token does not connect', async (t) => {
-  const l = await launchPlan('opencode', 'wrong-token');
-  try {
-    const out = await opencodeList(l);
-    const line = out.split('\n').find((s) => s.includes('agentteam')) ?? '';
-    t.diagnostic(`opencode mcp list with a wrong token: ${line.trim()}`);
-    assert.ok(line.length > 0, 'agentteam missing from opencode mcp list');
-    assert.doesNotMatch(line, /connected/);
-    assert.ok(l.fixture.stats.refused > 0);
-    assert.equal(l.fixture.stats.authorized, 0);
-  } finally {
-    await l.fixture.close();
-  }
+  const cl = deadTokens.get('claude')!;
+  const c = await directLaunch('claude', cl.token, cl.mcpUrl);
+  // The prompt sits right after the inserted flag: it must stay a prompt, not become a second config file.
+  const cp = runBounded(c.plan.command, [...c.plan.args, 'x', '-p', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'], { env: c.env, cwd: c.cwd, timeoutMs: DEADLINE_MS });
+  const initLine = await lineFrom(cp, (s) => s.includes('"subtype":"init"'));
+  cp.kill();
+  await cp.done;
+  assert.ok(initLine, `claude printed no init line; stderr: ${cp.stderr().slice(-500)}`);
+  const init = JSON.parse(initLine) as ClaudeRun['init'];
+  const server = init.mcp_servers.find((s) => s.name === 'agentteam');
+  t.diagnostic(`claude with a dead token: ${JSON.stringify(server)}`);
+  assert.ok(server && server.status !== 'connected');
+  assert.ok(!init.tools.some((n) => n.startsWith('mcp__agentteam__')));
+
+  const cx = deadTokens.get('codex')!;
+  const x = await directLaunch('codex', cx.token, cx.mcpUrl);
+  const shim = join(import.meta.dirname, 'codex-app-server.mjs');
+  const xp = runBounded(process.execPath, [shim, x.plan.command, ...x.plan.args, 'app-server'], { env: { ...x.env, AGENTTEAM_TEST_CODEX_STATUS_ONLY: '1' }, cwd: x.cwd, timeoutMs: DEADLINE_MS });
+  const line = await lineFrom(xp, (s) => s.startsWith('RESULT '));
+  xp.kill();
+  await xp.done;
+  assert.ok(line, `the codex shim printed no RESULT; stderr: ${xp.stderr().slice(-500)}`);
+  const s = (JSON.parse(line.slice(7)) as CodexResult).status.data.find((d) => d.name === 'agentteam') as CodexResult['status']['data'][number] & { toolsError?: string };
+  t.diagnostic(`codex with a dead token: ${JSON.stringify(s && { authStatus: s.authStatus, tools: Object.keys(s.tools), toolsError: s.toolsError?.slice(0, 160) })}`);
+  assert.ok(s);
+  assert.deepEqual(Object.keys(s.tools), []);
+
+  const oc = deadTokens.get('opencode')!;
+  const o = await directLaunch('opencode', oc.token, oc.mcpUrl);
+  const op = runBounded(o.plan.command, [...o.plan.args, 'mcp', 'list'], { env: o.env, cwd: o.cwd, timeoutMs: DEADLINE_MS });
+  const r = await op.done;
+  assert.equal(r.timedOut, false);
+  const oline = plain(op.stdout()).split('\n').find((l) => l.includes('agentteam')) ?? '';
+  t.diagnostic(`opencode mcp list with a dead token: ${oline.trim()}`);
+  assert.ok(oline.length > 0, 'agentteam missing from opencode mcp list');
+  assert.doesNotMatch(oline, /connected/);
 });
