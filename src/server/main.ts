@@ -1,14 +1,17 @@
-// Owns starting and stopping the AgentTeam Server: open the SQLite store, wire domains, listen on loopback, close cleanly.
+// Owns starting and stopping the AgentTeam Server: open the store (SQLite or PostgreSQL), wire domains, listen on loopback, close cleanly.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createDomains } from './app.js';
 import { createRequestHandler } from './http/handler.js';
-import { openSqliteStore } from './store/sqlite.js';
+import { openStore } from './store/open.js';
 
 export interface StartServerOptions {
-  dbPath: string;
+  /** `sqlite:PATH` or `postgres://USER@HOST:PORT/DB`; wins over dbPath. */
+  db?: string;
+  /** A SQLite file path (the embedded default); same as db `sqlite:PATH`. */
+  dbPath?: string;
   host?: string;
   /** 0 (default) picks an ephemeral port. */
   port?: number;
@@ -31,7 +34,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   if (typeof opts.adminToken !== 'string' || opts.adminToken.length < 16) throw new Error('adminToken must be at least 16 characters');
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger({ name: 'server' });
-  const store = openSqliteStore(opts.dbPath, { clock });
+  if (opts.db === undefined && typeof opts.dbPath !== 'string') throw new Error('give db (sqlite:PATH or postgres://…) or dbPath');
+  const store = await openStore(opts.db ?? { kind: 'sqlite', path: opts.dbPath! }, {
+    clock,
+    onPoolError: (e) => logger.warn({ code: (e as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
+  });
   let server: Server | undefined;
   try {
     const domains = await createDomains(store, clock);

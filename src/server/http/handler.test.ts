@@ -1,7 +1,6 @@
 // Tests the server's HTTP pipeline with raw requests: strict bodies, aliases, envelopes, body cap, idempotent replay/422/409.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
 import { requestHash } from '../idempotency.js';
 import { startTestServer, type TestServer } from '../test-helpers.js';
 
@@ -121,10 +120,8 @@ test('validation failures and refused mutations are not stored: the key stays us
 test('a key still in flight (claimed by another server process on the same database) answers 409 conflict', async () => {
   const body = { title: 'in flight' };
   // Another process sharing the database has claimed the key and not finished.
-  const db = new Database(t.dbPath);
   const hash = requestHash('POST', '/v1/tasks', body);
-  db.prepare("INSERT INTO idempotency_receipts (member_id, key, request_hash, state, created_at) VALUES (?, 'k-busy', ?, 'pending', ?)").run(t.ownerId, hash, Date.now());
-  db.close();
+  await t.runSql("INSERT INTO idempotency_receipts (member_id, key, request_hash, state, created_at) VALUES (?, 'k-busy', ?, 'pending', ?)", [t.ownerId, hash, Date.now()]);
   const before = await taskCount();
   const r = await raw('POST', '/v1/tasks', JSON.stringify(body), { 'idempotency-key': 'k-busy' });
   assert.equal(r.status, 409);

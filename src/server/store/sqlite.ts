@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
+import { duplicateKey, isSqliteUniqueViolation } from './errors.js';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
@@ -45,13 +46,22 @@ class SqliteSql implements Sql {
   ended = false;
   constructor(protected readonly db: Database.Database) {}
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return this.db.prepare(sql).get(...params) as T | undefined;
+    return mapped(() => this.db.prepare(sql).get(...params) as T | undefined);
   }
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return this.db.prepare(sql).all(...params) as T[];
+    return mapped(() => this.db.prepare(sql).all(...params) as T[]);
   }
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return this.db.prepare(sql).run(...params).changes;
+    return mapped(() => this.db.prepare(sql).run(...params).changes);
+  }
+}
+
+/** A duplicate key is the same typed conflict the PostgreSQL store raises; every other error passes through. */
+function mapped<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw isSqliteUniqueViolation(e) ? duplicateKey() : e;
   }
 }
 

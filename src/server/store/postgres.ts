@@ -1,0 +1,294 @@
+// Owns the PostgreSQL store: a pg Pool behind the Store seam, `?` → $n, serializable transactions with retry, savepoints, migrations.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import { duplicateKey, isPgUniqueViolation } from './errors.js';
+import type { Migration } from './migrations.js';
+import { POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import type { Sql, SqlValue, Store } from './types.js';
+
+export interface OpenPostgresOptions {
+  /** The migration list; tests pass a prefix to build an older database. */
+  migrations?: readonly Migration[];
+  clock?: Clock;
+  /** Pool size per server process (default 10). */
+  maxConnections?: number;
+  /** Attempts for a transaction that hits a serialization failure, deadlock or concurrent duplicate (default 12). */
+  maxAttempts?: number;
+  /** Told about idle-connection failures; never given the connection string. */
+  onPoolError?: (e: Error) => void;
+}
+
+/** SQLSTATEs after which the whole transaction is re-run: serialization_failure, deadlock_detected, unique_violation. */
+const RETRYABLE = new Set(['40001', '40P01', '23505']);
+const INT8_OID = 20;
+/** One fixed advisory-lock key for schema migrations, shared by every server process on the database. */
+const MIGRATION_LOCK_KEY = 7_346_021_550;
+
+const sqlState = (e: unknown): string | undefined =>
+  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
+
+const translated = new Map<string, string>();
+
+/**
+ * Rewrites `?` placeholders to $1…$n, leaving string literals, quoted identifiers and comments alone.
+ * Cached per SQL text: domain SQL is a small, fixed set of strings.
+ */
+export function toPgPlaceholders(sql: string): string {
+  const hit = translated.get(sql);
+  if (hit !== undefined) return hit;
+  let out = '';
+  let n = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      const stop = end < 0 ? sql.length : end + 1;
+      out += sql.slice(i, stop);
+      i = stop - 1; // a doubled quote inside a literal closes and reopens it: same text either way
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end < 0 ? sql.length : end;
+      out += sql.slice(i, stop);
+      i = stop - 1;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      const stop = end < 0 ? sql.length : end + 2;
+      out += sql.slice(i, stop);
+      i = stop - 1;
+    } else if (c === '?') out += `$${++n}`;
+    else out += c;
+  }
+  if (translated.size < 2000) translated.set(sql, out);
+  return out;
+}
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/** One transaction's (or the pool's) query handle. */
+class PgSql implements Sql {
+  /** Set when the transaction has ended; a late continuation must not reuse the released connection. */
+  ended = false;
+  /** A retryable failure seen by any statement: the transaction is doomed and will be re-run, even if fn swallowed it. */
+  doomed: unknown = undefined;
+  /** A non-retryable statement failure not yet undone by ROLLBACK TO SAVEPOINT: the transaction cannot commit. */
+  aborted = false;
+  savepoints = 0;
+
+  constructor(
+    readonly conn: Queryable,
+    private readonly inTx: boolean,
+  ) {}
+
+  async query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
+    try {
+      return await this.conn.query(toPgPlaceholders(sql), params as unknown[]);
+    } catch (e) {
+      if (this.inTx && RETRYABLE.has(sqlState(e) ?? '')) this.doomed ??= e;
+      else if (this.inTx) this.aborted = true;
+      // Security invariant: a duplicate key surfaces as the same generic conflict as on SQLite, never the SQL or values.
+      throw isPgUniqueViolation(e) ? duplicateKey() : e;
+    }
+  }
+
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return (await this.query(sql, params)).rowCount ?? 0;
+  }
+}
+
+/**
+ * Transactions run at SERIALIZABLE on one pooled connection, so a read-modify-write (revision check, idempotency
+ * claim, task transition) behaves as on SQLite's single writer even with several server processes on one database:
+ * the loser of a race gets a serialization failure and its whole transaction is re-run, where it sees the winner's
+ * commit and answers like any stale request (conflict). Calls made inside a transaction's async context join it; a
+ * nested `tx` is a SAVEPOINT, as in the SQLite store.
+ */
+class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
+  private closed = false;
+  private readonly ambient = new AsyncLocalStorage<PgSql>();
+  private readonly plain: PgSql;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly schemaVersion: number,
+    private readonly maxAttempts: number,
+  ) {
+    this.plain = new PgSql(pool, false);
+  }
+
+  private active(): PgSql | undefined {
+    const a = this.ambient.getStore();
+    return a && !a.ended ? a : undefined;
+  }
+
+  private handle(): PgSql {
+    if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
+    return this.active() ?? this.plain;
+  }
+
+  async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.handle().get<T>(sql, params);
+  }
+  async all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.handle().all<T>(sql, params);
+  }
+  async run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.handle().run(sql, params);
+  }
+
+  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
+    const a = this.active();
+    return a ? this.savepoint(a, fn) : this.outer(fn);
+  }
+
+  private async savepoint<T>(a: PgSql, fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const name = `sp_${++a.savepoints}`;
+    const wasAborted = a.aborted;
+    await a.query(`SAVEPOINT ${name}`, []);
+    try {
+      const out = await fn(a);
+      if (a.doomed) throw a.doomed;
+      await a.query(`RELEASE SAVEPOINT ${name}`, []);
+      return out;
+    } catch (e) {
+      // A doomed transaction is re-run from the top; anything else is undone to the savepoint, as on SQLite.
+      if (!a.doomed) {
+        await a.query(`ROLLBACK TO SAVEPOINT ${name}`, []);
+        await a.query(`RELEASE SAVEPOINT ${name}`, []);
+        a.aborted = wasAborted;
+      }
+      throw e;
+    }
+  }
+
+  private async outer<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      const h = new PgSql(client, true);
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch((e: Error) => {
+          broken = e;
+          throw e;
+        });
+        let out: T | undefined;
+        let failure: { e: unknown } | undefined;
+        try {
+          out = await this.ambient.run(h, () => fn(h));
+        } catch (e) {
+          failure = { e };
+        }
+        if (!failure && !h.doomed) {
+          // PostgreSQL turns COMMIT of a failed transaction into a silent ROLLBACK; never report that as success.
+          if (h.aborted) failure = { e: new AppError('internal', 'a statement failed inside the transaction') };
+          else {
+            try {
+              await h.query('COMMIT', []);
+              return out as T;
+            } catch (e) {
+              if (!h.doomed) failure = { e };
+            }
+          }
+        }
+        await client.query('ROLLBACK').catch((e: Error) => void (broken = e));
+        if (h.doomed && attempt < this.maxAttempts) {
+          await backoff(attempt);
+          continue;
+        }
+        if (h.doomed) throw new AppError('conflict', 'the request kept conflicting with concurrent changes', { hint: 'retry the request' });
+        throw failure!.e;
+      } finally {
+        h.ended = true;
+        client.release(broken);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** Short, jittered, growing pause before re-running a transaction that lost a race. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(50, 2 ** attempt) * (0.5 + Math.random());
+  return new Promise((r) => systemClock.setTimer(ms, r));
+}
+
+/**
+ * Applies every migration newer than the database's version in one transaction under a transaction-scoped advisory
+ * lock, so several server processes starting at once apply each step exactly once. A database whose version is newer
+ * than this code knows is refused: this binary must not write a schema it does not understand.
+ */
+export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[], clock: Clock = systemClock): Promise<number> {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
+  });
+  const known = migrations.length;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+      const current = rows[0]?.v ?? 0;
+      if (current > known) {
+        throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
+      }
+      for (const m of migrations.slice(current)) {
+        await client.query(m.sql);
+        // applied_at is informational only; ordering never depends on it.
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, clock.now()]);
+      }
+      await client.query('COMMIT');
+      return known;
+    } catch (e) {
+      await client.query('ROLLBACK').catch((err: Error) => void (broken = err));
+      throw e;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** A pool whose int8 columns (millisecond timestamps, counts) come back as JS numbers; the global pg types are untouched. */
+export function createPool(url: string, max = 10, onError?: (e: Error) => void): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not crash the process; the next checkout reconnects.
+  pool.on('error', (e) => onError?.(e));
+  return pool;
+}
+
+/** Connects to (and upgrades) a PostgreSQL database given a postgres:// or postgresql:// URL. */
+export async function openPostgresStore(url: string, opts: OpenPostgresOptions = {}): Promise<Store> {
+  const pool = createPool(url, opts.maxConnections ?? 10, opts.onPoolError);
+  try {
+    const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
+    return new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12));
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw e;
+  }
+}
