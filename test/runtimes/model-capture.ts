@@ -1,7 +1,8 @@
 // Owns the suite's stand-in model API: a loopback endpoint that records what a runtime would send its model, and never answers it.
 //
-// This is not a mock of our components: it stands where Anthropic's API would be (ANTHROPIC_BASE_URL), so the suite can
-// read exactly what Claude Code puts in front of the model — the model-visible size of our inventory.
+// This is not a mock of our components: it stands where Anthropic's API would be (ANTHROPIC_BASE_URL, read by Claude Code
+// and by OpenCode's AI SDK provider), so the suite can read exactly what a runtime puts in front of the model — the
+// model-visible names and size of our inventory.
 // Model requests are held open (no answer), which keeps the runtime alive and waiting until the test stops it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,8 +21,10 @@ export interface ModelRequest {
 
 export interface ModelCapture {
   url: string;
-  /** Bodies of every POST …/messages request, in arrival order. */
+  /** Bodies of every POST …/messages request (Anthropic Messages API), in arrival order. */
   requests: { path: string; body: ModelRequest }[];
+  /** `METHOD path` of every request that arrived, answered or not (diagnostics). */
+  seen: string[];
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
   close(): Promise<void>;
@@ -29,13 +32,16 @@ export interface ModelCapture {
 
 export async function startModelCapture(): Promise<ModelCapture> {
   const requests: ModelCapture['requests'] = [];
+  const seen: string[] = [];
   const waiters = new Set<() => void>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0]!;
-      if (req.method === 'POST' && /\/v1\/messages$/.test(path)) {
+      seen.push(`${req.method} ${path}`);
+      // Claude Code posts to <base>/v1/messages, the AI SDK (OpenCode) to <base>/messages.
+      if (req.method === 'POST' && /\/messages$/.test(path)) {
         try {
           requests.push({ path, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest });
         } catch {
@@ -53,6 +59,7 @@ export async function startModelCapture(): Promise<ModelCapture> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    seen,
     waitFor(pred, timeoutMs) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -236,6 +236,31 @@ test('opencode: `opencode mcp list` launched by the daemon connects to agentteam
   }
 });
 
+test('opencode: `opencode run` launched by the daemon sends the agentteam tools to the model as agentteam_<tool>; token dies with it', async (t) => {
+  const agentId = (await rd.d.addAgent('oc2', 'opencode')).id;
+  const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
+  // The AI SDK's Anthropic provider reads ANTHROPIC_BASE_URL/ANTHROPIC_API_KEY from the daemon-passed env: the capture.
+  const args = ['--agent', 'oc2', '--runtime', 'opencode', '--workdir', workdir(), '--', 'opencode', 'run', '--model', 'anthropic/claude-sonnet-4-5', 'hi'];
+  const p = runtimeStart(rd, args, { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  try {
+    const { env } = await watch;
+    const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name?.startsWith('agentteam_')), DEADLINE_MS);
+    const tools = req.tools ?? [];
+    const ours = tools.filter((x) => x.name.startsWith('agentteam_'));
+    t.diagnostic(
+      `opencode model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name).join(',')}]; ` +
+        `agentteam ${ours.length} definitions ${bytes(ours)} B (${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+    );
+    // OpenCode 1.18.33 names MCP tools <server>_<tool>: not mcp_agentteam_<tool> as src/wire/mcp/naming.ts assumes.
+    assert.deepEqual(ours.map((x) => x.name).sort(), SORTED_TOOLS.map((n) => `agentteam_${n}`));
+    assert.ok(!tools.some((x) => x.name.startsWith('mcp_agentteam_')));
+    assert.deepEqual(await pingBothRoutes(rd, agentId, env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
+    await stopAndCheckDead('opencode', p, agentId, env);
+  } finally {
+    p.kill();
+  }
+});
+
 /** Launches `kind` directly (not through the daemon), wired by prepareRuntime to the daemon's real endpoint with `token`. */
 async function directLaunch(kind: RuntimeKind, token: string, mcpUrl: string) {
   const { env } = isolatedEnv();
