@@ -1,5 +1,6 @@
 // Owns the load generator every benchmark shares: N keep-alive connections on node:http, bounded by time and request count, loopback only.
 import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface LoadSpec {
@@ -28,6 +29,8 @@ export interface LoadResult {
   rps: number;
   p50Ms: number;
   p99Ms: number;
+  /** Every request answered during the run, warm-up included (for CPU-per-request figures). */
+  completed: number;
   /** First failure seen (status and a short body prefix), for the report; never carries a header value. */
   firstFailure?: string;
 }
@@ -77,6 +80,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const end = windowStart + spec.durationMs;
   const cap = spec.maxRequests ?? Number.POSITIVE_INFINITY;
   let sent = 0;
+  let completed = 0;
   let ok = 0;
   let failed = 0;
   let firstFailure: string | undefined;
@@ -96,6 +100,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         why = `socket: ${(e as Error).message}`;
       }
       const done = performance.now();
+      completed++;
       if (done < windowStart || done > end) continue;
       lastDone = Math.max(lastDone, done);
       if (good) {
@@ -113,7 +118,25 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   lat.sort((a, b) => a - b);
   // Throughput = completions inside the window / its length (a request cap may end the run early: then over the time measured).
   const windowMs = sent >= cap ? Math.max(1, Math.min(end, lastDone) - windowStart) : spec.durationMs;
-  const out: LoadResult = { connections: spec.connections, ok, failed, rps: (ok / windowMs) * 1000, p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99) };
+  const out: LoadResult = { connections: spec.connections, ok, failed, completed, rps: (ok / windowMs) * 1000, p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99) };
   if (firstFailure !== undefined) out.firstFailure = firstFailure;
   return out;
+}
+
+/** User+system CPU time of processes in ms, from /proc/<pid>/stat (Linux; clock ticks of 10 ms). */
+export function cpuMs(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+  }
+  return ticks * 10;
+}
+
+/** Runs a load and also reports the CPU the given server processes spent per answered request (µs). */
+export async function runLoadWithCpu(spec: LoadSpec, pids: readonly number[]): Promise<LoadResult & { cpuUsPerReq: number }> {
+  const c0 = cpuMs(pids);
+  const r = await runLoad(spec);
+  return { ...r, cpuUsPerReq: ((cpuMs(pids) - c0) * 1000) / Math.max(1, r.completed) };
 }

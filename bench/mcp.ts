@@ -1,6 +1,6 @@
 // Owns benchmark 1: MCP ping, tools/list and tools/call message_history_read: ours vs the bare node:http baseline vs the official SDK server.
 import { startBaseline, type BaselineConfig } from './baselines/common.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoadWithCpu, type LoadResult } from './load.js';
 import { alternate, fmt, goal, med, ratio, table, type BenchOptions, type BenchReport, type Goal } from './report.js';
 import { BenchDaemon, pool, type RuntimeTokens } from './setup.js';
 
@@ -57,15 +57,18 @@ export async function benchMcp(fx: McpFixture, o: BenchOptions): Promise<BenchRe
   const bare = await startBaseline('bare', fx.baselineConfig);
   const sdk = await startBaseline('sdk', fx.baselineConfig);
   const ports = { ours: daemon.port, bare: bare.port, sdk: sdk.port };
+  // CPU of every server-side process a contender uses: the baselines call the daemon's embedded server for tools/call.
+  const pids = { ours: [daemon.pid], bare: [bare.child.pid!, daemon.pid], sdk: [sdk.child.pid!, daemon.pid] };
   try {
     const rows: string[][] = [];
     const goals: Goal[] = [];
     const cells: Record<string, unknown>[] = [];
-    const load = (method: Method, connections: number, port: number, durationMs = o.durationMs, warmupMs = o.warmupMs) => {
+    const load = (method: Method, connections: number, name: (typeof CONTENDERS)[number], durationMs = o.durationMs, warmupMs = o.warmupMs) => {
       const body = Buffer.from(JSON.stringify(METHODS[method]));
       const check = checker(method);
+      const port = ports[name];
       return () =>
-          runLoad({
+        runLoadWithCpu({
             port,
             method: 'POST',
             path: () => path,
@@ -80,17 +83,18 @@ export async function benchMcp(fx: McpFixture, o: BenchOptions): Promise<BenchRe
             durationMs,
             warmupMs,
             check,
-          });
+          }, pids[name]);
     };
     // Warm every contender's JIT on every method before anything is measured.
-    for (const method of Object.keys(METHODS) as Method[]) for (const name of CONTENDERS) await load(method, 32, ports[name], o.quick ? 300 : 1000, 0)();
+    for (const method of Object.keys(METHODS) as Method[]) for (const name of CONTENDERS) await load(method, 32, name, o.quick ? 300 : 1000, 0)();
     for (const method of Object.keys(METHODS) as Method[]) {
       for (const connections of MCP_CONNECTIONS) {
-        const r = await alternate<LoadResult>(o.rounds, CONTENDERS.map((name) => ({ name, run: load(method, connections, ports[name]) })));
+        const r = await alternate<LoadResult & { cpuUsPerReq: number }>(o.rounds, CONTENDERS.map((name) => ({ name, run: load(method, connections, name) })));
         const m = (name: string) => ({
           rps: med(r[name]!, (x) => x.rps),
           p50: med(r[name]!, (x) => x.p50Ms),
           p99: med(r[name]!, (x) => x.p99Ms),
+          cpuUs: med(r[name]!, (x) => x.cpuUsPerReq),
           failed: r[name]!.reduce((s, x) => s + x.failed, 0),
           firstFailure: r[name]!.find((x) => x.firstFailure)?.firstFailure,
         });
@@ -98,17 +102,18 @@ export async function benchMcp(fx: McpFixture, o: BenchOptions): Promise<BenchRe
         const b = m('bare');
         const s = m('sdk');
         for (const [name, v] of [['ours', ours], ['bare', b], ['sdk', s]] as const) {
-          rows.push([method, String(connections), name, fmt(v.rps, 0), fmt(v.p50), fmt(v.p99), fmt(ratio(v.rps, b.rps)), fmt(ratio(ours.rps, v.rps)), String(v.failed)]);
+          rows.push([method, String(connections), name, fmt(v.rps, 0), fmt(v.p50), fmt(v.p99), fmt(ratio(v.rps, b.rps)), fmt(ratio(ours.rps, v.rps)), fmt(v.cpuUs, 0), fmt(ratio(v.cpuUs, ours.cpuUs)), String(v.failed)]);
         }
         cells.push({ method, connections, ours, bare: b, sdk: s, oursOverBare: ratio(ours.rps, b.rps), oursOverSdk: ratio(ours.rps, s.rps), rounds: r });
         if (method === 'ping') goals.push(goal(`ping @${connections} conns: ours/bare throughput`, ratio(ours.rps, b.rps), '>=', 0.8));
         goals.push(goal(`${method} @${connections} conns: ours/SDK throughput`, ratio(ours.rps, s.rps), '>=', 5));
       }
     }
-    const t = table(['method', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'ours/x', 'failed'], rows);
+    const t = table(['method', 'conns', 'server', 'req/s', 'p50 ms', 'p99 ms', 'x bare', 'ours/x', 'CPU us/req', 'CPU x/ours', 'failed'], rows);
     const note =
       'bare = node:http + same auth checks, canned ping/tools/list, ServerClient for tools/call (no admission, fences, negotiation, validation or budget);\n' +
       'sdk = McpServer + StreamableHTTPServerTransport, stateless JSON, fresh server+transport per request, same auth checks.\n' +
+      'CPU us/req = user+system CPU of all server-side processes (daemon; baseline + daemon for bare/sdk) per answered request; CPU x/ours = how much more CPU x spends than ours.\n' +
       `${RUNTIMES} runtimes share the connections (conn i uses runtime i mod ${RUNTIMES}); medians of ${o.rounds} alternating rounds.`;
     return { name: 'mcp', table: `${t}\n${note}`, goals, json: { connections: MCP_CONNECTIONS, runtimes: RUNTIMES, seedMessages: SEED_MESSAGES, cells } };
   } finally {

@@ -1,5 +1,6 @@
 // Owns how benchmarks report: alternating rounds, medians, ratios, goal marks, the printed table and bench/results/<name>.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './load.js';
 
@@ -73,7 +74,7 @@ export const RESULTS_DIR = resolve(import.meta.dirname, 'results');
 export function writeResult(r: BenchReport, opts: BenchOptions): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(RESULTS_DIR, `${r.name}.json`);
-  const meta = { name: r.name, at: new Date().toISOString(), node: process.version, quick: opts.quick, rounds: opts.rounds, durationMs: opts.durationMs, warmupMs: opts.warmupMs };
+  const meta = { name: r.name, at: new Date().toISOString(), node: process.version, cpus: cpus().length, loadavgAtEnd: loadavg().map((x) => Number(x.toFixed(2))), quick: opts.quick, rounds: opts.rounds, durationMs: opts.durationMs, warmupMs: opts.warmupMs };
   writeFileSync(file, JSON.stringify({ ...meta, goals: r.goals, ...r.json }, null, 2) + '\n');
   return file;
 }

@@ -1,5 +1,6 @@
 // Owns `npm run bench`: builds the binary, runs each benchmark (or --only=a,b), prints tables with goals and writes bench/results/*.json.
 import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { benchExec } from './exec.js';
 import { benchGrowth } from './growth.js';
@@ -20,6 +21,7 @@ if (!args.includes('--no-build')) {
 }
 
 const started = performance.now();
+process.stdout.write(`agentteam bench${quick ? ' --quick' : ''}: node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 const reports: BenchReport[] = [];
 function show(r: BenchReport): void {
   const file = writeResult(r, opts);
@@ -41,4 +43,5 @@ if (want('pagination')) show(await benchPagination(opts));
 if (want('growth')) show(await benchGrowth(opts));
 
 const all = reports.flatMap((r) => r.goals);
+process.stdout.write(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 process.stdout.write(`\n${all.filter((g) => g.met).length}/${all.length} goals met; ${((performance.now() - started) / 1000).toFixed(0)} s\n`);

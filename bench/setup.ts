@@ -1,8 +1,9 @@
 // Owns benchmark fixtures on top of the test harness: a real daemon in a temp home, agents, runtimes whose tokens we capture, seeding.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestDaemon, cliJson, http } from '../test/harness.js';
+import { BIN, TestDaemon, cliJson, http } from '../test/harness.js';
 
 export interface RuntimeTokens {
   runId: string;
@@ -41,6 +42,19 @@ export class BenchDaemon {
     this.serverUrl = s.server.url;
     this.d.pid = s.pid;
     return this;
+  }
+
+  /** Stops the daemon and runs it again in the foreground as our child with extra node flags (e.g. --cpu-prof), same home. */
+  async restartWith(nodeArgs: string[]): Promise<ChildProcess> {
+    await this.d.stop();
+    const child = spawn(process.execPath, [...nodeArgs, BIN, '--home', this.d.home, 'daemon', 'start', '--foreground', '--port', '0'], { stdio: 'ignore', env: { ...process.env, AGENTTEAM_HOME: this.d.home } });
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const s = await this.d.run(['daemon', 'status']);
+      if (s.code === 0 && cliJson(s).pid === child.pid) break;
+    }
+    await this.start(); // healthy: `init` just reports it
+    return child;
   }
 
   /** Restarts the daemon on the same home (e.g. after rows were written straight into server.db). */

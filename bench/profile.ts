@@ -1,0 +1,106 @@
+// Owns `node --import tsx bench/profile.ts <workload> [seconds]`: CPU-profiles a real daemon (node --cpu-prof) under one load and prints where self time goes.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ServerClient } from '../src/server-client/client.js';
+import { runLoad } from './load.js';
+import { BenchDaemon, pool } from './setup.js';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** Maps a line of an esbuild bundle to the source module it came from (esbuild writes a `// path` comment before each module). */
+export function bundleModules(bundleText: string): (line: number) => string {
+  const marks: Array<[number, string]> = [];
+  bundleText.split('\n').forEach((l, i) => {
+    const m = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(l);
+    if (m) marks.push([i + 1, m[1]!]);
+  });
+  return (line) => {
+    let lo = 0;
+    let hi = marks.length - 1;
+    let best = '(bundle)';
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (marks[mid]![0] <= line) (best = marks[mid]![1]), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    return best;
+  };
+}
+
+/** Self time from a .cpuprofile, largest first, as a share of all samples: by function (name + module) and by module. */
+export function selfTime(profile: { nodes: ProfileNode[] }, moduleOf: (url: string, line: number) => string): { byFunction: Array<{ key: string; share: number }>; byModule: Array<{ key: string; share: number }> } {
+  const fns = new Map<string, number>();
+  const mods = new Map<string, number>();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const hits = n.hitCount ?? 0;
+    total += hits;
+    const mod = moduleOf(n.callFrame.url, n.callFrame.lineNumber + 1);
+    const key = `${n.callFrame.functionName || '(anonymous)'} ${mod}`;
+    fns.set(key, (fns.get(key) ?? 0) + hits);
+    mods.set(mod, (mods.get(mod) ?? 0) + hits);
+  }
+  const sorted = (m: Map<string, number>) => [...m.entries()].map(([key, h]) => ({ key, share: h / Math.max(1, total) })).sort((a, b) => b.share - a.share);
+  return { byFunction: sorted(fns), byModule: sorted(mods) };
+}
+
+const WORKLOADS = {
+  ping: { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'ping' } },
+  'tools/list': { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
+  'tools/call': { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'message_history_read', arguments: { target: 'channel:general', limit: 20 } } } },
+  'task/list': { kind: 'exec', body: {} },
+} as const;
+
+async function main(): Promise<void> {
+  const name = (process.argv[2] ?? 'ping') as keyof typeof WORKLOADS;
+  const seconds = Number(process.argv[3] ?? 5);
+  const connections = Number(process.argv[4] ?? 32);
+  const w = WORKLOADS[name];
+  if (!w) throw new Error(`workload is one of: ${Object.keys(WORKLOADS).join(', ')}`);
+  const daemon = new BenchDaemon();
+  const profDir = join(daemon.scratch, 'prof');
+  await daemon.start();
+  try {
+    const agentId = await daemon.addAgent('profiled');
+    // The same home, now run as our child under --cpu-prof; it writes the profile when it exits.
+    const child = await daemon.restartWith([`--cpu-prof`, `--cpu-prof-dir=${profDir}`]);
+    const exited = new Promise((r) => child.once('exit', r));
+    await pool(Array.from({ length: 50 }, (_, i) => i), 4, (i) => daemon.owner('POST', '/api/daemon/messages', { target: 'channel:general', content: `seed ${i} ${'lorem ipsum '.repeat(8)}` }));
+    const api = new ServerClient({ baseUrl: daemon.serverUrl });
+    for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).createTask({ title: `t${i}` });
+    api.close();
+    const rts = await pool([0, 1, 2, 3], 4, () => daemon.launchWithTokens(agentId));
+    const path = w.kind === 'mcp' ? `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}` : `/api/internal/exec/servers/${daemon.serverId}/agents/${agentId}/task/list`;
+    const body = Buffer.from(JSON.stringify(w.body));
+    const r = await runLoad({
+      port: daemon.port,
+      method: 'POST',
+      path: () => path,
+      headers: (c) => ({ authorization: `Bearer ${w.kind === 'mcp' ? rts[c % 4]!.mcpToken : rts[c % 4]!.execToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+      body: () => body,
+      connections,
+      durationMs: seconds * 1000,
+      warmupMs: 500,
+    });
+    process.stdout.write(`${name} @${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, failed ${r.failed}\n`);
+    for (const rt of rts) await daemon.stopRuntime(rt.runId);
+    child.kill('SIGTERM');
+    await exited;
+    const files = readdirSync(profDir).map((f) => join(profDir, f));
+    // The daemon is the largest profile (the short-lived CLI processes write small ones).
+    const biggest = files.sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0]!;
+    const inBundle = bundleModules(readFileSync(join(import.meta.dirname, '..', 'dist', 'cli.mjs'), 'utf8'));
+    const moduleOf = (url: string, line: number) => (url.endsWith('/dist/cli.mjs') ? inBundle(line) : url.replace(/^.*\/node_modules\//, 'node_modules/') || '(native)');
+    const t = selfTime(JSON.parse(readFileSync(biggest, 'utf8')), moduleOf);
+    const lines = (xs: Array<{ key: string; share: number }>, n: number) => xs.slice(0, n).map((x) => `${(x.share * 100).toFixed(1).padStart(5)}%  ${x.key}`).join('\n');
+    process.stdout.write(`-- self time by module --\n${lines(t.byModule, 25)}\n-- self time by function --\n${lines(t.byFunction, 25)}\n`);
+  } finally {
+    await daemon.dispose();
+  }
+}
+
+if (process.argv[1]?.endsWith('profile.ts')) await main();
