@@ -1,20 +1,45 @@
-// Owns `agentteam server start`: the AgentTeam Server standalone on SQLite, in the foreground until SIGTERM/SIGINT.
-import { resolve } from 'node:path';
-import { loadOrCreateSecret } from '../daemon/home.js';
+// Owns `agentteam server start`: the AgentTeam Server standalone on SQLite or PostgreSQL, in the foreground until SIGTERM/SIGINT.
+import { join, resolve } from 'node:path';
+import { loadOrCreateSecret, ensurePrivateDir, resolveHome } from '../daemon/home.js';
 import { startServer } from '../server/main.js';
+import { parseDbUrl } from '../server/store/open.js';
 import { newToken } from '../shared/ids.js';
 import { createLogger } from '../shared/log.js';
 import { CliError } from './daemon-client.js';
 
-export async function serverStart(o: { db: string; port: string; adminTokenFile?: string }): Promise<number> {
-  const m = /^sqlite:(.+)$/.exec(o.db);
-  if (!m) throw new CliError('--db must be sqlite:PATH (PostgreSQL is not supported yet)', 2);
+/**
+ * `--db sqlite:PATH` keeps the admin token beside the file (PATH.admin-token); `--db postgres://…` has no file, so the
+ * token lives in the home folder (server-admin.token) unless --admin-token-file names one.
+ */
+export async function serverStart(o: { db: string; port: string; adminTokenFile?: string; home?: string }): Promise<number> {
+  let loc;
+  try {
+    loc = parseDbUrl(o.db);
+  } catch (e) {
+    // Security invariant: the message never echoes --db, which may carry a password.
+    throw new CliError(`--db: ${(e as Error).message}`, 2);
+  }
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
-  const dbPath = resolve(m[1]!);
-  const tokenFile = resolve(o.adminTokenFile ?? `${dbPath}.admin-token`);
+  let tokenFile: string;
+  if (o.adminTokenFile) tokenFile = resolve(o.adminTokenFile);
+  else if (loc.kind === 'sqlite') tokenFile = `${loc.path}.admin-token`;
+  else {
+    const home = resolveHome(o.home);
+    ensurePrivateDir(home);
+    tokenFile = join(home, 'server-admin.token');
+  }
   const adminToken = loadOrCreateSecret(tokenFile, () => newToken('ata'));
-  const s = await startServer({ dbPath, adminToken, port, logger: createLogger({ name: 'server' }) });
+  const logger = createLogger({ name: 'server' });
+  let s;
+  try {
+    s = await startServer({ db: loc.kind === 'sqlite' ? `sqlite:${loc.path}` : loc.url, adminToken, port, logger });
+  } catch (e) {
+    if (loc.kind === 'sqlite') throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    // Security invariant: connection failures are reported without the URL (it may carry a password).
+    throw new CliError(`server failed to start: ${msg.split(loc.url).join('<db url>')}`, 1);
+  }
   process.stdout.write(JSON.stringify({ url: s.url, serverId: s.serverId }) + '\n');
   await new Promise<void>((r) => {
     process.once('SIGTERM', r);

@@ -46,6 +46,7 @@ export class Members {
       const existing = await sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE role = 'owner'`);
       const ws = await sql.get<{ value: string }>("SELECT value FROM meta WHERE key = 'workspace_id'");
       if (existing && ws) {
+        this.meta.workspaceId = ws.value; // another server process on a shared database may have bootstrapped it
         return { serverId: this.meta.serverId, workspaceId: ws.value, owner: memberDto(existing), created: false };
       }
       const workspaceId = ws?.value ?? newId('wsp');

@@ -105,7 +105,9 @@ export class Reviews {
       const r = await this.load(sql, actor, reviewId);
       if (r.status !== from) throw new AppError('conflict', `cannot ${verb} a review that is ${r.status}; allowed from ${r.status}: ${r.status === 'open' ? 'resolve' : 'reopen'}`);
       const next: ReviewRow = { ...r, status: to, revision: r.revision + 1, updated_at: Math.max(this.deps.clock.now(), r.updated_at) };
-      await sql.run('UPDATE reviews SET status = ?, revision = ?, updated_at = ? WHERE id = ?', [next.status, next.revision, next.updated_at, next.id]);
+      // Conditional on the revision read, so a concurrent writer on a shared database is never overwritten silently.
+      const changed = await sql.run('UPDATE reviews SET status = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [next.status, next.revision, next.updated_at, next.id, r.revision]);
+      if (changed !== 1) throw new AppError('conflict', 'the review changed concurrently', { hint: 'get the review again' });
       return reviewDto(next);
     });
   }

@@ -73,19 +73,18 @@ export class Tasks {
     return id;
   }
 
-  /** Every mutation bumps revision and updatedAt (never moving updatedAt backwards). */
+  /**
+   * Every mutation bumps revision and updatedAt (never moving updatedAt backwards). The write is conditional on the
+   * revision that was read, so a concurrent writer (another server process on the same database) can never be
+   * overwritten silently: the loser gets conflict.
+   */
   private async save(sql: Sql, r: TaskRow): Promise<TaskDto> {
     const next: TaskRow = { ...r, revision: r.revision + 1, updated_at: Math.max(this.deps.clock.now(), r.updated_at) };
-    await sql.run('UPDATE tasks SET title = ?, description = ?, status = ?, assignee_id = ?, blocked_reason = ?, revision = ?, updated_at = ? WHERE id = ?', [
-      next.title,
-      next.description,
-      next.status,
-      next.assignee_id,
-      next.blocked_reason,
-      next.revision,
-      next.updated_at,
-      next.id,
-    ]);
+    const changed = await sql.run(
+      'UPDATE tasks SET title = ?, description = ?, status = ?, assignee_id = ?, blocked_reason = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?',
+      [next.title, next.description, next.status, next.assignee_id, next.blocked_reason, next.revision, next.updated_at, next.id, r.revision],
+    );
+    if (changed !== 1) throw new AppError('conflict', 'the task changed concurrently', { hint: 'get the task again and reapply your change' });
     return taskDto(next);
   }
 
