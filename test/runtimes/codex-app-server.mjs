@@ -5,8 +5,8 @@
 // recognises it as the codex binary and inserts its `-c` overrides exactly as for a user; this script forwards its
 // argv untouched to the real codex (argv[2]) with the environment the daemon gave it, then asks codex what a client
 // would: the MCP server status (tools as codex sees them), two command/exec probes (the model's command sandbox), and
-// one agentteam tool call through codex's own MCP client. It prints one `RESULT <json>` line and stays up (the runtime
-// is "running") until the daemon stops it.
+// one agentteam tool call through codex's own MCP client. It prints one `RESULT <json>` line, starts one model turn,
+// and stays up (the runtime is "running") until the daemon stops it.
 import { spawn } from 'node:child_process';
 
 const [realCodex, ...args] = process.argv.slice(2);
@@ -69,6 +69,10 @@ if (threadId) {
   result.toolCall = await call('mcpServer/tool/call', { server: 'agentteam', threadId, tool: 'message_send', arguments: { target: 'channel:general', content: 'hello from codex' } });
 }
 process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+
+// One model turn, so the model request (with the tools as the model sees them) reaches whatever model provider the
+// command line configured; the suite points it at a loopback capture that never answers.
+if (threadId) void call('turn/start', { threadId, input: [{ type: 'text', text: 'hi' }] });
 
 // Stay up until the daemon stops the run (SIGTERM to the process group reaches codex too).
 const stop = () => {

@@ -21,7 +21,7 @@ export interface ModelRequest {
 
 export interface ModelCapture {
   url: string;
-  /** Bodies of every POST …/messages request (Anthropic Messages API), in arrival order. */
+  /** Bodies of every model request (Anthropic Messages or OpenAI Responses API), in arrival order. */
   requests: { path: string; body: ModelRequest }[];
   /** `METHOD path` of every request that arrived, answered or not (diagnostics). */
   seen: string[];
@@ -40,8 +40,8 @@ export async function startModelCapture(): Promise<ModelCapture> {
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0]!;
       seen.push(`${req.method} ${path}`);
-      // Claude Code posts to <base>/v1/messages, the AI SDK (OpenCode) to <base>/messages.
-      if (req.method === 'POST' && /\/messages$/.test(path)) {
+      // Claude Code posts to <base>/v1/messages, the AI SDK (OpenCode) to <base>/messages, Codex to <base_url>/responses.
+      if (req.method === 'POST' && /\/(messages|responses)$/.test(path)) {
         try {
           requests.push({ path, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest });
         } catch {

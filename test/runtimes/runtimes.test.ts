@@ -16,7 +16,7 @@ import { cliJson, http } from '../harness.js';
 import { prepareRuntime, type RuntimeKind } from '../../src/runtime/drivers/index.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, pingBothRoutes, runtimeStart, startRuntimeDaemon, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
 import { CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, mkdtempSync, plain, privateRunDir, runBounded, type Bounded } from './harness.js';
-import { startModelCapture, type ModelCapture } from './model-capture.js';
+import { startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
 const SORTED_TOOLS = [...AGENTTEAM_TOOLS].sort();
@@ -30,7 +30,7 @@ before(
     ensureRuntimes();
     model = await startModelCapture();
     // A syntactically plausible key that no API accepts; it only makes Claude send its request to the capture.
-    rd = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' });
+    rd = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key', AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' });
   },
   { timeout: 11 * 60_000 },
 );
@@ -176,7 +176,16 @@ interface CodexResult {
 test('codex: app-server launched by the daemon (with the driver-inserted -c overrides) lists and calls the agentteam tools; Exec works from its sandbox with network; token dies with it', async (t) => {
   const agentId = (await rd.d.addAgent('cx', 'codex')).id;
   const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
-  const p = runtimeStart(rd, ['--agent', 'cx', '--runtime', 'codex', '--workdir', workdir(), '--', codexShim(), 'app-server'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  // The user's own -c flags point Codex's model at the capture (a custom Responses-API provider keyed by a dummy env var).
+  const provider = [
+    ['model_provider', '"capture"'],
+    ['model_providers.capture.name', '"capture"'],
+    ['model_providers.capture.base_url', JSON.stringify(`${model.url}/v1`)],
+    ['model_providers.capture.env_key', '"AGENTTEAM_TEST_MODEL_KEY"'],
+    ['model_providers.capture.wire_api', '"responses"'],
+    ['model', '"gpt-5.1-codex"'],
+  ].flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const p = runtimeStart(rd, ['--agent', 'cx', '--runtime', 'codex', '--workdir', workdir(), '--', codexShim(), ...provider, 'app-server'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
   try {
     const { env } = await watch;
     const line = await lineFrom(p, (s) => s.startsWith('RESULT '));
@@ -210,6 +219,20 @@ test('codex: app-server launched by the daemon (with the driver-inserted -c over
     const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
     const mine = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === 'hello from codex');
     assert.equal(mine?.author.name, 'cx');
+
+    // The model turn: what Codex sends its model for our inventory.
+    const req = await model.waitFor((b) => JSON.stringify(b.tools ?? []).includes('message_history_read'), DEADLINE_MS);
+    const tools = req.tools ?? [];
+    // Codex 0.169.0 sends MCP tools as one Responses-API namespace per server, holding the raw tool names.
+    const ns = tools.find((x) => x.name === 'mcp__agentteam') as (ModelTool & { type?: string; tools?: ModelTool[] }) | undefined;
+    const inner = ns?.tools ?? [];
+    t.diagnostic(
+      `codex model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name).join(',')}]; ` +
+        `agentteam namespace ${bytes(ns)} B (${inner.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+    );
+    assert.equal(ns?.type, 'namespace');
+    assert.deepEqual(inner.map((x) => x.name).sort(), SORTED_TOOLS);
+    assert.ok(!tools.some((x) => x.name?.startsWith('mcp__agentteam__')));
 
     assert.deepEqual(await pingBothRoutes(rd, agentId, env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
     await stopAndCheckDead('codex', p, agentId, env);
