@@ -200,10 +200,14 @@ class PostgresStore implements Store {
           }
         }
         await client.query('ROLLBACK').catch((e: Error) => void (broken = e));
-        if (h.doomed && attempt < this.maxAttempts) {
+        // A duplicate key is re-run a couple of times (the re-run sees the winner's row and answers in domain terms);
+        // a genuine duplicate then surfaces as the same conflict SQLite gives.
+        const dup = isPgUniqueViolation(h.doomed);
+        if (h.doomed && attempt < (dup ? Math.min(3, this.maxAttempts) : this.maxAttempts)) {
           await backoff(attempt);
           continue;
         }
+        if (dup) throw duplicateKey();
         if (h.doomed) throw new AppError('conflict', 'the request kept conflicting with concurrent changes', { hint: 'retry the request' });
         throw failure!.e;
       } finally {
