@@ -221,14 +221,14 @@ test('codex: app-server launched by the daemon (with the driver-inserted -c over
     assert.equal(mine?.author.name, 'cx');
 
     // The model turn: what Codex sends its model for our inventory.
-    const req = await model.waitFor((b) => JSON.stringify(b.tools ?? []).includes('message_history_read'), DEADLINE_MS);
+    const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name === 'mcp__agentteam'), DEADLINE_MS);
     const tools = req.tools ?? [];
     // Codex 0.169.0 sends MCP tools as one Responses-API namespace per server, holding the raw tool names.
     const ns = tools.find((x) => x.name === 'mcp__agentteam') as (ModelTool & { type?: string; tools?: ModelTool[] }) | undefined;
     const inner = ns?.tools ?? [];
     t.diagnostic(
       `codex model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name).join(',')}]; ` +
-        `agentteam namespace ${bytes(ns)} B (${inner.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+        `agentteam namespace ${bytes(ns ?? null)} B (${inner.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
     );
     assert.equal(ns?.type, 'namespace');
     assert.deepEqual(inner.map((x) => x.name).sort(), SORTED_TOOLS);
