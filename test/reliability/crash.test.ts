@@ -7,8 +7,8 @@ import { processAlive } from '../../src/shared/proc.js';
 import { TestDaemon } from '../harness.js';
 import { allMessages, allTasks, Client, execHeaders, launchRuntime, mcpHeaders, PING, readExecToken, sleep, type Runtime } from './kit.js';
 
-// Short TTL so several Exec generations exist (and are all recorded) before the crash.
-const d = new TestDaemon(undefined, { AGENTTEAM_TOKEN_TTL_MS: '1000' });
+// Short TTL so more than one Exec generation exists (and all are recorded) before the crash; renewal at ~2.4 s.
+const d = new TestDaemon(undefined, { AGENTTEAM_TOKEN_TTL_MS: '3000' });
 const runtimes: Runtime[] = [];
 const credentialsDir = () => join(d.home, 'run', 'credentials');
 
@@ -73,7 +73,7 @@ test('kill -9 during task creation (Exec) and message_send (MCP): restart sweeps
     }
   };
   const load = Promise.all(olds.flatMap((rt) => [0, 1, 2, 3].flatMap((w) => [execWorker(rt, w), mcpWorker(rt, w)])));
-  await sleep(2000);
+  await sleep(3200);
   crashed = true;
   process.kill(d.pid, 'SIGKILL');
   const oldPid = d.pid;
