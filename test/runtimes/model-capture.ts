@@ -3,8 +3,10 @@
 // This is not a mock of our components: it stands where Anthropic's API would be (ANTHROPIC_BASE_URL, read by Claude Code
 // and by OpenCode's AI SDK provider), so the suite can read exactly what a runtime puts in front of the model — the
 // model-visible names and size of our inventory.
-// Model requests are held open (no answer), which keeps the runtime alive and waiting until the test stops it.
-import { createServer, type Server } from 'node:http';
+// Model requests are held open (no answer), which keeps the runtime alive and waiting until the test stops it, unless
+// the test scripted a reply: then an Anthropic Messages stream answers with one tool_use or one text block, so the
+// runtime really calls our tool through its own MCP client and shows us the result it hands back to the model.
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ModelTool {
@@ -19,12 +21,17 @@ export interface ModelRequest {
   [k: string]: unknown;
 }
 
+/** A scripted model turn: call one tool, or say something and end the turn. */
+export type ModelReply = { toolUse: { id: string; name: string; input: unknown } } | { text: string };
+
 export interface ModelCapture {
   url: string;
   /** Bodies of every model request (Anthropic Messages or OpenAI Responses API), in arrival order. */
   requests: { path: string; body: ModelRequest }[];
   /** `METHOD path` of every request that arrived, answered or not (diagnostics). */
   seen: string[];
+  /** Anthropic Messages requests get `script(body)`'s reply when it returns one; otherwise they are held open. */
+  script: ((body: ModelRequest) => ModelReply | undefined) | undefined;
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
   close(): Promise<void>;
@@ -48,7 +55,9 @@ export async function startModelCapture(): Promise<ModelCapture> {
           requests.push({ path, body: {} });
         }
         for (const w of waiters) w();
-        return; // held open: the runtime waits for its model until the test stops it
+        const reply = path.endsWith('/messages') ? capture.script?.(requests.at(-1)!.body) : undefined;
+        if (reply) writeMessagesStream(res, reply);
+        return; // otherwise held open: the runtime waits for its model until the test stops it
       }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'capture endpoint' } }));
@@ -56,8 +65,9 @@ export async function startModelCapture(): Promise<ModelCapture> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return {
+  const capture: ModelCapture = {
     url: `http://127.0.0.1:${port}`,
+    script: undefined,
     requests,
     seen,
     waitFor(pred, timeoutMs) {
@@ -83,4 +93,25 @@ export async function startModelCapture(): Promise<ModelCapture> {
         server.close(() => r());
       }),
   };
+  return capture;
+}
+
+/** Writes one assistant message as an Anthropic Messages SSE stream (the event sequence both runtimes parse). */
+function writeMessagesStream(res: ServerResponse, reply: ModelReply): void {
+  const ev = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const usage = { input_tokens: 1, output_tokens: 1 };
+  ev('message_start', { message: { id: 'msg_capture', type: 'message', role: 'assistant', model: 'capture', content: [], stop_reason: null, stop_sequence: null, usage } });
+  if ('toolUse' in reply) {
+    const { id, name, input } = reply.toolUse;
+    ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id, name, input: {} } });
+    ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) } });
+  } else {
+    ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: reply.text } });
+  }
+  ev('content_block_stop', { index: 0 });
+  ev('message_delta', { delta: { stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } });
+  ev('message_stop', {});
+  res.end();
 }

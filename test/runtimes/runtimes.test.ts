@@ -16,7 +16,7 @@ import { cliJson, http } from '../harness.js';
 import { prepareRuntime, type RuntimeKind } from '../../src/runtime/drivers/index.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, pingBothRoutes, runtimeStart, startRuntimeDaemon, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
 import { CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, mkdtempSync, plain, privateRunDir, runBounded, type Bounded } from './harness.js';
-import { startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
+import { startModelCapture, type ModelCapture, type ModelReply, type ModelRequest, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
 const SORTED_TOOLS = [...AGENTTEAM_TOOLS].sort();
@@ -73,6 +73,41 @@ async function stopAndCheckDead(kind: RuntimeKind, p: Bounded, agentId: string, 
 /** Bytes of the agentteam tool definitions as JSON: what a runtime forwards to its model, before its own wrapping. */
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
+interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+const toolResults = (b: ModelRequest): ToolResultBlock[] =>
+  ((b.messages ?? []) as { content?: unknown }[]).flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [])).filter((c) => c?.type === 'tool_result');
+
+/** The model's side of one tool call: call `call` when offered, then end the turn once its result came back. */
+function scriptOneCall(call: { id: string; name: string; input: unknown }): (b: ModelRequest) => ModelReply | undefined {
+  return (b) => {
+    if (toolResults(b).some((r) => r.tool_use_id === call.id)) return { text: 'done' };
+    if ((b.tools ?? []).some((x) => x.name === call.name)) return { toolUse: call };
+    return undefined; // e.g. a title request: held
+  };
+}
+
+/** Waits for the model request carrying the tool_result of call `id`: exactly what the runtime shows the model. */
+async function toolResult(id: string): Promise<ToolResultBlock> {
+  const b = await model.waitFor((x) => toolResults(x).some((r) => r.tool_use_id === id), DEADLINE_MS);
+  return toolResults(b).find((r) => r.tool_use_id === id)!;
+}
+
+/** The daemon's own tools/list answer (result.tools) for `agentId` with `token`. */
+async function toolsList(daemon: RuntimeDaemon, agentId: string, token: string): Promise<{ name: string }[]> {
+  const listed = await http(daemon.d.port, 'POST', daemon.mcpPath(agentId), {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', host: `127.0.0.1:${daemon.d.port}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
+  assert.equal(listed.status, 200, listed.body);
+  return (JSON.parse(listed.body) as { result: { tools: { name: string }[] } }).result.tools;
+}
+
 interface ClaudeRun {
   p: Bounded;
   agentId: string;
@@ -81,11 +116,11 @@ interface ClaudeRun {
 }
 
 /** `agentteam runtime start --runtime claude -- claude -p hi …` on `daemon`; resolves once Claude printed its init line. */
-async function startClaude(daemon: RuntimeDaemon, name: string): Promise<ClaudeRun> {
+async function startClaude(daemon: RuntimeDaemon, name: string, extra: string[] = []): Promise<ClaudeRun> {
   const agentId = (await daemon.d.addAgent(name, 'claude')).id;
   const watch = captureRuntimeEnv(daemon.d.pid, daemon.mcpPath(agentId), DEADLINE_MS);
   // The driver inserts --mcp-config=<run dir file> right after `claude`; the rest is the user's command line.
-  const args = ['--agent', name, '--runtime', 'claude', '--workdir', workdir(), '--', 'claude', '-p', 'hi', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
+  const args = ['--agent', name, '--runtime', 'claude', '--workdir', workdir(), '--', 'claude', '-p', 'hi', ...extra, '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
   const p = runtimeStart(daemon, args, { cwd: workdir(), timeoutMs: DEADLINE_MS });
   try {
     const { env } = await watch;
@@ -117,6 +152,9 @@ test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp
 
     // Still running (waiting for its model): the token it connected with is live on both routes.
     assert.deepEqual(await pingBothRoutes(rd, c.agentId, c.env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
+    const served = await toolsList(rd, c.agentId, c.env.AGENTTEAM_MCP_TOKEN!);
+    assert.deepEqual(served.map((x) => x.name).sort(), SORTED_TOOLS);
+    t.diagnostic(`daemon tools/list result.tools: ${bytes(served)} B (${served.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`);
     assert.ok(!c.p.stdout().includes(c.env.AGENTTEAM_MCP_TOKEN!) && !c.p.stderr().includes(c.env.AGENTTEAM_MCP_TOKEN!));
     await stopAndCheckDead('claude', c.p, c.agentId, c.env);
   } finally {
@@ -124,32 +162,42 @@ test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp
   }
 });
 
-test('claude: with ENABLE_TOOL_SEARCH=false the model request carries the four agentteam definitions (size measured against tools/list)', async (t) => {
+test('claude: with ENABLE_TOOL_SEARCH=false the model gets the four agentteam definitions; a scripted tool_use makes Claude call message_send through the daemon', async (t) => {
   const daemon = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key', ENABLE_TOOL_SEARCH: 'false' });
+  const call = { id: 'toolu_agentteam_claude', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'hello from claude' } };
+  model.script = scriptOneCall(call);
   try {
-    const c = await startClaude(daemon, 'cl2');
+    // -p runs deny MCP tools unless allowed; a user allows ours the same way.
+    const c = await startClaude(daemon, 'cl2', ['--allowedTools', call.name]);
     try {
       const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name?.startsWith('mcp__agentteam__')), DEADLINE_MS);
       const tools = req.tools ?? [];
       const ours = tools.filter((x) => x.name.startsWith('mcp__agentteam__'));
       assert.deepEqual(ours.map((x) => x.name).sort(), CLAUDE_NAMES);
       for (const x of ours) assert.equal(typeof x.description, 'string');
-      const listed = await http(daemon.d.port, 'POST', daemon.mcpPath(c.agentId), {
-        headers: { authorization: `Bearer ${c.env.AGENTTEAM_MCP_TOKEN}`, 'content-type': 'application/json', accept: 'application/json', host: `127.0.0.1:${daemon.d.port}` },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-      });
-      assert.equal(listed.status, 200);
-      const served = (JSON.parse(listed.body) as { result: { tools: { name: string }[] } }).result.tools;
-      assert.deepEqual(served.map((x) => x.name).sort(), SORTED_TOOLS);
       t.diagnostic(
         `claude model request (tool search off): ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B; agentteam ${ours.length} definitions ${bytes(ours)} B ` +
-          `(${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')}); daemon tools/list result.tools ${bytes(served)} B`,
+          `(${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
       );
+      const result = await toolResult(call.id);
+      t.diagnostic(`claude tool_result for message_send (model-visible): ${bytes(result)} B ${JSON.stringify(result).slice(0, 300)}`);
+      assert.match(JSON.stringify(result.content), /channel:general/);
+      assert.notEqual(result.is_error, true);
+      const r = await c.p.done;
+      assert.equal(r.code, 0, `claude -p did not finish cleanly; stderr: ${c.p.stderr().slice(-500)}`);
+      assert.match(c.p.stdout(), /"result":"done"/);
+      const ls = cliJson(await daemon.d.run(['message', 'ls', '--target', 'channel:general']));
+      const sent = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === call.input.content);
+      assert.equal(sent?.author.name, 'cl2');
+      const run = await waitRunExited(daemon, c.agentId);
+      assert.equal(run.exitCode, 0);
+      assert.deepEqual(await pingBothRoutes(daemon, c.agentId, c.env.AGENTTEAM_MCP_TOKEN!), [403, 403]);
     } finally {
       c.p.kill();
       await c.p.done;
     }
   } finally {
+    model.script = undefined;
     await daemon.dispose();
   }
 });
@@ -259,8 +307,10 @@ test('opencode: `opencode mcp list` launched by the daemon connects to agentteam
   }
 });
 
-test('opencode: `opencode run` launched by the daemon sends the agentteam tools to the model as agentteam_<tool>; token dies with it', async (t) => {
+test('opencode: `opencode run` launched by the daemon sends agentteam_<tool> definitions to the model and calls message_send on a scripted tool_use', async (t) => {
   const agentId = (await rd.d.addAgent('oc2', 'opencode')).id;
+  const call = { id: 'toolu_agentteam_opencode', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'hello from opencode' } };
+  model.script = scriptOneCall(call);
   const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
   // The AI SDK's Anthropic provider reads ANTHROPIC_BASE_URL/ANTHROPIC_API_KEY from the daemon-passed env: the capture.
   const args = ['--agent', 'oc2', '--runtime', 'opencode', '--workdir', workdir(), '--', 'opencode', 'run', '--model', 'anthropic/claude-sonnet-4-5', 'hi'];
@@ -277,9 +327,17 @@ test('opencode: `opencode run` launched by the daemon sends the agentteam tools 
     // OpenCode 1.18.33 names MCP tools <server>_<tool>: not mcp_agentteam_<tool> as src/wire/mcp/naming.ts assumes.
     assert.deepEqual(ours.map((x) => x.name).sort(), SORTED_TOOLS.map((n) => `agentteam_${n}`));
     assert.ok(!tools.some((x) => x.name.startsWith('mcp_agentteam_')));
-    assert.deepEqual(await pingBothRoutes(rd, agentId, env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
+    const result = await toolResult(call.id);
+    t.diagnostic(`opencode tool_result for message_send (model-visible): ${bytes(result)} B ${JSON.stringify(result).slice(0, 300)}`);
+    assert.match(JSON.stringify(result.content), /channel:general/);
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const sent = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === call.input.content);
+    assert.equal(sent?.author.name, 'oc2');
+    const r = await p.done;
+    assert.equal(r.timedOut, false);
     await stopAndCheckDead('opencode', p, agentId, env);
   } finally {
+    model.script = undefined;
     p.kill();
   }
 });
