@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { ServerClient } from '../../server-client/client.js';
 import { startServer } from '../main.js';
 import { TEST_ADMIN_TOKEN } from '../test-helpers.js';
+import { AppError } from '../../shared/errors.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite.js';
 
@@ -173,6 +174,23 @@ test('calls inside a transaction join it; a nested tx is a savepoint; a handle i
     // The late continuation queues behind the next transaction instead of reading its uncommitted state.
     assert.deepEqual(await leaked!, { value: '3' });
     await busy;
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a duplicate key is a typed conflict naming no SQL, table or value (the same error the PostgreSQL store raises)', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    const store = openSqliteStore(path);
+    await store.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
+    for (const attempt of [() => store.run("INSERT INTO meta (key, value) VALUES ('k', 'w')"), () => store.tx((sql) => sql.run("INSERT INTO meta (key, value) VALUES ('k', 'w')"))]) {
+      await assert.rejects(attempt(), (e: unknown) => e instanceof AppError && e.code === 'conflict' && e.message === 'a conflicting record was written concurrently');
+    }
+    // Other constraint failures are not conflicts.
+    await assert.rejects(store.run("INSERT INTO channel_members (channel_id, member_id) VALUES ('nope', 'nobody')"), (e: unknown) => !(e instanceof AppError) && /FOREIGN KEY/.test(String(e)));
+    assert.equal((await store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'k'"))!.value, 'v');
     await store.close();
   } finally {
     cleanup();
