@@ -83,7 +83,8 @@ export async function startCluster(): Promise<Cluster> {
     chownSync(dir, uid, gid);
   }
   let started = false;
-  const stop = async () => {
+  const stopSync = () => {
+    process.off('exit', stopSync);
     if (started) {
       try {
         asPostgres('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w', '-t', '20'], 30_000);
@@ -94,6 +95,9 @@ export async function startCluster(): Promise<Cluster> {
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  const stop = async () => stopSync();
+  // A test process that ends without reaching stop() (a failed before(), an uncaught error) still stops its cluster.
+  process.on('exit', stopSync);
   try {
     asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--locale=C', '-E', 'UTF8', '--no-sync'], 60_000);
     const port = await freePort();

@@ -215,3 +215,32 @@ test('a failing migration leaves the database at its previous version', async ()
   assert.equal(again.schemaVersion, 1);
   await again.close();
 });
+
+test('killed connections are replaced; a database that is gone answers upstream_unavailable, never internal', async () => {
+  const own = await startCluster();
+  const url = await own.createDatabase();
+  const server = await startServer({ db: url, adminToken: TEST_ADMIN_TOKEN });
+  const client = new ServerClient({ baseUrl: server.url });
+  try {
+    const owner = client.as((await client.bootstrap(TEST_ADMIN_TOKEN)).ownerCredential!);
+    await owner.createTask({ title: 'before' });
+    // Every pooled connection is killed by the database; the server must not crash and must reconnect.
+    const name = new URL(url).pathname.slice(1);
+    await raw(own.url, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    let after: unknown;
+    for (let i = 0; i < 3 && !after; i++) after = await owner.createTask({ title: 'after' }).catch(() => undefined);
+    assert.ok(after, 'a fresh connection serves the next request');
+    assert.equal((await owner.listTasks({})).tasks.length, 2);
+    await own.stop();
+    const e = await owner.createTask({ title: 'gone' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    assert.ok(e && (e as { code?: string }).code === 'upstream_unavailable', String(e));
+    assert.ok(!String((e as Error).message).includes(String(own.port)));
+  } finally {
+    client.close();
+    await server.close();
+    await own.stop();
+  }
+});

@@ -29,6 +29,17 @@ const MIGRATION_LOCK_KEY = 7_346_021_550;
 const sqlState = (e: unknown): string | undefined =>
   typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
 
+/**
+ * A lost or refused database connection becomes upstream_unavailable (502), not internal: the server is fine, its
+ * engine is not. Matches socket errors, SQLSTATE classes 08 (connection exception) and 57P (operator intervention),
+ * and, for a failed checkout, anything. Security invariant: the message names no host, user or URL.
+ */
+function unavailable(e: unknown, checkout = false): AppError | undefined {
+  const code = sqlState(e) ?? '';
+  const lost = checkout || /^E[A-Z]+$/.test(code) || code.startsWith('08') || code.startsWith('57P') || /Connection terminated/i.test(String((e as Error)?.message));
+  return lost ? new AppError('upstream_unavailable', 'the database is unavailable', { hint: 'retry shortly' }) : undefined;
+}
+
 const translated = new Map<string, string>();
 
 /**
@@ -88,7 +99,7 @@ class PgSql implements Sql {
       if (this.inTx && RETRYABLE.has(sqlState(e) ?? '')) this.doomed ??= e;
       else if (this.inTx) this.aborted = true;
       // Security invariant: a duplicate key surfaces as the same generic conflict as on SQLite, never the SQL or values.
-      throw isPgUniqueViolation(e) ? duplicateKey() : e;
+      throw isPgUniqueViolation(e) ? duplicateKey() : unavailable(e) ?? e;
     }
   }
 
@@ -172,7 +183,9 @@ class PostgresStore implements Store {
 
   private async outer<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
+      const client = await this.pool.connect().catch((e: unknown) => {
+        throw unavailable(e, true) ?? e;
+      });
       const h = new PgSql(client, true);
       let broken: Error | undefined;
       try {
