@@ -1,7 +1,9 @@
-// Owns the suite's real-daemon plumbing: a daemon whose env isolates the runtimes, `agentteam runtime start` runs, and token checks.
-import { readdirSync, readFileSync } from 'node:fs';
+// Owns the suite's real-daemon plumbing: a daemon whose env isolates the runtimes, `agentteam runtime start` runs, and token-death checks.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { prepareRuntime, type RuntimeKind, type RuntimePlan } from '../../src/runtime/drivers/index.js';
 import { BIN, TestDaemon, cliJson, http } from '../harness.js';
-import { isolatedEnv, runBounded, type Bounded } from './harness.js';
+import { CACHE_BIN, isolatedEnv, privateRunDir, runBounded, workdir, type Bounded } from './harness.js';
 
 /**
  * Ambient credentials of the runtimes under test. The daemon passes its env to every runtime, so these are unset for the
@@ -110,5 +112,42 @@ export async function pingBothRoutes(rd: RuntimeDaemon, agentId: string, token: 
   return out;
 }
 
-/** The agentteam tool names the daemon serves, in the order of the inventory. */
-export const AGENTTEAM_TOOLS = ['message_send', 'message_history_read', 'message_react', 'message_attachment_read'] as const;
+/** The agentteam tool names the daemon serves, sorted. */
+export const AGENTTEAM_TOOLS = ['message_attachment_read', 'message_history_read', 'message_react', 'message_send'] as const;
+
+/** The daemon's own tools/list answer (result.tools) for `agentId` with `token`. */
+export async function toolsList(rd: RuntimeDaemon, agentId: string, token: string): Promise<{ name: string }[]> {
+  const listed = await http(rd.d.port, 'POST', rd.mcpPath(agentId), {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', host: `127.0.0.1:${rd.d.port}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
+  assert.equal(listed.status, 200, listed.body);
+  return (JSON.parse(listed.body) as { result: { tools: { name: string }[] } }).result.tools;
+}
+
+/**
+ * Stops the run as a user would (the foreground CLI goes away; a no-op when the runtime already ended), waits for the
+ * daemon to see the runtime exit, and checks that its credentials died with it. Returns the dead MCP token and URL.
+ */
+export async function stopAndCheckDead(rd: RuntimeDaemon, p: Bounded, agentId: string, env: Record<string, string>): Promise<{ token: string; mcpUrl: string }> {
+  p.kill();
+  await p.done;
+  const run = await waitRunExited(rd, agentId);
+  assert.equal(run.status, 'exited');
+  const token = env.AGENTTEAM_MCP_TOKEN!;
+  assert.deepEqual(await pingBothRoutes(rd, agentId, token), [403, 403], 'the MCP token outlived its runtime');
+  assert.equal(existsSync(env.AGENTTEAM_EXEC_TOKEN_FILE!), false, 'the Exec token file outlived its runtime');
+  assert.ok(!rd.d.allText().includes(token), 'the daemon wrote the MCP token down');
+  return { token, mcpUrl: env.AGENTTEAM_MCP_URL! };
+}
+
+/** Prepares `kind` directly (not through the daemon), wired by prepareRuntime to the daemon's endpoint with `token`. */
+export async function directLaunch(kind: RuntimeKind, token: string, mcpUrl: string): Promise<{ plan: RuntimePlan; env: Record<string, string>; cwd: string }> {
+  const { env } = isolatedEnv();
+  env.AGENTTEAM_MCP_TOKEN = token;
+  const cwd = workdir();
+  const plan = await prepareRuntime(kind, { command: [], workdir: cwd, runDir: privateRunDir(), mcpUrl, env });
+  assert.ok(plan.command.startsWith(CACHE_BIN), `expected the cached ${kind} binary, got ${plan.command}`);
+  for (const f of plan.files) assert.ok(!readFileSync(f, 'utf8').includes(token), `${f} holds the token`);
+  return { plan, env: { ...env, ...(plan.envAdd ?? {}) }, cwd };
+}

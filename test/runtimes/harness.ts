@@ -1,4 +1,4 @@
-// Owns the opt-in suite's plumbing: the pinned runtime install cache, isolated homes, and bounded child processes.
+// Owns the opt-in suite's plumbing: the pinned runtime install cache, isolated homes, bounded child processes and their output.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync as mkdtempRaw, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,11 +36,37 @@ function installedVersion(pkg: string): string | null {
   }
 }
 
+/** Holds an exclusive lock directory (test files run in parallel and share the cache); stale after 15 minutes. */
+function withInstallLock(fn: () => void): void {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const lock = join(CACHE_DIR, '.install-lock');
+  for (let waited = 0; ; waited += 250) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (waited > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+  try {
+    fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Installs the pinned runtimes into .tmp/runtimes once; reuses them when every pinned version is already there. */
 export function ensureRuntimes(): void {
-  const missing = Object.entries(PINNED).filter(([pkg, v]) => installedVersion(pkg) !== v);
-  if (missing.length === 0) return;
-  mkdirSync(CACHE_DIR, { recursive: true });
+  const missing = () => Object.entries(PINNED).filter(([pkg, v]) => installedVersion(pkg) !== v);
+  if (missing().length === 0) return;
+  withInstallLock(() => {
+    if (missing().length === 0) return; // another test file installed them while we waited
+    install();
+  });
+}
+
+function install(): void {
   if (!existsSync(join(CACHE_DIR, 'package.json'))) {
     writeFileSync(join(CACHE_DIR, 'package.json'), JSON.stringify({ name: 'agentteam-runtime-cache', private: true }) + '\n');
   }
@@ -130,6 +156,27 @@ export function runBounded(cmd: string, args: string[], o: { env: Record<string,
   });
   return { child, stdout: () => out, stderr: () => err, done, kill };
 }
+
+/** Resolves with the first stdout line matching `pred`, or null when the process ends first. */
+export function lineFrom(p: Bounded, pred: (line: string) => boolean): Promise<string | null> {
+  return new Promise((resolve) => {
+    const scan = () => {
+      const line = p.stdout().split('\n').find(pred);
+      if (line) resolve(line);
+    };
+    p.child.stdout!.on('data', scan);
+    void p.done.then(() => {
+      scan();
+      resolve(null);
+    });
+  });
+}
+
+/** A throwaway working directory for one run. */
+export const workdir = (): string => mkdtempSync(join(tmpdir(), 'agentteam-rt-work-'));
+
+/** Bytes of a value as JSON: how the suite reports model-visible sizes. */
+export const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v ?? null));
 
 /** Strips ANSI escapes so text output can be matched. */
 export function plain(s: string): string {

@@ -21,6 +21,28 @@ export interface ModelRequest {
   [k: string]: unknown;
 }
 
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+/** The tool_result blocks of a Messages request. */
+export function toolResults(b: ModelRequest): ToolResultBlock[] {
+  const messages = (Array.isArray(b.messages) ? b.messages : []) as { content?: unknown }[];
+  return messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [])).filter((c) => c?.type === 'tool_result');
+}
+
+/** The model's side of one tool call: call `call` when the request offers it, end the turn once its result came back. */
+export function scriptOneCall(call: { id: string; name: string; input: unknown }): (b: ModelRequest) => ModelReply | undefined {
+  return (b) => {
+    if (toolResults(b).some((r) => r.tool_use_id === call.id)) return { text: 'done' };
+    if ((b.tools ?? []).some((x) => x.name === call.name)) return { toolUse: call };
+    return undefined; // e.g. a title request: held
+  };
+}
+
 /** A scripted model turn: call one tool, or say something and end the turn. */
 export type ModelReply = { toolUse: { id: string; name: string; input: unknown } } | { text: string };
 
@@ -34,6 +56,8 @@ export interface ModelCapture {
   script: ((body: ModelRequest) => ModelReply | undefined) | undefined;
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
+  /** Resolves with the tool_result block of call `id` as the runtime hands it back to the model. */
+  waitForToolResult(id: string, timeoutMs: number): Promise<ToolResultBlock>;
   close(): Promise<void>;
 }
 
@@ -86,6 +110,10 @@ export async function startModelCapture(): Promise<ModelCapture> {
         waiters.add(check);
         check();
       });
+    },
+    async waitForToolResult(id, timeoutMs) {
+      const b = await capture.waitFor((x) => toolResults(x).some((r) => r.tool_use_id === id), timeoutMs);
+      return toolResults(b).find((r) => r.tool_use_id === id)!;
     },
     close: () =>
       new Promise<void>((r) => {

@@ -1,0 +1,141 @@
+// Opt-in real-runtime checks (`npm run test:runtimes`): Claude Code launched by the real daemon sees, sends to its model and calls the agentteam tools.
+//
+// Claude is started exactly as a user would: `agentteam runtime start --agent x --runtime claude -- claude -p hi …`
+// against a real daemon (`agentteam init`, embedded SQLite server); the claude driver inserts `--mcp-config=<file>`.
+// The daemon passes its env to runtimes, so its throwaway HOME isolates Claude's own config and login, and the pinned
+// runtime cache (harness.ts PINNED) is first on its PATH. Claude's model API (ANTHROPIC_BASE_URL) is a loopback capture
+// (model-capture.ts): it records what Claude sends its model and answers only when a test scripted a reply.
+// Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliJson } from '../harness.js';
+import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
+import { bytes, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
+import { scriptOneCall, startModelCapture, type ModelCapture } from './model-capture.js';
+
+const DEADLINE_MS = 90_000;
+const NAMES = AGENTTEAM_TOOLS.map((n) => `mcp__agentteam__${n}`);
+// A key no API accepts; it only makes Claude send its model requests (to the capture) instead of asking for a login.
+const MODEL_ENV = { ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' };
+let rd: RuntimeDaemon;
+let model: ModelCapture;
+let dead: { token: string; mcpUrl: string } | undefined;
+
+before(
+  async () => {
+    ensureRuntimes();
+    model = await startModelCapture();
+    rd = await startRuntimeDaemon({ ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url });
+  },
+  { timeout: 11 * 60_000 },
+);
+after(async () => {
+  await rd?.dispose();
+  await model?.close();
+  cleanupTemp();
+});
+
+interface Init {
+  mcp_servers: { name: string; status: string }[];
+  tools: string[];
+}
+
+/** `agentteam runtime start --runtime claude -- claude -p hi …` on `daemon`; resolves once Claude printed its init line. */
+async function startClaude(daemon: RuntimeDaemon, name: string, extra: string[] = []): Promise<{ p: Bounded; agentId: string; env: Record<string, string>; init: Init }> {
+  const agentId = (await daemon.d.addAgent(name, 'claude')).id;
+  const watch = captureRuntimeEnv(daemon.d.pid, daemon.mcpPath(agentId), DEADLINE_MS);
+  const args = ['--agent', name, '--runtime', 'claude', '--workdir', workdir(), '--', 'claude', '-p', 'hi', ...extra, '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'];
+  const p = runtimeStart(daemon, args, { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  try {
+    const { env } = await watch;
+    const initLine = await lineFrom(p, (s) => s.includes('"subtype":"init"'));
+    assert.ok(initLine, `claude printed no init line; stderr: ${p.stderr().slice(-500)}`);
+    return { p, agentId, env, init: JSON.parse(initLine) as Init };
+  } catch (e) {
+    p.kill();
+    throw e;
+  }
+}
+
+test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp__agentteam__<tool>; the model gets them as deferred names; token dies with it', async (t) => {
+  const c = await startClaude(rd, 'cl');
+  try {
+    const visible = c.init.tools.filter((n) => n.startsWith('mcp__'));
+    t.diagnostic(`claude init: mcp_servers=${JSON.stringify(c.init.mcp_servers)} mcp tools=${JSON.stringify(visible)} (of ${c.init.tools.length} tools)`);
+    assert.equal(c.init.mcp_servers.find((s) => s.name === 'agentteam')?.status, 'connected');
+    assert.deepEqual(visible.sort(), NAMES);
+
+    // Claude 2.1.328 defers MCP tools behind ToolSearch: the first model request names them in text, with no schemas.
+    const req = await model.waitFor((b) => NAMES.every((n) => JSON.stringify(b).includes(n)), DEADLINE_MS);
+    const tools = req.tools ?? [];
+    assert.deepEqual(tools.filter((x) => x.name?.startsWith('mcp__agentteam__')), [], 'with tool search on, no agentteam schema is sent up front');
+    assert.ok(tools.some((x) => x.name === 'ToolSearch'));
+    t.diagnostic(`claude first model request (tool search on): ${bytes(req)} B, ${tools.length} tools [${tools.map((x) => x.name).join(',')}]; agentteam: 4 deferred names (${NAMES.join('\n').length} B)`);
+
+    // Still running (waiting for its model): the token it connected with is live on both routes.
+    const token = c.env.AGENTTEAM_MCP_TOKEN!;
+    assert.deepEqual(await pingBothRoutes(rd, c.agentId, token), [200, 200]);
+    const served = await toolsList(rd, c.agentId, token);
+    assert.deepEqual(served.map((x) => x.name).sort(), [...AGENTTEAM_TOOLS]);
+    t.diagnostic(`daemon tools/list result.tools: ${bytes(served)} B (${served.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`);
+    assert.ok(!c.p.stdout().includes(token) && !c.p.stderr().includes(token));
+    dead = await stopAndCheckDead(rd, c.p, c.agentId, c.env);
+  } finally {
+    c.p.kill();
+  }
+});
+
+test('claude: with ENABLE_TOOL_SEARCH=false the model gets the four definitions; on a scripted tool_use Claude calls message_send through the daemon', async (t) => {
+  const daemon = await startRuntimeDaemon({ ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url, ENABLE_TOOL_SEARCH: 'false' });
+  const call = { id: 'toolu_agentteam_claude', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'hello from claude' } };
+  model.script = scriptOneCall(call);
+  try {
+    // `-p` denies MCP tools unless allowed; a user allows ours the same way.
+    const c = await startClaude(daemon, 'cl2', ['--allowedTools', call.name]);
+    try {
+      const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name?.startsWith('mcp__agentteam__')), DEADLINE_MS);
+      const tools = req.tools ?? [];
+      const ours = tools.filter((x) => x.name.startsWith('mcp__agentteam__'));
+      assert.deepEqual(ours.map((x) => x.name).sort(), NAMES);
+      for (const x of ours) assert.equal(typeof x.description, 'string');
+      t.diagnostic(
+        `claude model request (tool search off): ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B; agentteam ${ours.length} definitions ${bytes(ours)} B ` +
+          `(${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+      );
+      const result = await model.waitForToolResult(call.id, DEADLINE_MS);
+      t.diagnostic(`claude tool_result for message_send (model-visible): ${bytes(result)} B ${JSON.stringify(result).slice(0, 300)}`);
+      assert.match(JSON.stringify(result.content), /channel:general/);
+      assert.notEqual(result.is_error, true);
+      const r = await c.p.done;
+      assert.equal(r.code, 0, `claude -p did not finish cleanly; stderr: ${c.p.stderr().slice(-500)}`);
+      assert.match(c.p.stdout(), /"result":"done"/);
+      const ls = cliJson(await daemon.d.run(['message', 'ls', '--target', 'channel:general']));
+      const sent = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === call.input.content);
+      assert.equal(sent?.author.name, 'cl2');
+      assert.equal((await waitRunExited(daemon, c.agentId)).exitCode, 0);
+      assert.deepEqual(await pingBothRoutes(daemon, c.agentId, c.env.AGENTTEAM_MCP_TOKEN!), [403, 403]);
+    } finally {
+      c.p.kill();
+      await c.p.done;
+    }
+  } finally {
+    model.script = undefined;
+    await daemon.dispose();
+  }
+});
+
+test("claude: handed its exited run's token directly, is refused by the daemon and offers no agentteam tool", async (t) => {
+  assert.ok(dead, 'the first claude run must have finished');
+  const c = await directLaunch('claude', dead.token, dead.mcpUrl);
+  // The prompt sits right after the inserted flag: it must stay a prompt, not become a second config file.
+  const p = runBounded(c.plan.command, [...c.plan.args, 'x', '-p', '--strict-mcp-config', '--output-format', 'stream-json', '--verbose'], { env: c.env, cwd: c.cwd, timeoutMs: DEADLINE_MS });
+  const initLine = await lineFrom(p, (s) => s.includes('"subtype":"init"'));
+  p.kill();
+  await p.done;
+  assert.ok(initLine, `claude printed no init line; stderr: ${p.stderr().slice(-500)}`);
+  const init = JSON.parse(initLine) as Init;
+  const server = init.mcp_servers.find((s) => s.name === 'agentteam');
+  t.diagnostic(`claude with a dead token: ${JSON.stringify(server)}`);
+  assert.ok(server && server.status !== 'connected');
+  assert.ok(!init.tools.some((n) => n.startsWith('mcp__agentteam__')));
+});

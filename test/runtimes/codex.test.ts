@@ -1,0 +1,138 @@
+// Opt-in real-runtime checks (`npm run test:runtimes`): Codex app-server launched by the real daemon lists and calls the agentteam tools.
+//
+// Codex is started exactly as a user would: `agentteam runtime start --agent x --runtime codex -- codex … app-server`
+// against a real daemon; the codex driver inserts its `-c` overrides. The daemon does not relay stdin, so the `codex`
+// the daemon runs is codex-app-server.mjs behind an executable named `codex` (see codexShim): the driver treats it as
+// codex, and the shim hands its argv untouched to the real codex and speaks the app-server JSON-RPC. The daemon's
+// throwaway HOME/CODEX_HOME isolate Codex's config and login; its model provider (user `-c` flags) is a loopback capture.
+// Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliJson } from '../harness.js';
+import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
+import { bytes, CACHE_BIN, cleanupTemp, ensureRuntimes, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
+import { startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
+
+const DEADLINE_MS = 90_000;
+const SHIM = join(import.meta.dirname, 'codex-app-server.mjs');
+let rd: RuntimeDaemon;
+let model: ModelCapture;
+let dead: { token: string; mcpUrl: string } | undefined;
+
+before(
+  async () => {
+    ensureRuntimes();
+    model = await startModelCapture();
+    // The env var named by the capture provider's env_key (below); no API accepts it.
+    rd = await startRuntimeDaemon({ AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' });
+  },
+  { timeout: 11 * 60_000 },
+);
+after(async () => {
+  await rd?.dispose();
+  await model?.close();
+  cleanupTemp();
+});
+
+/** Installs the shim behind an executable named `codex`, so the daemon's codex driver recognises it as codex. */
+function codexShim(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'agentteam-rt-shim-')), 'bin');
+  mkdirSync(dir);
+  const shim = join(dir, 'codex');
+  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${SHIM}' '${join(CACHE_BIN, 'codex')}' "$@"\n`);
+  chmodSync(shim, 0o755);
+  return shim;
+}
+
+type StatusTool = { name: string; description?: string; inputSchema?: unknown; annotations?: { readOnlyHint?: boolean } };
+interface CodexResult {
+  status: { data: { name: string; authStatus: string; tools: Record<string, StatusTool>; toolsError?: string | null }[] };
+  shellDefault: { exitCode: number; stdout: string };
+  shellNetwork: { exitCode: number; stdout: string };
+  threadStart: { ok?: true; error?: unknown };
+  toolCall?: { content: { type: string; text?: string }[]; isError?: boolean | null; error?: unknown };
+}
+
+test('codex: app-server launched by the daemon (driver -c overrides) lists and calls the agentteam tools; Exec works from its sandbox only with network; token dies with it', async (t) => {
+  const agentId = (await rd.d.addAgent('cx', 'codex')).id;
+  const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
+  // The user's own -c flags point Codex's model at the capture (a custom Responses-API provider keyed by a dummy env var).
+  const provider = [
+    ['model_provider', '"capture"'],
+    ['model_providers.capture.name', '"capture"'],
+    ['model_providers.capture.base_url', JSON.stringify(`${model.url}/v1`)],
+    ['model_providers.capture.env_key', '"AGENTTEAM_TEST_MODEL_KEY"'],
+    ['model_providers.capture.wire_api', '"responses"'],
+    ['model', '"gpt-5.1-codex"'],
+  ].flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const p = runtimeStart(rd, ['--agent', 'cx', '--runtime', 'codex', '--workdir', workdir(), '--', codexShim(), ...provider, 'app-server'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  try {
+    const { env } = await watch;
+    const line = await lineFrom(p, (s) => s.startsWith('RESULT '));
+    assert.ok(line, `the codex shim printed no RESULT; stderr: ${p.stderr().slice(-800)}`);
+    const r = JSON.parse(line.slice(7)) as CodexResult;
+    const s = r.status.data.find((d) => d.name === 'agentteam');
+    assert.ok(s, `agentteam missing from mcpServerStatus/list: ${JSON.stringify(r.status).slice(0, 400)}`);
+    const defs = Object.values(s.tools);
+    t.diagnostic(`codex mcpServerStatus/list: authStatus=${s.authStatus} tools=${JSON.stringify(Object.keys(s.tools))} definitions ${bytes(defs)} B`);
+    assert.equal(s.authStatus, 'bearerToken');
+    assert.deepEqual(Object.keys(s.tools).sort(), [...AGENTTEAM_TOOLS]);
+    for (const d of defs) assert.equal(typeof d.annotations?.readOnlyHint, 'boolean', `${d.name} lacks readOnlyHint as codex sees it`);
+
+    t.diagnostic(`codex command/exec, default sandbox: ${JSON.stringify(r.shellDefault.stdout)}`);
+    t.diagnostic(`codex command/exec, workspaceWrite+network: ${JSON.stringify(r.shellNetwork.stdout)}`);
+    for (const out of [r.shellDefault.stdout, r.shellNetwork.stdout]) {
+      assert.match(out, /^AGENTTEAM_EXEC_BASE_URL=<set>$/m);
+      assert.match(out, /^AGENTTEAM_EXEC_TOKEN_FILE=<set>$/m);
+      // The driver's shell_environment_policy.set blanks the MCP bearer for model-run commands.
+      assert.match(out, /^AGENTTEAM_MCP_TOKEN=$/m);
+      assert.ok(!out.includes(env.AGENTTEAM_MCP_TOKEN!));
+    }
+    // Codex's default command sandbox has no network, loopback included: `agentteam exec` cannot reach the daemon (exit 5).
+    assert.match(r.shellDefault.stdout, /^exec-exit 5$/m);
+    assert.match(r.shellNetwork.stdout, /^exec-exit 0$/m);
+    assert.match(r.shellNetwork.stdout, /"ok":\s*true/);
+
+    t.diagnostic(`codex mcpServer/tool/call message_send: ${JSON.stringify(r.toolCall).slice(0, 300)}`);
+    assert.equal(r.threadStart.ok, true, JSON.stringify(r.threadStart));
+    assert.ok(r.toolCall && !r.toolCall.error && r.toolCall.isError !== true, JSON.stringify(r.toolCall));
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const mine = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === 'hello from codex');
+    assert.equal(mine?.author.name, 'cx');
+
+    // The shim's model turn: what Codex 0.169.0 sends its model — one Responses-API namespace per MCP server, raw names inside.
+    const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name === 'mcp__agentteam'), DEADLINE_MS);
+    const tools = req.tools ?? [];
+    const ns = tools.find((x) => x.name === 'mcp__agentteam') as (ModelTool & { type?: string; tools?: ModelTool[] }) | undefined;
+    const inner = ns?.tools ?? [];
+    t.diagnostic(
+      `codex model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name ?? x.type).join(',')}]; ` +
+        `agentteam namespace ${bytes(ns)} B (${inner.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+    );
+    assert.equal(ns?.type, 'namespace');
+    assert.deepEqual(inner.map((x) => x.name).sort(), [...AGENTTEAM_TOOLS]);
+    assert.ok(!tools.some((x) => x.name?.startsWith('mcp__agentteam__')));
+
+    assert.deepEqual(await pingBothRoutes(rd, agentId, env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
+    dead = await stopAndCheckDead(rd, p, agentId, env);
+  } finally {
+    p.kill();
+  }
+});
+
+test("codex: handed its exited run's token directly, is refused by the daemon and lists no agentteam tool", async (t) => {
+  assert.ok(dead, 'the codex run must have finished');
+  const x = await directLaunch('codex', dead.token, dead.mcpUrl);
+  const p = runBounded(process.execPath, [SHIM, x.plan.command, ...x.plan.args, 'app-server'], { env: { ...x.env, AGENTTEAM_TEST_CODEX_STATUS_ONLY: '1' }, cwd: x.cwd, timeoutMs: DEADLINE_MS });
+  const line = await lineFrom(p, (s) => s.startsWith('RESULT '));
+  p.kill();
+  await p.done;
+  assert.ok(line, `the codex shim printed no RESULT; stderr: ${p.stderr().slice(-500)}`);
+  const s = (JSON.parse(line.slice(7)) as CodexResult).status.data.find((d) => d.name === 'agentteam');
+  t.diagnostic(`codex with a dead token: ${JSON.stringify(s && { authStatus: s.authStatus, tools: Object.keys(s.tools), toolsError: s.toolsError?.slice(0, 160) })}`);
+  assert.ok(s);
+  assert.deepEqual(Object.keys(s.tools), []);
+});

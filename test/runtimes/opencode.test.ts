@@ -1,0 +1,97 @@
+// Opt-in real-runtime checks (`npm run test:runtimes`): OpenCode launched by the real daemon connects, sends the agentteam tools to its model and calls one.
+//
+// OpenCode is started exactly as a user would: `agentteam runtime start --agent x --runtime opencode -- opencode …`
+// against a real daemon; the opencode driver sets OPENCODE_CONFIG to its run-dir config. The daemon's throwaway HOME
+// and XDG dirs isolate OpenCode's own config and login. Its Anthropic provider (the AI SDK reads ANTHROPIC_BASE_URL and
+// ANTHROPIC_API_KEY from the daemon-passed env) is a loopback capture (model-capture.ts) that answers only when scripted.
+// Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliJson } from '../harness.js';
+import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
+import { bytes, cleanupTemp, ensureRuntimes, plain, runBounded, workdir } from './harness.js';
+import { scriptOneCall, startModelCapture, type ModelCapture } from './model-capture.js';
+
+const DEADLINE_MS = 90_000;
+let rd: RuntimeDaemon;
+let model: ModelCapture;
+let dead: { token: string; mcpUrl: string } | undefined;
+
+before(
+  async () => {
+    ensureRuntimes();
+    model = await startModelCapture();
+    rd = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' });
+  },
+  { timeout: 11 * 60_000 },
+);
+after(async () => {
+  await rd?.dispose();
+  await model?.close();
+  cleanupTemp();
+});
+
+test('opencode: `opencode mcp list` launched by the daemon connects to agentteam; token dies with it', async (t) => {
+  const agentId = (await rd.d.addAgent('oc', 'opencode')).id;
+  const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
+  const p = runtimeStart(rd, ['--agent', 'oc', '--runtime', 'opencode', '--workdir', workdir(), '--', 'opencode', 'mcp', 'list'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  try {
+    const { env } = await watch;
+    const r = await p.done;
+    assert.equal(r.timedOut, false, `opencode mcp list did not finish; stderr: ${p.stderr().slice(-500)}`);
+    const line = plain(p.stdout()).split('\n').find((s) => s.includes('agentteam')) ?? '';
+    t.diagnostic(`opencode mcp list: ${line.trim()} (exit ${r.code})`);
+    assert.match(line, /✓ agentteam\s+connected/);
+    assert.equal(r.code, 0);
+    dead = await stopAndCheckDead(rd, p, agentId, env);
+  } finally {
+    p.kill();
+  }
+});
+
+test('opencode: `opencode run` launched by the daemon sends agentteam_<tool> definitions to the model and calls message_send on a scripted tool_use', async (t) => {
+  const agentId = (await rd.d.addAgent('oc2', 'opencode')).id;
+  const call = { id: 'toolu_agentteam_opencode', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'hello from opencode' } };
+  model.script = scriptOneCall(call);
+  const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
+  const args = ['--agent', 'oc2', '--runtime', 'opencode', '--workdir', workdir(), '--', 'opencode', 'run', '--model', 'anthropic/claude-sonnet-4-5', 'hi'];
+  const p = runtimeStart(rd, args, { cwd: workdir(), timeoutMs: DEADLINE_MS });
+  try {
+    const { env } = await watch;
+    const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name?.startsWith('agentteam_')), DEADLINE_MS);
+    const tools = req.tools ?? [];
+    const ours = tools.filter((x) => x.name.startsWith('agentteam_'));
+    t.diagnostic(
+      `opencode model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name).join(',')}]; ` +
+        `agentteam ${ours.length} definitions ${bytes(ours)} B (${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+    );
+    // OpenCode 1.18.33 names MCP tools <server>_<tool>, not mcp_agentteam_<tool> as src/wire/mcp/naming.ts assumes.
+    assert.deepEqual(ours.map((x) => x.name).sort(), AGENTTEAM_TOOLS.map((n) => `agentteam_${n}`));
+    assert.ok(!tools.some((x) => x.name.startsWith('mcp_agentteam_')));
+    const result = await model.waitForToolResult(call.id, DEADLINE_MS);
+    t.diagnostic(`opencode tool_result for message_send (model-visible): ${bytes(result)} B ${JSON.stringify(result).slice(0, 300)}`);
+    assert.match(JSON.stringify(result.content), /channel:general/);
+    assert.notEqual(result.is_error, true);
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const sent = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.content === call.input.content);
+    assert.equal(sent?.author.name, 'oc2');
+    const r = await p.done;
+    assert.equal(r.timedOut, false, 'opencode run did not end after the scripted turn');
+    await stopAndCheckDead(rd, p, agentId, env);
+  } finally {
+    model.script = undefined;
+    p.kill();
+  }
+});
+
+test("opencode: handed its exited run's token directly, is refused by the daemon", async (t) => {
+  assert.ok(dead, 'the opencode mcp list run must have finished');
+  const o = await directLaunch('opencode', dead.token, dead.mcpUrl);
+  const p = runBounded(o.plan.command, [...o.plan.args, 'mcp', 'list'], { env: o.env, cwd: o.cwd, timeoutMs: DEADLINE_MS });
+  const r = await p.done;
+  assert.equal(r.timedOut, false);
+  const line = plain(p.stdout()).split('\n').find((l) => l.includes('agentteam')) ?? '';
+  t.diagnostic(`opencode mcp list with a dead token: ${line.trim()}`);
+  assert.ok(line.length > 0, 'agentteam missing from opencode mcp list');
+  assert.doesNotMatch(line, /connected/);
+});
