@@ -83,7 +83,7 @@ export async function benchExec(fx: McpFixture, o: BenchOptions): Promise<BenchR
   const node = () => timeProcess(process.execPath, ['-e', '0'], cleanEnv(), () => true);
   const help = () => timeProcess(process.execPath, [BIN, 'exec', 'task', 'list', '--help'], cleanEnv(), (s) => s.includes('agentteam exec task list'));
   const e2e = () =>
-    timeProcess(process.execPath, [BIN, 'exec', 'task', 'list'], cleanEnv({ AGENTTEAM_EXEC_BASE_URL: rt.execBaseUrl, AGENTTEAM_EXEC_TOKEN_FILE: rt.execTokenFile }), (s) => s.startsWith('{') && s.includes('"ok": true') || s.includes('"ok":true'));
+    timeProcess(process.execPath, [BIN, 'exec', 'task', 'list'], cleanEnv({ AGENTTEAM_EXEC_BASE_URL: rt.execBaseUrl, AGENTTEAM_EXEC_TOKEN_FILE: rt.execTokenFile }), (s) => /^\{\s*"ok":\s*true/.test(s));
   const batch = (f: () => Promise<{ ms: number; ok: boolean }>) => async () => {
     const xs = [];
     for (let i = 0; i < perRound; i++) xs.push(await f());
