@@ -32,7 +32,7 @@ function rawSpawnKill(): Promise<{ launchMs: number; stopMs: number }> {
 }
 
 export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
-  const daemon = await new BenchDaemon().start();
+  const daemon = await BenchDaemon.launch();
   let stopBare = async (): Promise<void> => undefined;
   try {
     const agentId = await daemon.addAgent('grower');

@@ -36,7 +36,16 @@ export interface McpFixture {
 
 /** One daemon, one agent in #general with seeded messages, RUNTIMES live runtimes whose tokens we hold; shared with the Exec bench. */
 export async function mcpFixture(): Promise<McpFixture> {
-  const daemon = await new BenchDaemon().start();
+  const daemon = await BenchDaemon.launch();
+  try {
+    return await populate(daemon);
+  } catch (e) {
+    await daemon.dispose();
+    throw e;
+  }
+}
+
+async function populate(daemon: BenchDaemon): Promise<McpFixture> {
   const agentId = await daemon.addAgent('benchbot');
   await pool(Array.from({ length: SEED_MESSAGES }, (_, i) => i), 4, (i) => daemon.owner('POST', '/api/daemon/messages', { target: 'channel:general', content: `seed message ${i} ${'lorem ipsum '.repeat(8)}` }));
   const runtimes = await pool(Array.from({ length: RUNTIMES }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));

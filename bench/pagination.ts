@@ -33,7 +33,7 @@ export function insertTasks(dbPath: string, createdBy: string, rows: number): vo
 }
 
 export async function benchPagination(o: BenchOptions): Promise<BenchReport> {
-  const daemon = await new BenchDaemon().start();
+  const daemon = await BenchDaemon.launch();
   try {
     const agentId = await daemon.addAgent('pager');
     await daemon.d.stop();

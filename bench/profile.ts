@@ -63,8 +63,8 @@ async function main(): Promise<void> {
   if (!w) throw new Error(`workload is one of: ${Object.keys(WORKLOADS).join(', ')}`);
   const daemon = new BenchDaemon();
   const profDir = join(daemon.scratch, 'prof');
-  await daemon.start();
   try {
+    await daemon.start();
     const agentId = await daemon.addAgent('profiled');
     // The same home, now run as our child under --cpu-prof; it writes the profile when it exits.
     const child = await daemon.restartWith([`--cpu-prof`, `--cpu-prof-dir=${profDir}`]);

@@ -27,6 +27,17 @@ export class BenchDaemon {
     this.scratch = mkdtempSync(join(tmpdir(), 'agentteam-bench-'));
   }
 
+  /** A started daemon; on a failed start its temp dirs are removed before the error propagates. */
+  static async launch(): Promise<BenchDaemon> {
+    const d = new BenchDaemon();
+    try {
+      return await d.start();
+    } catch (e) {
+      await d.dispose();
+      throw e;
+    }
+  }
+
   get port(): number {
     return this.d.port;
   }
