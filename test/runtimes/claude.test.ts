@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
+import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
 import { scriptOneCall, startModelCapture, type ModelCapture } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
@@ -77,7 +77,7 @@ test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp
     assert.deepEqual(await pingBothRoutes(rd, c.agentId, token), [200, 200]);
     const served = await toolsList(rd, c.agentId, token);
     assert.deepEqual(served.map((x) => x.name).sort(), [...AGENTTEAM_TOOLS]);
-    t.diagnostic(`daemon tools/list result.tools: ${bytes(served)} B (${served.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`);
+    t.diagnostic(`daemon tools/list result.tools: ${bytes(served)} B, ${schemaBounds(served)} schema bounds (${served.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`);
     assert.ok(!c.p.stdout().includes(token) && !c.p.stderr().includes(token));
     dead = await stopAndCheckDead(rd, c.p, c.agentId, c.env);
   } finally {
@@ -99,7 +99,7 @@ test('claude: with ENABLE_TOOL_SEARCH=false the model gets the four definitions;
       assert.deepEqual(ours.map((x) => x.name).sort(), NAMES);
       for (const x of ours) assert.equal(typeof x.description, 'string');
       t.diagnostic(
-        `claude model request (tool search off): ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B; agentteam ${ours.length} definitions ${bytes(ours)} B ` +
+        `claude model request (tool search off): ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B; agentteam ${ours.length} definitions ${bytes(ours)} B, ${schemaBounds(ours)} schema bounds ` +
           `(${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
       );
       const result = await model.waitForToolResult(call.id, DEADLINE_MS);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, CACHE_BIN, cleanupTemp, ensureRuntimes, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
+import { bytes, schemaBounds, CACHE_BIN, cleanupTemp, ensureRuntimes, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
 import { startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
@@ -110,7 +110,7 @@ test('codex: app-server launched by the daemon (driver -c overrides) lists and c
     const inner = ns?.tools ?? [];
     t.diagnostic(
       `codex model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name ?? x.type).join(',')}]; ` +
-        `agentteam namespace ${bytes(ns)} B (${inner.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+        `agentteam namespace ${bytes(ns)} B, ${schemaBounds(ns)} schema bounds (${inner.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
     );
     assert.equal(ns?.type, 'namespace');
     assert.deepEqual(inner.map((x) => x.name).sort(), [...AGENTTEAM_TOOLS]);

@@ -70,7 +70,7 @@ export function captureRuntimeEnv(daemonPid: number, mcpPath: string, timeoutMs:
     const deadline = setTimeout(() => {
       clearInterval(poll);
       reject(new Error(`no child of the daemon with AGENTTEAM_MCP_URL …${mcpPath} appeared`));
-    }, timeoutMs);
+    }, timeoutMs).unref();
     const poll = setInterval(() => {
       for (const pid of readdirSync('/proc')) {
         if (!/^\d+$/.test(pid)) continue;
@@ -86,7 +86,7 @@ export function captureRuntimeEnv(daemonPid: number, mcpPath: string, timeoutMs:
           /* gone, or not ours */
         }
       }
-    }, 5);
+    }, 5).unref();
   });
 }
 

@@ -178,6 +178,11 @@ export const workdir = (): string => mkdtempSync(join(tmpdir(), 'agentteam-rt-wo
 /** Bytes of a value as JSON: how the suite reports model-visible sizes. */
 export const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v ?? null));
 
+/** How many JSON-Schema bound keywords (minLength, maxItems, maximum, …) a value holds: do a runtime's tool schemas keep ours? */
+export function schemaBounds(v: unknown): number {
+  return (JSON.stringify(v ?? null).match(/"(minLength|maxLength|minItems|maxItems|minimum|maximum)":/g) ?? []).length;
+}
+
 /** Strips ANSI escapes so text output can be matched. */
 export function plain(s: string): string {
   return s.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');

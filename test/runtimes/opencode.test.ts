@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, cleanupTemp, ensureRuntimes, plain, runBounded, workdir } from './harness.js';
+import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, plain, runBounded, workdir } from './harness.js';
 import { scriptOneCall, startModelCapture, type ModelCapture } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
@@ -63,7 +63,7 @@ test('opencode: `opencode run` launched by the daemon sends agentteam_<tool> def
     const ours = tools.filter((x) => x.name.startsWith('agentteam_'));
     t.diagnostic(
       `opencode model request: ${bytes(req)} B, ${tools.length} tools ${bytes(tools)} B [${tools.map((x) => x.name).join(',')}]; ` +
-        `agentteam ${ours.length} definitions ${bytes(ours)} B (${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
+        `agentteam ${ours.length} definitions ${bytes(ours)} B, ${schemaBounds(ours)} schema bounds (${ours.map((x) => `${x.name}=${bytes(x)}`).join(', ')})`,
     );
     // OpenCode 1.18.33 names MCP tools <server>_<tool>, not mcp_agentteam_<tool> as src/wire/mcp/naming.ts assumes.
     assert.deepEqual(ours.map((x) => x.name).sort(), AGENTTEAM_TOOLS.map((n) => `agentteam_${n}`));
