@@ -1,7 +1,7 @@
 // Owns the suite's codex stand-in client: run by the daemon as `codex`, it starts the real `codex … app-server` and speaks its JSON-RPC.
 //
 // Why a shim: the daemon does not relay stdin to runtimes, and `codex app-server` is driven over stdin. The test
-// installs this script behind an executable named `codex` (see runtimes.test.ts), so the daemon's own codex driver
+// installs this script behind an executable named `codex` (see codexShim in codex.test.ts), so the daemon's own codex driver
 // recognises it as the codex binary and inserts its `-c` overrides exactly as for a user; this script forwards its
 // argv untouched to the real codex (argv[2]) with the environment the daemon gave it, then asks codex what a client
 // would: the MCP server status (tools as codex sees them), two command/exec probes (the model's command sandbox), and

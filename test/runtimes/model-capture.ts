@@ -1,4 +1,4 @@
-// Owns the suite's stand-in model API: a loopback endpoint that records what a runtime would send its model, and never answers it.
+// Owns the suite's stand-in model API: a loopback endpoint that records what a runtime sends its model and answers only scripted turns.
 //
 // This is not a mock of our components: it stands where Anthropic's API would be (ANTHROPIC_BASE_URL, read by Claude Code
 // and by OpenCode's AI SDK provider), so the suite can read exactly what a runtime puts in front of the model — the
