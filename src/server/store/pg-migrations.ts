@@ -1,5 +1,11 @@
-// Owns the PostgreSQL schema history: the same ordered, forward-only steps as the SQLite list, in PostgreSQL types.
+// Owns the PostgreSQL schema history (the same ordered, forward-only steps as the SQLite list, in PostgreSQL types) and applying it.
+import type pg from 'pg';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
 import type { Migration } from './migrations.js';
+
+/** One fixed advisory-lock key for schema migrations, shared by every server process on the database. */
+const MIGRATION_LOCK_KEY = 7_346_021_550;
 
 /**
  * Version N here creates exactly what SQLITE_MIGRATIONS version N creates: same tables, columns, checks and the
@@ -118,3 +124,41 @@ CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
 `,
   },
 ];
+
+/**
+ * Applies every migration newer than the database's version in one transaction under a transaction-scoped advisory
+ * lock, so several server processes starting at once apply each step exactly once. A database whose version is newer
+ * than this code knows is refused: this binary must not write a schema it does not understand.
+ */
+export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[], clock: Clock = systemClock): Promise<number> {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
+  });
+  const known = migrations.length;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+      const current = rows[0]?.v ?? 0;
+      if (current > known) {
+        throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
+      }
+      for (const m of migrations.slice(current)) {
+        await client.query(m.sql);
+        // applied_at is informational only; ordering never depends on it.
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, clock.now()]);
+      }
+      await client.query('COMMIT');
+      return known;
+    } catch (e) {
+      await client.query('ROLLBACK').catch((err: Error) => void (broken = err));
+      throw e;
+    }
+  } finally {
+    client.release(broken);
+  }
+}

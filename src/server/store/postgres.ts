@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
-import { POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
 export interface OpenPostgresOptions {
@@ -23,8 +23,6 @@ export interface OpenPostgresOptions {
 /** SQLSTATEs after which the whole transaction is re-run: serialization_failure, deadlock_detected, unique_violation. */
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const INT8_OID = 20;
-/** One fixed advisory-lock key for schema migrations, shared by every server process on the database. */
-const MIGRATION_LOCK_KEY = 7_346_021_550;
 
 const sqlState = (e: unknown): string | undefined =>
   typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
@@ -191,7 +189,7 @@ class PostgresStore implements Store {
       try {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch((e: Error) => {
           broken = e;
-          throw e;
+          throw unavailable(e) ?? e;
         });
         let out: T | undefined;
         let failure: { e: unknown } | undefined;
@@ -241,44 +239,6 @@ class PostgresStore implements Store {
 function backoff(attempt: number): Promise<void> {
   const ms = Math.min(50, 2 ** attempt) * (0.5 + Math.random());
   return new Promise((r) => systemClock.setTimer(ms, r));
-}
-
-/**
- * Applies every migration newer than the database's version in one transaction under a transaction-scoped advisory
- * lock, so several server processes starting at once apply each step exactly once. A database whose version is newer
- * than this code knows is refused: this binary must not write a schema it does not understand.
- */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[], clock: Clock = systemClock): Promise<number> {
-  migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
-  });
-  const known = migrations.length;
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    try {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-      const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-      const current = rows[0]?.v ?? 0;
-      if (current > known) {
-        throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
-      }
-      for (const m of migrations.slice(current)) {
-        await client.query(m.sql);
-        // applied_at is informational only; ordering never depends on it.
-        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, clock.now()]);
-      }
-      await client.query('COMMIT');
-      return known;
-    } catch (e) {
-      await client.query('ROLLBACK').catch((err: Error) => void (broken = err));
-      throw e;
-    }
-  } finally {
-    client.release(broken);
-  }
 }
 
 /** A pool whose int8 columns (millisecond timestamps, counts) come back as JS numbers; the global pg types are untouched. */
