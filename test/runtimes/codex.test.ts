@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, CACHE_BIN, cleanupTemp, ensureRuntimes, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
-import { startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
+import { scriptOneCall, startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
 const SHIM = join(import.meta.dirname, 'codex-app-server.mjs');
@@ -56,8 +56,11 @@ interface CodexResult {
   toolCall?: { content: { type: string; text?: string }[]; isError?: boolean | null; error?: unknown };
 }
 
-test('codex: app-server launched by the daemon (driver -c overrides) lists and calls the agentteam tools; Exec works from its sandbox only with network; token dies with it', async (t) => {
+test('codex: app-server launched by the daemon (driver -c overrides) lists the agentteam tools, calls them directly and for a scripted model; Exec works from its sandbox only with network; token dies with it', async (t) => {
   const agentId = (await rd.d.addAgent('cx', 'codex')).id;
+  // The scripted model calls message_send the way Codex offers it: function `message_send` in namespace `mcp__agentteam`.
+  const call = { id: 'call_agentteam_codex', name: 'message_send', namespace: 'mcp__agentteam', input: { target: 'channel:general', content: 'hello from the codex model' } };
+  model.script = scriptOneCall(call);
   const watch = captureRuntimeEnv(rd.d.pid, rd.mcpPath(agentId), DEADLINE_MS);
   // The user's own -c flags point Codex's model at the capture (a custom Responses-API provider keyed by a dummy env var).
   const provider = [
@@ -67,6 +70,8 @@ test('codex: app-server launched by the daemon (driver -c overrides) lists and c
     ['model_providers.capture.env_key', '"AGENTTEAM_TEST_MODEL_KEY"'],
     ['model_providers.capture.wire_api', '"responses"'],
     ['model', '"gpt-5.1-codex"'],
+    // Headless: no approval round-trips for the scripted tool call (the shim answers no server requests).
+    ['approval_policy', '"never"'],
   ].flatMap(([k, v]) => ['-c', `${k}=${v}`]);
   const p = runtimeStart(rd, ['--agent', 'cx', '--runtime', 'codex', '--workdir', workdir(), '--', codexShim(), ...provider, 'app-server'], { cwd: workdir(), timeoutMs: DEADLINE_MS });
   try {
@@ -116,9 +121,18 @@ test('codex: app-server launched by the daemon (driver -c overrides) lists and c
     assert.deepEqual(inner.map((x) => x.name).sort(), [...AGENTTEAM_TOOLS]);
     assert.ok(!tools.some((x) => x.name?.startsWith('mcp__agentteam__')));
 
+    // The model's call goes through Codex's MCP client to the daemon; the output is what the model reads back.
+    const result = await model.waitForToolResult(call.id, DEADLINE_MS);
+    t.diagnostic(`codex function_call_output for message_send (model-visible): ${bytes(result.content)} B ${JSON.stringify(result.content).slice(0, 300)}`);
+    assert.match(JSON.stringify(result.content), /channel:general/);
+    const after = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const byModel = (after.messages as { content: string; author: { name: string } }[]).find((m) => m.content === call.input.content);
+    assert.equal(byModel?.author.name, 'cx');
+
     assert.deepEqual(await pingBothRoutes(rd, agentId, env.AGENTTEAM_MCP_TOKEN!), [200, 200]);
     dead = await stopAndCheckDead(rd, p, agentId, env);
   } finally {
+    model.script = undefined;
     p.kill();
   }
 });

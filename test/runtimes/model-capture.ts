@@ -1,10 +1,10 @@
 // Owns the suite's stand-in model API: a loopback endpoint that records what a runtime sends its model and answers only scripted turns.
 //
-// This is not a mock of our components: it stands where Anthropic's API would be (ANTHROPIC_BASE_URL, read by Claude Code
-// and by OpenCode's AI SDK provider), so the suite can read exactly what a runtime puts in front of the model — the
-// model-visible names and size of our inventory.
+// This is not a mock of our components: it stands where the model API would be (ANTHROPIC_BASE_URL for Claude Code and
+// OpenCode's AI SDK provider; a custom Responses-API provider for Codex), so the suite reads exactly what a runtime puts
+// in front of the model — the model-visible names and size of our inventory.
 // Model requests are held open (no answer), which keeps the runtime alive and waiting until the test stops it, unless
-// the test scripted a reply: then an Anthropic Messages stream answers with one tool_use or one text block, so the
+// the test scripted a reply: then a Messages (or Responses) stream answers with one tool call or one text, so the
 // runtime really calls our tool through its own MCP client and shows us the result it hands back to the model.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,23 +28,34 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
-/** The tool_result blocks of a Messages request. */
+/** The tool results of a request: Messages `tool_result` blocks, or Responses `function_call_output` items (as tool_result). */
 export function toolResults(b: ModelRequest): ToolResultBlock[] {
   const messages = (Array.isArray(b.messages) ? b.messages : []) as { content?: unknown }[];
-  return messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [])).filter((c) => c?.type === 'tool_result');
+  const blocks = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [])).filter((c) => c?.type === 'tool_result');
+  const items = (Array.isArray(b.input) ? b.input : []) as { type?: string; call_id?: string; output?: unknown }[];
+  const outputs = items.filter((i) => i?.type === 'function_call_output').map((i): ToolResultBlock => ({ type: 'tool_result', tool_use_id: i.call_id ?? '', content: i.output }));
+  return [...blocks, ...outputs];
+}
+
+/** One tool call the scripted model makes; `namespace` is the Responses-API namespace tool that offers `name` (Codex). */
+export interface ScriptedCall {
+  id: string;
+  name: string;
+  namespace?: string;
+  input: unknown;
 }
 
 /** The model's side of one tool call: call `call` when the request offers it, end the turn once its result came back. */
-export function scriptOneCall(call: { id: string; name: string; input: unknown }): (b: ModelRequest) => ModelReply | undefined {
+export function scriptOneCall(call: ScriptedCall): (b: ModelRequest) => ModelReply | undefined {
   return (b) => {
     if (toolResults(b).some((r) => r.tool_use_id === call.id)) return { text: 'done' };
-    if ((b.tools ?? []).some((x) => x.name === call.name)) return { toolUse: call };
+    if ((b.tools ?? []).some((x) => x.name === (call.namespace ?? call.name))) return { toolUse: call };
     return undefined; // e.g. a title request: held
   };
 }
 
 /** A scripted model turn: call one tool, or say something and end the turn. */
-export type ModelReply = { toolUse: { id: string; name: string; input: unknown } } | { text: string };
+export type ModelReply = { toolUse: ScriptedCall } | { text: string };
 
 export interface ModelCapture {
   url: string;
@@ -52,7 +63,7 @@ export interface ModelCapture {
   requests: { path: string; body: ModelRequest }[];
   /** `METHOD path` of every request that arrived, answered or not (diagnostics). */
   seen: string[];
-  /** Anthropic Messages requests get `script(body)`'s reply when it returns one; otherwise they are held open. */
+  /** A model request gets `script(body)`'s reply when it returns one; otherwise it is held open. */
   script: ((body: ModelRequest) => ModelReply | undefined) | undefined;
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
@@ -79,8 +90,8 @@ export async function startModelCapture(): Promise<ModelCapture> {
           requests.push({ path, body: {} });
         }
         for (const w of waiters) w();
-        const reply = path.endsWith('/messages') ? capture.script?.(requests.at(-1)!.body) : undefined;
-        if (reply) writeMessagesStream(res, reply);
+        const reply = capture.script?.(requests.at(-1)!.body);
+        if (reply) (path.endsWith('/responses') ? writeResponsesStream : writeMessagesStream)(res, reply);
         return; // otherwise held open: the runtime waits for its model until the test stops it
       }
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -141,5 +152,19 @@ function writeMessagesStream(res: ServerResponse, reply: ModelReply): void {
   ev('content_block_stop', { index: 0 });
   ev('message_delta', { delta: { stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } });
   ev('message_stop', {});
+  res.end();
+}
+
+/** Writes one model turn as an OpenAI Responses SSE stream: a namespaced function_call item, or an assistant message. */
+function writeResponsesStream(res: ServerResponse, reply: ModelReply): void {
+  const ev = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  ev('response.created', { response: { id: 'resp_capture' } });
+  const item =
+    'toolUse' in reply
+      ? { type: 'function_call', call_id: reply.toolUse.id, name: reply.toolUse.name, namespace: reply.toolUse.namespace ?? null, arguments: JSON.stringify(reply.toolUse.input) }
+      : { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: reply.text }] };
+  ev('response.output_item.done', { output_index: 0, item });
+  ev('response.completed', { response: { id: 'resp_capture', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } });
   res.end();
 }
