@@ -1,4 +1,4 @@
-// Tests idempotency receipts on a real SQLite file with a fake clock: claim, replay, conflict, in flight, abandonment and 24 h expiry.
+// Tests idempotency receipts on a real database (SQLite file, or PostgreSQL under AGENTTEAM_TEST_DB) with a fake clock: claim, replay, conflict, in flight, abandonment and 24 h expiry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,18 +7,21 @@ import { join } from 'node:path';
 import { FakeClock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { idempotencyKeyFrom, IdempotencyReceipts, PENDING_STALE_MS, RECEIPT_TTL_MS, requestHash } from './idempotency.js';
-import { openSqliteStore } from './store/sqlite.js';
+import { openStore } from './store/open.js';
+import { freshTestDb } from './test-helpers.js';
 
 async function withReceipts(fn: (r: IdempotencyReceipts, clock: FakeClock) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-idem-'));
   const clock = new FakeClock();
-  const store = openSqliteStore(join(dir, 'db'), { clock });
-  await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m1', 'M', 'agent', 'member', x'01', 0)");
-  await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m2', 'N', 'agent', 'member', x'02', 0)");
+  const fresh = await freshTestDb(dir); // SQLite, or PostgreSQL under AGENTTEAM_TEST_DB
+  const store = await openStore(fresh.db, { clock });
+  await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m1', 'M', 'agent', 'member', ?, 0)", [Buffer.from([1])]);
+  await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m2', 'N', 'agent', 'member', ?, 0)", [Buffer.from([2])]);
   try {
     await fn(new IdempotencyReceipts(store, clock), clock);
   } finally {
     await store.close();
+    await fresh.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-// Tests startServer: serverId and credentials persist across restarts, workspaceId appears at bootstrap, bad options fail fast.
+// Tests startServer: serverId and credentials persist across restarts (on either engine), workspaceId appears at bootstrap, bad options fail fast.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerClient } from '../server-client/client.js';
 import { startServer } from './main.js';
-import { TEST_ADMIN_TOKEN } from './test-helpers.js';
+import { freshTestDb, TEST_ADMIN_TOKEN } from './test-helpers.js';
 
 test('the serverId, workspace and member credentials survive a restart on the same database file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
-  const dbPath = join(dir, 'server.db');
+  const fresh = await freshTestDb(dir); // SQLite, or PostgreSQL under AGENTTEAM_TEST_DB
+  const db = fresh.db;
   try {
-    const s1 = await startServer({ dbPath, adminToken: TEST_ADMIN_TOKEN });
+    const s1 = await startServer({ db, adminToken: TEST_ADMIN_TOKEN });
     assert.match(s1.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const c1 = new ServerClient({ baseUrl: s1.url });
     const before = await c1.info();
@@ -25,7 +26,7 @@ test('the serverId, workspace and member credentials survive a restart on the sa
     await s1.close();
     await s1.close(); // idempotent
 
-    const s2 = await startServer({ dbPath, adminToken: 'a-different-admin-token-xyz' });
+    const s2 = await startServer({ db, adminToken: 'a-different-admin-token-xyz' });
     const c2 = new ServerClient({ baseUrl: s2.url });
     try {
       assert.equal(s2.serverId, s1.serverId);
@@ -41,6 +42,7 @@ test('the serverId, workspace and member credentials survive a restart on the sa
       await s2.close();
     }
   } finally {
+    await fresh.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 });

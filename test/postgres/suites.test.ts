@@ -1,5 +1,5 @@
 // Runs the server's own behaviour suites unchanged against PostgreSQL (AGENTTEAM_TEST_DB) and checks the helper really targets it.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
@@ -7,7 +7,7 @@ import { startTestServer } from '../../src/server/test-helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 /** The suites written against startTestServer: bootstrap, membership, messages/attachments, tasks, reviews, paging, cursors, idempotency. */
-export const SERVER_SUITES = ['src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/actions/actions.test.ts'];
+export const SERVER_SUITES = ['src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/actions/actions.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts'];
 
 let cluster: Cluster;
 before(async () => {
@@ -49,26 +49,29 @@ test('with AGENTTEAM_TEST_DB the test server runs on a fresh PostgreSQL database
   }
 });
 
-for (const suite of SERVER_SUITES) {
-  test(`${suite} passes unchanged on PostgreSQL`, async (t) => {
-    // The child is its own test run, not a subtest of this one (NODE_TEST_CONTEXT would make it report to us in binary).
-    const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', suite], {
-      env: { ...env, AGENTTEAM_TEST_DB: cluster.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
+// Suites run three at a time, each in its own process on its own databases in the one cluster.
+describe('server suites on PostgreSQL', { concurrency: 3 }, () => {
+  for (const suite of SERVER_SUITES) {
+    test(`${suite} passes unchanged on PostgreSQL`, async (t) => {
+      // The child is its own test run, not a subtest of this one (NODE_TEST_CONTEXT would make it report to us in binary).
+      const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', suite], {
+        env: { ...env, AGENTTEAM_TEST_DB: cluster.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+      const killer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      clearTimeout(killer);
+      const pass = Number(/^# pass (\d+)$/m.exec(out)?.[1] ?? 0);
+      const fail = Number(/^# fail (\d+)$/m.exec(out)?.[1] ?? -1);
+      assert.equal(code, 0, out.split('\n').filter((l) => /^not ok|Error|expected|actual/.test(l.trim())).slice(0, 30).join('\n'));
+      assert.equal(fail, 0);
+      assert.ok(pass > 0, 'the suite ran tests');
+      assert.ok(!/^# (skipped|todo) [1-9]/m.test(out));
+      t.diagnostic(`${suite} on PostgreSQL: ${pass} passed`);
     });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
-    clearTimeout(killer);
-    const pass = Number(/^# pass (\d+)$/m.exec(out)?.[1] ?? 0);
-    const fail = Number(/^# fail (\d+)$/m.exec(out)?.[1] ?? -1);
-    assert.equal(code, 0, out.split('\n').filter((l) => /^not ok|Error|expected|actual/.test(l.trim())).slice(0, 30).join('\n'));
-    assert.equal(fail, 0);
-    assert.ok(pass > 0, 'the suite ran tests');
-    assert.ok(!/^# (skipped|todo) [1-9]/m.test(out));
-    t.diagnostic(`${suite} on PostgreSQL: ${pass} passed`);
-  });
-}
+  }
+});
