@@ -144,3 +144,27 @@ test('messages posted through both servers at once are all kept and page back in
   const full = (await ownerA.listMessages({ target: 'channel:busy', limit: 100 })).messages.map((m) => m.id);
   assert.deepEqual(ids, full, 'a cursor from one server is honored by the other, same order');
 });
+
+test('bootstrap racing on two servers over a fresh database creates one workspace and one owner', async () => {
+  const db = await cluster.createDatabase();
+  const [x, y] = await Promise.all([startServer({ db, adminToken: TEST_ADMIN_TOKEN }), startServer({ db, adminToken: TEST_ADMIN_TOKEN })]);
+  const cx = new ServerClient({ baseUrl: x.url });
+  const cy = new ServerClient({ baseUrl: y.url });
+  try {
+    const boots = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? cx : cy).bootstrap(TEST_ADMIN_TOKEN, { ownerName: `Owner ${i}` })));
+    const created = boots.filter((r) => r.created);
+    assert.equal(created.length, 1, 'exactly one bootstrap created the workspace');
+    assert.ok(created[0]!.ownerCredential);
+    assert.ok(boots.filter((r) => !r.created).every((r) => r.ownerCredential === undefined));
+    assert.equal(new Set(boots.map((r) => r.workspaceId)).size, 1);
+    assert.equal(new Set(boots.map((r) => r.owner.id)).size, 1);
+    const members = await cy.as(created[0]!.ownerCredential!).listMembers();
+    assert.equal(members.filter((m) => m.role === 'owner').length, 1);
+    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).listChannels()).map((c) => c.id), ['general']);
+  } finally {
+    cx.close();
+    cy.close();
+    await x.close();
+    await y.close();
+  }
+});
