@@ -1,9 +1,17 @@
 // Owns request admission: per-authorization and global in-flight lease bounds, revocation signals and drain.
+import { setMaxListeners } from 'node:events';
 import type { RequestLease } from './types.js';
 
 /** One authorization's in-flight requests and the signal that revocation aborts. */
 export class LeaseSlot {
-  private readonly controller = new AbortController();
+  private readonly controller = LeaseSlot.newController();
+
+  /** One signal per authorization is shared by up to 32 in-flight requests (each body read listens on it). */
+  private static newController(): AbortController {
+    const c = new AbortController();
+    setMaxListeners(64, c.signal);
+    return c;
+  }
   private readonly leases = new Set<object>();
   private waiters: Array<() => void> = [];
 

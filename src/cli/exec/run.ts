@@ -83,7 +83,7 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
   const base = cred.baseUrl.href.replace(/\/$/, '');
   const sent = await sendOnce(new URL(`${base}/${domain}/${action}`), cred.token, JSON.stringify(input));
   if (sent.kind === 'unreachable') {
-    const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running';
+    const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running and that this runtime\'s sandbox allows loopback connections';
     return fail(io, errorEnvelope('upstream_unavailable', 'the AgentTeam daemon is not reachable', { hint }), EXIT.unreachable);
   }
   const printed = projectAnswer(catalog, domain, action, sent.body);

@@ -4,7 +4,7 @@
 // - code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json": `${VAR}` and `${VAR:-default}` expand in
 //   command, args, env, url and headers; `--mcp-config <configs...>` loads servers from JSON files (`claude --help`).
 // - HTTP servers are `{"type":"http","url":…,"headers":{…}}` (docs.anthropic.com …/claude-code/sdk/sdk-mcp, "HTTP/SSE").
-// - test/runtimes/runtimes.test.ts: `claude --mcp-config=F x -p --strict-mcp-config --output-format stream-json
+// - test/runtimes/claude.test.ts: `claude --mcp-config=F x -p --strict-mcp-config --output-format stream-json
 //   --verbose` connected with the expanded bearer and listed mcp__agentteam__<tool> in its init line.
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
 

@@ -5,7 +5,7 @@
 //   var whose value is sent as `Authorization: Bearer …` (openai/codex PR #4317 and discussion #30870; Codex rejects an
 //   inline bearer in config). `codex --help`: `-c key=value` overrides config, the value parsed as TOML.
 // - Codex has no standalone MCP-config file flag, so per-run `-c` overrides leave nothing behind (docs.rs codex-wrapper).
-// - test/runtimes/runtimes.test.ts: `codex -c … -c … app-server` answered `mcpServerStatus/list` with the tool and
+// - test/runtimes/codex.test.ts: `codex -c … -c … app-server` answered `mcpServerStatus/list` with the tool and
 //   `authStatus: "bearerToken"`, and the endpoint saw the expanded bearer; `command/exec` (the model's command
 //   sandbox) saw AGENTTEAM_MCP_TOKEN empty under `shell_environment_policy.set` (policy: inherit, excludes, set, …).
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';

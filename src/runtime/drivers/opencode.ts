@@ -6,7 +6,7 @@
 // - OPENCODE_CONFIG is a path to a custom config file, merged between the global and project configs
 //   (opencode.ai/docs/config, env-var reference), so nothing is written into the user's workdir.
 // - The newer "V2" docs nest servers under `mcp.servers`; 1.18.33 (pinned in test/runtimes) takes `mcp.<name>`,
-//   verified by test/runtimes/runtimes.test.ts: `opencode mcp list` printed `✓ agentteam connected`.
+//   verified by test/runtimes/opencode.test.ts: `opencode mcp list` printed `✓ agentteam connected`.
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
 
 export const OPENCODE_CONFIG_FILE = 'opencode.json';

@@ -6,9 +6,11 @@ import { RUNTIME_KINDS, createToolNamer } from './naming.js';
 
 const inventory = createAgentteamHandler().tools().map((t) => t.name);
 
-test('claude, codex, kimi and command use mcp__agentteam__; opencode uses mcp_agentteam_', () => {
+test('claude, codex, kimi and command use mcp__agentteam__; opencode shows agentteam_ and also accepts the spec form mcp_agentteam_', () => {
   for (const k of ['claude', 'codex', 'kimi', 'command'] as const) assert.equal(createToolNamer(k, inventory).toModel('message_send'), 'mcp__agentteam__message_send');
-  assert.equal(createToolNamer('opencode', inventory).toModel('message_send'), 'mcp_agentteam_message_send');
+  const opencode = createToolNamer('opencode', inventory);
+  assert.equal(opencode.toModel('message_send'), 'agentteam_message_send');
+  assert.deepEqual(opencode.fromModel('mcp_agentteam_message_send'), { server: 'agentteam', tool: 'message_send' });
 });
 
 test('every model-visible name is valid for every runtime and maps back to {server, tool}', () => {

@@ -12,14 +12,19 @@ export function isRuntimeKind(v: unknown): v is RuntimeKind {
 /** Maps raw inventory names to one runtime's display convention and back. */
 export interface ToolNamer {
   readonly kind: RuntimeKind;
-  /** e.g. message_send → mcp__agentteam__message_send (Claude/Codex/Kimi/command) or mcp_agentteam_message_send (OpenCode). */
+  /** e.g. message_send → mcp__agentteam__message_send (Claude/Codex/Kimi/command) or agentteam_message_send (OpenCode). */
   toModel(raw: string): string;
   /** The raw tool behind a model-visible name, or null when the name is not one of ours. */
   fromModel(name: string): { server: typeof MCP_SERVER_NAME; tool: string } | null;
 }
 
-function prefixFor(kind: RuntimeKind): string {
-  return kind === 'opencode' ? `mcp_${MCP_SERVER_NAME}_` : `mcp__${MCP_SERVER_NAME}__`;
+/**
+ * Model-visible prefixes per kind; the first is what the runtime shows the model. The spec's example OpenCode style is
+ * `mcp_agentteam_<tool>`, but OpenCode 1.18 sends `agentteam_<tool>` to the model (captured in test/runtimes/opencode.test.ts),
+ * so OpenCode guidance uses the observed name and both forms translate back.
+ */
+function prefixesFor(kind: RuntimeKind): readonly string[] {
+  return kind === 'opencode' ? [`${MCP_SERVER_NAME}_`, `mcp_${MCP_SERVER_NAME}_`] : [`mcp__${MCP_SERVER_NAME}__`];
 }
 
 /**
@@ -28,11 +33,11 @@ function prefixFor(kind: RuntimeKind): string {
  */
 export function createToolNamer(kind: RuntimeKind, inventory: readonly string[]): ToolNamer {
   if (!isRuntimeKind(kind)) throw new Error(`unknown runtime kind`);
-  const prefix = prefixFor(kind);
+  const prefixes = prefixesFor(kind);
+  const prefix = prefixes[0]!;
   const raw = new Set(inventory);
   for (const name of raw) {
-    const model = prefix + name;
-    if (!MODEL_NAME.test(model)) throw new Error(`tool name ${JSON.stringify(name)} is not a valid model-visible name for ${kind}`);
+    for (const p of prefixes) if (!MODEL_NAME.test(p + name)) throw new Error(`tool name ${JSON.stringify(name)} is not a valid model-visible name for ${kind}`);
   }
   return {
     kind,
@@ -41,9 +46,12 @@ export function createToolNamer(kind: RuntimeKind, inventory: readonly string[])
       return prefix + name;
     },
     fromModel(name) {
-      if (!name.startsWith(prefix)) return null;
-      const tool = name.slice(prefix.length);
-      return raw.has(tool) ? { server: MCP_SERVER_NAME, tool } : null;
+      for (const p of prefixes) {
+        if (!name.startsWith(p)) continue;
+        const tool = name.slice(p.length);
+        if (raw.has(tool)) return { server: MCP_SERVER_NAME, tool };
+      }
+      return null;
     },
   };
 }
