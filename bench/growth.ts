@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { http } from '../test/harness.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoadWithCpu, type LoadResult } from './load.js';
 import { alternate, fmt, goal, med, ratio, table, type BenchOptions, type BenchReport } from './report.js';
 import { startBaseline } from './baselines/common.js';
 import { BenchDaemon, pool } from './setup.js';
@@ -46,7 +46,7 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
     });
     stopBare = bare.stop;
     const ping = (connections: number, port = daemon.port) => () =>
-      runLoad({
+      runLoadWithCpu({
         port,
         method: 'POST',
         path: () => path,
@@ -56,11 +56,11 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
         durationMs: o.durationMs,
         warmupMs: o.warmupMs,
         check: (s, b) => s === 200 && b.includes('"result"'),
-      });
+      }, port === daemon.port ? [daemon.pid] : [bare.child.pid!]);
     await ping(16)(); // warm-up
     const extra: string[] = [];
     let failed = 0;
-    const visits: Array<{ level: number; rssKiB: number; p50Ms: number; p99Ms: number; rps16: number; bareP50Ms: number; bareRps16: number }> = [];
+    const visits: Array<{ level: number; rssKiB: number; p50Ms: number; p99Ms: number; rps16: number; bareP50Ms: number; bareRps16: number; cpuUs16: number; bareCpuUs16: number }> = [];
     for (const level of VISITS) {
       const want = level - 1; // the probe runtime is one of the live authorizations
       if (extra.length < want) {
@@ -73,7 +73,7 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
       await settle(o.quick ? 500 : 1500);
       const status = await daemon.owner('GET', '/api/daemon/status');
       if (status.counts.runtimes !== level) throw new Error(`expected ${level} live runtimes, daemon reports ${status.counts.runtimes}`);
-      const r = await alternate<LoadResult>(o.rounds, [
+      const r = await alternate<LoadResult & { cpuUsPerReq: number }>(o.rounds, [
         { name: '1', run: ping(1) },
         { name: 'bare1', run: ping(1, bare.port) },
         { name: '16', run: ping(16) },
@@ -88,6 +88,8 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
         rps16: med(r['16']!, (x) => x.rps),
         bareP50Ms: med(r['bare1']!, (x) => x.p50Ms),
         bareRps16: med(r['bare16']!, (x) => x.rps),
+        cpuUs16: med(r['16']!, (x) => x.cpuUsPerReq),
+        bareCpuUs16: med(r['bare16']!, (x) => x.cpuUsPerReq),
       });
       failed += Object.values(r).flat().reduce((n, x) => n + x.failed, 0);
     }
@@ -134,6 +136,7 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
         rps16: med(vs, (v) => v.rps16),
         p50OverBare: med(vs, (v) => ratio(v.p50Ms, v.bareP50Ms)),
         rpsOverBare: med(vs, (v) => ratio(v.rps16, v.bareRps16)),
+        cpuUs16: med(vs, (v) => v.cpuUs16),
       };
     };
     const levels = LEVELS.map(summary);
@@ -147,13 +150,16 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
       fmt(ratio(l.p50OverBare, base.p50OverBare)),
       fmt(l.rps16, 0),
       fmt(ratio(l.rpsOverBare, base.rpsOverBare)),
+      fmt(l.cpuUs16, 0),
+      fmt(ratio(l.cpuUs16, base.cpuUs16)),
     ]);
     const top = levels[levels.length - 1]!;
     const goals = [
+      goal('daemon CPU per ping (16 conns) at 500 / at 1 authorization', ratio(top.cpuUs16, base.cpuUs16), '<=', 1.25),
       goal('ping p50 at 500 / at 1 authorization (each vs bare in the same visit)', ratio(top.p50OverBare, base.p50OverBare), '<=', 1.25),
       goal('ping req/s (16 conns) at 500 / at 1 (each vs bare in the same visit)', ratio(top.rpsOverBare, base.rpsOverBare), '>=', 0.8),
     ];
-    const t1 = table(['live auths', 'RSS MiB', 'x @1', 'ping p50 ms', 'p99 ms', 'p50 x @1*', 'req/s @16', 'x @1*'], rows);
+    const t1 = table(['live auths', 'RSS MiB', 'x @1', 'ping p50 ms', 'p99 ms', 'p50 x @1*', 'req/s @16', 'x @1*', 'CPU us/ping', 'x @1'], rows);
     const launchMs = med(launches, (x) => x);
     const stopMs = med(stops, (x) => x);
     const t2 = table(
@@ -165,8 +171,8 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
     );
     const note = `levels visited ${VISITS.join(' → ')} (RSS: one read per visit; latency: ${o.rounds} rounds per visit, 1 connection for p50/p99, 16 for req/s). Token dead right after stop: ${deadAfterStop}/${o.quick ? 2 : 3}. Failed requests: ${failed}.\n* ours/bare in the same visit, relative to that ratio at 1 authorization (cancels machine noise between visits).`;
     const t0 = table(
-      ['visit', 'live auths', 'RSS MiB', 'ping p50 ms', 'bare p50 ms', 'req/s @16', 'bare req/s @16'],
-      visits.map((v, i) => [String(i + 1), String(v.level), fmt(v.rssKiB / 1024, 1), fmt(v.p50Ms, 3), fmt(v.bareP50Ms, 3), fmt(v.rps16, 0), fmt(v.bareRps16, 0)]),
+      ['visit', 'live auths', 'RSS MiB', 'ping p50 ms', 'bare p50 ms', 'req/s @16', 'bare req/s @16', 'CPU us/ping', 'bare CPU us/ping'],
+      visits.map((v, i) => [String(i + 1), String(v.level), fmt(v.rssKiB / 1024, 1), fmt(v.p50Ms, 3), fmt(v.bareP50Ms, 3), fmt(v.rps16, 0), fmt(v.bareRps16, 0), fmt(v.cpuUs16, 0), fmt(v.bareCpuUs16, 0)]),
     );
     return { name: 'growth', table: `${t0}\n\n${t1}\n${note}\n\n${t2}`, goals, json: { visits, levels, failed, launchMs: launches, stopMs: stops, raw: rawRuns, deadAfterStop } };
   } finally {
