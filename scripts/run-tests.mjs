@@ -1,5 +1,6 @@
 // Runs node:test through tsx over the suite: unit tests beside the code (src/**/*.test.ts) and end-to-end tests (test/*.test.ts).
-// --runtimes adds the opt-in real-runtime checks (test/runtimes/), --reliability runs test/reliability/ only.
+// --runtimes runs the opt-in real-runtime checks (test/runtimes/), --reliability test/reliability/, --postgres test/postgres/
+// (which the default run includes: it needs PostgreSQL 15 binaries, which .ci/run installs when missing).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ const args = process.argv.slice(2);
 let files;
 if (args.includes('--reliability')) files = walk('test/reliability');
 else if (args.includes('--runtimes')) files = walk('test/runtimes');
+else if (args.includes('--postgres')) files = walk('test/postgres');
 else files = [...walk('src'), ...walk('test').filter((f) => !f.startsWith(join('test', 'reliability')) && !f.startsWith(join('test', 'runtimes')))];
-const extra = args.filter((a) => !a.startsWith('--runtimes') && !a.startsWith('--reliability'));
+const extra = args.filter((a) => !['--runtimes', '--reliability', '--postgres'].includes(a));
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...extra, ...files.sort()], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -35,6 +35,12 @@ function tokenTtlFromEnv(): number | undefined {
   return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
+/** Fraction of the TTL at which a generation is renewed (default 0.8); a test knob for fast rotation with a wide margin. */
+function renewAtFromEnv(): number | undefined {
+  const v = Number(process.env.AGENTTEAM_TOKEN_RENEW_AT);
+  return v >= 0.1 && v <= 0.9 ? v : undefined;
+}
+
 export async function daemonStart(home: string, o: StartOptions): Promise<number> {
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
@@ -49,6 +55,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         serverId: o.serverId,
         serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
         tokenTtlMs: tokenTtlFromEnv(),
+        tokenRenewAt: renewAtFromEnv(),
       });
       const onSignal = () => void d.stop();
       process.once('SIGTERM', onSignal);

@@ -116,10 +116,10 @@ const server = program.command('server').description('run the AgentTeam Server s
 server
   .command('start')
   .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
-  .requiredOption('--db <url>', 'sqlite:PATH')
+  .requiredOption('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB')
   .option('--port <n>', 'port (default 7700)', '7700')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
-  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart(o)));
+  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {

@@ -36,6 +36,8 @@ export interface DaemonOptions {
   /** Admin token of a remote server (bootstrap only). */
   serverAdminToken?: string;
   tokenTtlMs?: number;
+  /** Fraction of the TTL at which renewal starts (store default 0.8). */
+  tokenRenewAt?: number;
   binDir: string;
   shutdownTimeoutMs?: number;
 }
@@ -112,7 +114,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       return api;
     };
 
-    const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs });
+    const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
     const catalog = buildRuntimeCatalog();
     const router = new Router();
     let port = 0;

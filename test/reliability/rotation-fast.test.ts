@@ -1,4 +1,4 @@
-// Reliability 1b: the issue's 200 ms rotation (TTL 250 ms) under 64 clients: only 200/403/409 answers, the file keeps rotating, expired generations die.
+// Reliability 1b: the issue's 200 ms rotation under 64 clients (TTL 1000 ms renewed at 20 %): zero failures with a current token; expired generations die.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
@@ -16,15 +16,15 @@ function readWithMtime(file: string): { token: string; writtenAt: number } {
   }
 }
 
-// Renewal at 200 ± 12.5 ms leaves a read token ≥ 37 ms of life: requests slower than that legitimately meet an expired
-// generation, so this file measures the denial rate at this cadence and asserts only timing-independent invariants
-// (rotation.test.ts asserts zero failures with a current token at TTL 3000).
-const TTL_MS = 250;
+// A new generation every 200 ± 50 ms: TTL 1000 renewed at 20 % (AGENTTEAM_TOKEN_RENEW_AT) leaves every published token
+// ≥ 750 ms of life, more than publication takes under this load, so a client that reads the file before each request
+// never meets an expired generation. (At TTL 250 renewed at 80 % the margin is 50 ms, which a loaded event loop eats.)
+const TTL_MS = 1000;
 const CLIENTS = 64;
 const LOAD_MS = 3000;
 
 
-const d = new TestDaemon(undefined, { AGENTTEAM_TOKEN_TTL_MS: String(TTL_MS) });
+const d = new TestDaemon(undefined, { AGENTTEAM_TOKEN_TTL_MS: String(TTL_MS), AGENTTEAM_TOKEN_RENEW_AT: '0.2' });
 let client: Client;
 let rt: Runtime;
 
@@ -44,7 +44,7 @@ after(async () => {
   await d.dispose();
 });
 
-test('200 ms rotation under 64 clients: every answer is 200, 403 or 409; the file keeps rotating; old generations denied afterwards', async () => {
+test('200 ms rotation under 64 clients: zero failures with a current token; the file keeps rotating; old generations denied afterwards', async () => {
   const seen = new Map<string, number>();
   const written = new Set<number>();
   const statuses = new Map<number, number>();
@@ -58,7 +58,7 @@ test('200 ms rotation under 64 clients: every answer is 200, 403 or 409; the fil
       try {
         const r = await client.send('POST', `${rt.execBase}/task/list`, execHeaders(token), '{"limit":5}', 10_000);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        const ok = (r.status === 200 && JSON.parse(r.body).ok === true) || r.status === 403 || (r.status === 409 && JSON.parse(r.body).error.code === 'admission_rejected');
+        const ok = (r.status === 200 && JSON.parse(r.body).ok === true) || (r.status === 409 && JSON.parse(r.body).error.code === 'admission_rejected');
         if (!ok) odd.push(`${r.status} ${r.body.slice(0, 120)}`);
       } catch (e) {
         odd.push(`error ${(e as Error).message}`);
@@ -69,8 +69,9 @@ test('200 ms rotation under 64 clients: every answer is 200, 403 or 409; the fil
   const ok = statuses.get(200) ?? 0;
   const denied = statuses.get(403) ?? 0;
   console.log(`rotation at 200 ms: ${seen.size} generations in ${LOAD_MS} ms; ${ok} ok, ${denied} denied (${((100 * denied) / (ok + denied)).toFixed(2)}% met an expired generation), ${statuses.get(409) ?? 0} admission conflicts`);
-  assert.deepEqual(odd.slice(0, 5), [], `answers other than 200/403/409: ${odd.length}`);
-  assert.ok(seen.size >= 5, `the file rotated (${seen.size} generations)`);
+  assert.deepEqual(odd.slice(0, 5), [], `answers other than 200/409 (admission) with a current token: ${odd.length}`);
+  assert.equal(denied, 0);
+  assert.ok(seen.size >= 10, `the file rotated about every 200 ms (${seen.size} generations in ${LOAD_MS} ms)`);
   assert.ok(ok > 0, 'requests with a freshly read token succeed');
   // How long publication takes after the token bytes are written (fsync, close, rename, dir fsync: one event-loop turn
   // each), from the daemon's own 'renewed' log lines paired with the file mtimes: this is what eats the 50 ms margin.
@@ -78,7 +79,7 @@ test('200 ms rotation under 64 clients: every answer is 200, 403 or 409; the fil
   const renewedAt = logs.filter((l) => l.includes('"credential generation renewed"')).map((l) => (JSON.parse(l) as { time: number }).time);
   const mtimes = [...written].sort((a, b) => a - b);
   const lag = renewedAt.map((t) => t - Math.max(...mtimes.filter((m) => m <= t + 1))).filter(Number.isFinite).sort((a, b) => a - b);
-  console.log(`rotation at 200 ms: publication finished a median ${Math.round(lag[lag.length >> 1] ?? 0)} ms, at most ${Math.round(lag[lag.length - 1] ?? 0)} ms, after the token bytes were written`);
+  console.log(`rotation every ~200 ms: publication finished a median ${Math.round(lag[lag.length >> 1] ?? 0)} ms, at most ${Math.round(lag[lag.length - 1] ?? 0)} ms, after the token bytes were written`);
 
   await sleep(TTL_MS + 200);
   const current = readExecToken(rt);
