@@ -66,11 +66,13 @@ export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Prom
  * Strict JSON decode of a body: rejects empty bodies, invalid UTF-8 and invalid JSON with invalid_input.
  * Unknown-field checks belong to the schema validator that runs next.
  */
+const UTF8 = new TextDecoder('utf-8', { fatal: true }); // stateless for one-shot decode(); built once, not per request
+
 export function decodeJson(body: Buffer): unknown {
   if (body.length === 0) throw new AppError('invalid_input', 'request body is empty; send one JSON value');
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    text = UTF8.decode(body);
   } catch {
     throw new AppError('invalid_input', 'request body is not valid UTF-8');
   }
