@@ -83,8 +83,12 @@ export function pageOf<R, D>(
   return out;
 }
 
-/** The SQL fragment for "strictly after the boundary" in (col DESC, id DESC) order, and its parameters. */
+/**
+ * The SQL fragment for "strictly after the boundary" in (col DESC, id DESC) order, and its parameters.
+ * A row value (SQLite ≥ 3.15, PostgreSQL) so the (…, col DESC, id DESC) index seeks to the boundary; the
+ * equivalent `col < ? OR (col = ? AND id < ?)` makes SQLite scan the index from the top, slower with every page.
+ */
 export function afterDesc(col: string, b: Boundary | undefined, idCol = 'id'): { sql: string; params: (number | string)[] } {
   if (!b) return { sql: '', params: [] };
-  return { sql: ` AND (${col} < ? OR (${col} = ? AND ${idCol} < ?))`, params: [b.at, b.at, b.id] };
+  return { sql: ` AND (${col}, ${idCol}) < (?, ?)`, params: [b.at, b.id] };
 }

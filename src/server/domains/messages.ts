@@ -2,7 +2,7 @@
 import { AppError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { AttachmentMeta, MessageDto, MessagePage, NewAttachment, ReactionDto } from '../../server-client/api.js';
-import { afterDesc, normalizeLimit, pageOf } from '../pagination.js';
+import { afterDesc, normalizeLimit, pageOf, type Boundary } from '../pagination.js';
 import type { Sql } from '../store/types.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from './context.js';
 import { authorizeTarget, parseTarget } from './targets.js';
@@ -24,6 +24,12 @@ interface MessageRow {
 
 const SELECT_MESSAGE = `SELECT m.id, m.target, m.author_id, m.content, m.reply_to, m.created_at, a.name AS author_name, a.kind AS author_kind
   FROM messages m JOIN members a ON a.id = m.author_id`;
+
+/** The message list query on one canonical target: strictly after the boundary, newest first, `fetch` rows. */
+export function messageListQuery(target: string, b: Boundary | undefined, fetch: number): { sql: string; params: (string | number)[] } {
+  const after = afterDesc('m.created_at', b, 'm.id');
+  return { sql: `${SELECT_MESSAGE} WHERE m.target = ?${after.sql} ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, params: [target, ...after.params, fetch] };
+}
 
 async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
   const out: MessageDto[] = [];
@@ -126,12 +132,8 @@ export class Messages {
       const target = await authorizeTarget(sql, actor, t);
       const filter = { target };
       const b = input.cursor === undefined ? undefined : this.deps.cursors.decode(input.cursor, 'messages', filter);
-      const after = afterDesc('m.created_at', b, 'm.id');
-      const rows = await sql.all<MessageRow>(`${SELECT_MESSAGE} WHERE m.target = ?${after.sql} ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, [
-        target,
-        ...after.params,
-        limit + 1,
-      ]);
+      const q = messageListQuery(target, b, limit + 1);
+      const rows = await sql.all<MessageRow>(q.sql, q.params);
       const p = pageOf(rows, limit, (r) => ({ at: r.created_at, id: r.id }), (bd) => this.deps.cursors.encode('messages', filter, bd), (r) => r);
       const page: MessagePage = { messages: await hydrate(sql, p.items), hasMore: p.hasMore };
       if (p.nextCursor) page.nextCursor = p.nextCursor;

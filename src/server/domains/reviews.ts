@@ -1,7 +1,7 @@
 // Owns reviews on task:<id> and thread:<channelId>/<rootId> targets: add, get, keyset list, resolve and reopen.
 import { AppError } from '../../shared/errors.js';
 import type { ReviewDto, ReviewPage, ReviewStatus, ReviewVerdict } from '../../server-client/api.js';
-import { afterDesc, normalizeLimit, pageOf } from '../pagination.js';
+import { afterDesc, normalizeLimit, pageOf, type Boundary } from '../pagination.js';
 import type { Sql } from '../store/types.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from './context.js';
 import { authorizeTarget, parseTarget } from './targets.js';
@@ -34,6 +34,15 @@ function reviewDto(r: ReviewRow): ReviewDto {
     revision: r.revision,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+  };
+}
+
+/** The review list query on one canonical target, optional status: strictly after the boundary, newest update first. */
+export function reviewListQuery(filter: { target: string; status: string | null }, b: Boundary | undefined, fetch: number): { sql: string; params: (string | number)[] } {
+  const after = afterDesc('updated_at', b);
+  return {
+    sql: `SELECT ${COLS} FROM reviews WHERE target = ?${filter.status ? ' AND status = ?' : ''}${after.sql} ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    params: [filter.target, ...(filter.status ? [filter.status] : []), ...after.params, fetch],
   };
 }
 
@@ -88,11 +97,8 @@ export class Reviews {
       const target = await authorizeTarget(sql, actor, t);
       const filter = { target, status: input.status ?? null };
       const b = input.cursor === undefined ? undefined : this.deps.cursors.decode(input.cursor, 'reviews', filter);
-      const after = afterDesc('updated_at', b);
-      const rows = await sql.all<ReviewRow>(
-        `SELECT ${COLS} FROM reviews WHERE target = ?${filter.status ? ' AND status = ?' : ''}${after.sql} ORDER BY updated_at DESC, id DESC LIMIT ?`,
-        [target, ...(filter.status ? [filter.status] : []), ...after.params, limit + 1],
-      );
+      const q = reviewListQuery(filter, b, limit + 1);
+      const rows = await sql.all<ReviewRow>(q.sql, q.params);
       const p = pageOf(rows, limit, (r) => ({ at: r.updated_at, id: r.id }), (bd) => this.deps.cursors.encode('reviews', filter, bd), reviewDto);
       const page: ReviewPage = { reviews: p.items, hasMore: p.hasMore };
       if (p.nextCursor) page.nextCursor = p.nextCursor;

@@ -1,7 +1,7 @@
 // Owns tasks: create/get/list (keyset), revision-checked update, assign, validated status transitions, and comments.
 import { AppError } from '../../shared/errors.js';
 import type { TaskCommentDto, TaskDto, TaskPage, TaskStatus, TaskTransition } from '../../server-client/api.js';
-import { afterDesc, normalizeLimit, pageOf } from '../pagination.js';
+import { afterDesc, normalizeLimit, pageOf, type Boundary } from '../pagination.js';
 import type { Sql } from '../store/types.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from './context.js';
 import { memberById } from './members.js';
@@ -49,6 +49,19 @@ function taskDto(r: TaskRow): TaskDto {
     revision: r.revision,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+  };
+}
+
+/** The task list query: optional status/assignee filters, strictly after the boundary, newest first, `fetch` rows. */
+export function taskListQuery(filter: { status: string | null; assigneeId: string | null }, b: Boundary | undefined, fetch: number): { sql: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.status) (where.push('status = ?'), params.push(filter.status));
+  if (filter.assigneeId) (where.push('assignee_id = ?'), params.push(filter.assigneeId));
+  const after = afterDesc('created_at', b);
+  return {
+    sql: `SELECT ${COLS} FROM tasks WHERE 1 = 1${where.map((w) => ` AND ${w}`).join('')}${after.sql} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    params: [...params, ...after.params, fetch],
   };
 }
 
@@ -132,13 +145,8 @@ export class Tasks {
     const limit = normalizeLimit(input.limit);
     const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null };
     const b = input.cursor === undefined ? undefined : this.deps.cursors.decode(input.cursor, 'tasks', filter);
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (filter.status) (where.push('status = ?'), params.push(filter.status));
-    if (filter.assigneeId) (where.push('assignee_id = ?'), params.push(filter.assigneeId));
-    const after = afterDesc('created_at', b);
-    const sqlText = `SELECT ${COLS} FROM tasks WHERE 1 = 1${where.map((w) => ` AND ${w}`).join('')}${after.sql} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    const rows = await this.deps.store.all<TaskRow>(sqlText, [...params, ...after.params, limit + 1]);
+    const q = taskListQuery(filter, b, limit + 1);
+    const rows = await this.deps.store.all<TaskRow>(q.sql, q.params);
     const p = pageOf(rows, limit, (r) => ({ at: r.created_at, id: r.id }), (bd) => this.deps.cursors.encode('tasks', filter, bd), taskDto);
     const page: TaskPage = { tasks: p.items, hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
