@@ -9,7 +9,8 @@ import { Tasks } from './domains/tasks.js';
 import { loadWorkspaceMeta, type WorkspaceMeta } from './domains/workspace.js';
 import { IdempotencyReceipts } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
-import type { Store } from './store/types.js';
+import type { Sql, Store } from './store/types.js';
+import type { DomainDeps } from './domains/context.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -21,11 +22,17 @@ export interface ServerDomains {
   tasks: Tasks;
   reviews: Reviews;
   receipts: IdempotencyReceipts;
+  /** The same domains with every store call running in the transaction `sql` (their own tx become savepoints in it). */
+  within(sql: Sql): ServerDomains;
 }
 
 export async function createDomains(store: Store, clock: Clock): Promise<ServerDomains> {
   const meta = await loadWorkspaceMeta(store);
-  const deps = { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() };
+  return wire(meta, { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() });
+}
+
+/** Domain objects are cheap views over deps: meta, cursors and ids are shared, only the store differs per transaction. */
+function wire(meta: WorkspaceMeta, deps: DomainDeps): ServerDomains {
   const messages = new Messages(deps);
   return {
     meta,
@@ -34,6 +41,7 @@ export async function createDomains(store: Store, clock: Clock): Promise<ServerD
     messages,
     tasks: new Tasks(deps, messages),
     reviews: new Reviews(deps),
-    receipts: new IdempotencyReceipts(store, clock),
+    receipts: new IdempotencyReceipts(deps.store, deps.clock),
+    within: (sql) => wire(meta, { ...deps, store: deps.store.within(sql) }),
   };
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
-import type { Store } from './store/types.js';
+import type { Sql, Store } from './store/types.js';
 
 export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -68,11 +68,12 @@ export class IdempotencyReceipts {
    * Runs the claimed request and stores its exact response in the same transaction as its writes, so a mutation is
    * never committed without its receipt. On failure nothing is stored and the key is released for a retry.
    */
-  async runClaimed<R extends { status: number; body: string }>(memberId: string, key: string, run: () => Promise<R>): Promise<R> {
+  async runClaimed<R extends { status: number; body: string }>(memberId: string, key: string, run: (sql: Sql) => Promise<R>): Promise<R> {
     try {
-      return await this.store.tx(async () => {
-        const reply = await run();
-        await this.complete(memberId, key, reply.status, reply.body);
+      return await this.store.tx(async (sql) => {
+        // run gets the transaction and must do its writes in it (e.g. through store.within(sql)).
+        const reply = await run(sql);
+        await this.complete(memberId, key, reply.status, reply.body, sql);
         return reply;
       });
     } catch (e) {
@@ -81,9 +82,9 @@ export class IdempotencyReceipts {
     }
   }
 
-  /** Stores the exact response (status + body) for replay. */
-  async complete(memberId: string, key: string, status: number, body: string): Promise<void> {
-    await this.store.run("UPDATE idempotency_receipts SET state = 'complete', status = ?, response = ? WHERE member_id = ? AND key = ?", [status, body, memberId, key]);
+  /** Stores the exact response (status + body) for replay, in the transaction `sql` when given. */
+  async complete(memberId: string, key: string, status: number, body: string, sql: Sql = this.store): Promise<void> {
+    await sql.run("UPDATE idempotency_receipts SET state = 'complete', status = ?, response = ? WHERE member_id = ? AND key = ?", [status, body, memberId, key]);
   }
 
   /** Releases a key whose request failed: nothing was applied (the mutation's transaction rolled back), so a retry may run. */

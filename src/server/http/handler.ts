@@ -70,12 +70,13 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     const mutation = route.method !== 'GET';
     const key = mutation ? idempotencyKeyFrom(req.headers) : undefined;
     const body = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
-    const call = async () => ok(await route.handle({ actor, params, query, body }, domains));
-    if (key === undefined) return call();
+    const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, d));
+    if (key === undefined) return call(domains);
     // Failed validation never reaches here, so it is never stored.
     const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body));
     if (begun.kind === 'replay') return { status: begun.status, body: begun.body };
-    return domains.receipts.runClaimed(actor.id, key, call);
+    // The mutation runs in the receipt's transaction, so it never commits without its receipt.
+    return domains.receipts.runClaimed(actor.id, key, (sql) => call(domains.within(sql)));
   };
 
   router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));

@@ -18,6 +18,8 @@ export interface OpenPostgresOptions {
   maxAttempts?: number;
   /** Told about idle-connection failures; never given the connection string. */
   onPoolError?: (e: Error) => void;
+  /** Calls inside a transaction's async context join it (AsyncLocalStorage); default true. The server passes false. */
+  ambient?: boolean;
 }
 
 /** SQLSTATEs after which the whole transaction is re-run: serialization_failure, deadlock_detected, unique_violation. */
@@ -87,7 +89,8 @@ class PgSql implements Sql {
 
   constructor(
     readonly conn: Queryable,
-    private readonly inTx: boolean,
+    readonly inTx: boolean,
+    readonly owner?: PostgresStore,
   ) {}
 
   async query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
@@ -116,25 +119,28 @@ class PgSql implements Sql {
  * Transactions run at SERIALIZABLE on one pooled connection, so a read-modify-write (revision check, idempotency
  * claim, task transition) behaves as on SQLite's single writer even with several server processes on one database:
  * the loser of a race gets a serialization failure and its whole transaction is re-run, where it sees the winner's
- * commit and answers like any stale request (conflict). Calls made inside a transaction's async context join it; a
- * nested `tx` is a SAVEPOINT, as in the SQLite store.
+ * commit and answers like any stale request (conflict). A caller passes its transaction on with `within(sql)`; with
+ * `ambient` (the default for direct opens) calls made inside a transaction's async context join it too. A nested `tx`
+ * is a SAVEPOINT, as in the SQLite store.
  */
 class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   private closed = false;
-  private readonly ambient = new AsyncLocalStorage<PgSql>();
+  private readonly ambient: AsyncLocalStorage<PgSql> | undefined;
   private readonly plain: PgSql;
 
   constructor(
     private readonly pool: pg.Pool,
     readonly schemaVersion: number,
     private readonly maxAttempts: number,
+    ambient: boolean,
   ) {
     this.plain = new PgSql(pool, false);
+    this.ambient = ambient ? new AsyncLocalStorage<PgSql>() : undefined;
   }
 
   private active(): PgSql | undefined {
-    const a = this.ambient.getStore();
+    const a = this.ambient?.getStore();
     return a && !a.ended ? a : undefined;
   }
 
@@ -159,7 +165,14 @@ class PostgresStore implements Store {
     return a ? this.savepoint(a, fn) : this.outer(fn);
   }
 
-  private async savepoint<T>(a: PgSql, fn: (sql: Sql) => Promise<T>): Promise<T> {
+  within(sql: Sql): Store {
+    // Only a live transaction handle of this store may be joined; the pool handle is not a transaction.
+    if (!(sql instanceof PgSql) || sql.owner !== this || !sql.inTx || sql.ended) throw new Error('within() needs a live transaction handle of this store');
+    return new PgTxView(this, sql);
+  }
+
+  async savepoint<T>(a: PgSql, fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
     const name = `sp_${++a.savepoints}`;
     const wasAborted = a.aborted;
     await a.query(`SAVEPOINT ${name}`, []);
@@ -184,7 +197,7 @@ class PostgresStore implements Store {
       const client = await this.pool.connect().catch((e: unknown) => {
         throw unavailable(e, true) ?? e;
       });
-      const h = new PgSql(client, true);
+      const h = new PgSql(client, true, this);
       let broken: Error | undefined;
       try {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch((e: Error) => {
@@ -194,7 +207,7 @@ class PostgresStore implements Store {
         let out: T | undefined;
         let failure: { e: unknown } | undefined;
         try {
-          out = await this.ambient.run(h, () => fn(h));
+          out = await (this.ambient ? this.ambient.run(h, () => fn(h)) : fn(h));
         } catch (e) {
           failure = { e };
         }
@@ -235,6 +248,37 @@ class PostgresStore implements Store {
   }
 }
 
+/** The store as seen from inside one transaction: every call runs on its connection; tx is a savepoint. */
+class PgTxView implements Store {
+  readonly dialect = 'postgres' as const;
+  readonly schemaVersion: number;
+  constructor(
+    private readonly store: PostgresStore,
+    private readonly handle: PgSql,
+  ) {
+    this.schemaVersion = store.schemaVersion;
+  }
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.handle.get<T>(sql, params);
+  }
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.handle.all<T>(sql, params);
+  }
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.handle.run(sql, params);
+  }
+  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.handle.ended) throw new Error('the transaction has ended');
+    return this.store.savepoint(this.handle, fn);
+  }
+  within(sql: Sql): Store {
+    return this.store.within(sql);
+  }
+  close(): Promise<void> {
+    return Promise.reject(new Error('close the store, not a transaction view'));
+  }
+}
+
 /** Short, jittered, growing pause before re-running a transaction that lost a race. */
 function backoff(attempt: number): Promise<void> {
   const ms = Math.min(50, 2 ** attempt) * (0.5 + Math.random());
@@ -263,7 +307,7 @@ export async function openPostgresStore(url: string, opts: OpenPostgresOptions =
   const pool = createPool(url, opts.maxConnections ?? 10, opts.onPoolError);
   try {
     const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
-    return new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12));
+    return new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), opts.ambient ?? true);
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw e;

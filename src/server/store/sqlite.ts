@@ -12,6 +12,8 @@ export interface OpenSqliteOptions {
   migrations?: readonly Migration[];
   busyTimeoutMs?: number;
   clock?: Clock;
+  /** Calls inside a transaction's async context join it (AsyncLocalStorage); default true. The server passes false. */
+  ambient?: boolean;
 }
 
 /**
@@ -41,18 +43,39 @@ export function migrate(db: Database.Database, migrations: readonly Migration[],
   return apply.immediate();
 }
 
+/** Prepared statements by SQL text, per connection; least recently added evicted past the bound (domain SQL is a small fixed set). */
+class StatementCache {
+  private readonly map = new Map<string, Database.Statement>();
+  constructor(
+    private readonly db: Database.Database,
+    private readonly max = 256,
+  ) {}
+  get(sql: string): Database.Statement {
+    let s = this.map.get(sql);
+    if (s === undefined) {
+      s = this.db.prepare(sql);
+      if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+      this.map.set(sql, s);
+    }
+    return s;
+  }
+}
+
 class SqliteSql implements Sql {
   /** Set when the transaction this handle belongs to has ended; a late continuation must not reuse it. */
   ended = false;
-  constructor(protected readonly db: Database.Database) {}
+  constructor(
+    protected readonly stmts: StatementCache,
+    readonly owner: SqliteStore,
+  ) {}
   async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return mapped(() => this.db.prepare(sql).get(...params) as T | undefined);
+    return mapped(() => this.stmts.get(sql).get(...params) as T | undefined);
   }
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return mapped(() => this.db.prepare(sql).all(...params) as T[]);
+    return mapped(() => this.stmts.get(sql).all(...params) as T[]);
   }
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return mapped(() => this.db.prepare(sql).run(...params).changes);
+    return mapped(() => this.stmts.get(sql).run(...params).changes);
   }
 }
 
@@ -67,28 +90,34 @@ function mapped<T>(f: () => T): T {
 
 /**
  * One connection; transactions are serialized through a promise queue so an awaiting transaction never sees
- * another's uncommitted writes. Plain reads outside `tx` also wait their turn. Calls made while a transaction is
- * active in the same async context join it (a nested `tx` becomes a savepoint), so a caller can wrap several
- * domain operations (e.g. a mutation and its idempotency receipt) into one atomic unit.
+ * another's uncommitted writes. Plain reads outside `tx` also wait their turn. A caller that wraps several domain
+ * operations (e.g. a mutation and its idempotency receipt) into one atomic unit passes the transaction's `sql` on,
+ * via `within(sql)` (a nested `tx` becomes a savepoint). With `ambient` (the default for direct opens), calls made
+ * while a transaction is active in the same async context also join it; the server turns that off, because its
+ * AsyncLocalStorage makes every promise in the process pay for async hooks.
  */
 class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private savepoints = 0;
-  private readonly ambient = new AsyncLocalStorage<SqliteSql>();
+  private readonly ambient: AsyncLocalStorage<SqliteSql> | undefined;
+  private readonly stmts: StatementCache;
   private readonly plain: SqliteSql;
 
   constructor(
     private readonly db: Database.Database,
     readonly schemaVersion: number,
+    ambient: boolean,
   ) {
-    this.plain = new SqliteSql(db);
+    this.stmts = new StatementCache(db);
+    this.plain = new SqliteSql(this.stmts, this);
+    this.ambient = ambient ? new AsyncLocalStorage<SqliteSql>() : undefined;
   }
 
   /** The transaction of the current async context, unless it already ended (then calls queue like any other). */
   private active(): SqliteSql | undefined {
-    const a = this.ambient.getStore();
+    const a = this.ambient?.getStore();
     return a && !a.ended ? a : undefined;
   }
 
@@ -114,26 +143,29 @@ class SqliteStore implements Store {
     return this.exec((s) => s.run(sql, params));
   }
 
+  /** A nested transaction: a savepoint in the live transaction `a`. */
+  async savepoint<T>(a: SqliteSql, fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const name = `sp_${++this.savepoints}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    try {
+      const out = await fn(a);
+      this.db.exec(`RELEASE ${name}`);
+      return out;
+    } catch (e) {
+      this.db.exec(`ROLLBACK TO ${name}`);
+      this.db.exec(`RELEASE ${name}`);
+      throw e;
+    }
+  }
+
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     const a = this.active();
-    if (a) {
-      const name = `sp_${++this.savepoints}`;
-      this.db.exec(`SAVEPOINT ${name}`);
-      try {
-        const out = await fn(a);
-        this.db.exec(`RELEASE ${name}`);
-        return out;
-      } catch (e) {
-        this.db.exec(`ROLLBACK TO ${name}`);
-        this.db.exec(`RELEASE ${name}`);
-        throw e;
-      }
-    }
+    if (a) return this.savepoint(a, fn);
     return this.enqueue(async () => {
-      const handle = new SqliteSql(this.db);
+      const handle = new SqliteSql(this.stmts, this);
       this.db.exec('BEGIN IMMEDIATE');
       try {
-        const out = await this.ambient.run(handle, () => fn(handle));
+        const out = await (this.ambient ? this.ambient.run(handle, () => fn(handle)) : fn(handle));
         this.db.exec('COMMIT');
         return out;
       } catch (e) {
@@ -145,11 +177,48 @@ class SqliteStore implements Store {
     });
   }
 
+  within(sql: Sql): Store {
+    // Only a live transaction handle of this store may be joined; anything else would run outside the queue.
+    if (!(sql instanceof SqliteSql) || sql.owner !== this || sql === this.plain || sql.ended) throw new Error('within() needs a live transaction handle of this store');
+    return new SqliteTxView(this, sql);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await this.enqueue(async () => undefined);
     this.closed = true;
     this.db.close();
+  }
+}
+
+/** The store as seen from inside one transaction: every call runs on its handle; tx is a savepoint. */
+class SqliteTxView implements Store {
+  readonly dialect = 'sqlite' as const;
+  readonly schemaVersion: number;
+  constructor(
+    private readonly store: SqliteStore,
+    private readonly handle: SqliteSql,
+  ) {
+    this.schemaVersion = store.schemaVersion;
+  }
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
+    return this.handle.get<T>(sql, params);
+  }
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    return this.handle.all<T>(sql, params);
+  }
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.handle.run(sql, params);
+  }
+  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (this.handle.ended) return Promise.reject(new Error('the transaction has ended'));
+    return this.store.savepoint(this.handle, fn);
+  }
+  within(sql: Sql): Store {
+    return this.store.within(sql);
+  }
+  close(): Promise<void> {
+    return Promise.reject(new Error('close the store, not a transaction view'));
   }
 }
 
@@ -162,7 +231,7 @@ export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Sto
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
     db.pragma('synchronous = NORMAL');
     const version = migrate(db, opts.migrations ?? SQLITE_MIGRATIONS, opts.clock);
-    return new SqliteStore(db, version);
+    return new SqliteStore(db, version, opts.ambient ?? true);
   } catch (e) {
     db.close();
     throw e;

@@ -19,6 +19,11 @@ export interface Store extends Sql {
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs fn in one serializable transaction; it commits when fn resolves and rolls back when it throws. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * The store as seen from inside a transaction: `sql` is the handle a `tx` callback received; every call runs on it
+   * and `tx` becomes a savepoint in it. Lets a caller pass its transaction to code written against `Store`.
+   */
+  within(sql: Sql): Store;
   /** The schema version the store is at after opening. */
   readonly schemaVersion: number;
   close(): Promise<void>;
