@@ -31,36 +31,52 @@ export function messageListQuery(target: string, b: Boundary | undefined, fetch:
   return { sql: `${SELECT_MESSAGE} WHERE m.target = ?${after.sql} ORDER BY m.created_at DESC, m.id DESC LIMIT ?`, params: [target, ...after.params, fetch] };
 }
 
+/** `?, ?, …` for ids padded (by repeating the last) to a power of two, so a page's IN lists reuse a few prepared statements. */
+function inList(ids: string[]): { marks: string; params: string[] } {
+  let n = 1;
+  while (n < ids.length) n *= 2;
+  const params = ids.slice();
+  while (params.length < n) params.push(ids[ids.length - 1]!);
+  return { marks: params.map(() => '?').join(', '), params };
+}
+
+/** Reactions and attachments for a page of messages: one query each, grouped by message; per-message order unchanged. */
 async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
-  const out: MessageDto[] = [];
-  for (const r of rows) {
-    const reacts = await sql.all<{ emoji: string; member_id: string }>(
-      'SELECT emoji, member_id FROM reactions WHERE message_id = ? ORDER BY emoji ASC, created_at ASC, member_id ASC',
-      [r.id],
-    );
-    const byEmoji = new Map<string, ReactionDto>();
-    for (const x of reacts) {
-      const d = byEmoji.get(x.emoji) ?? { emoji: x.emoji, count: 0, memberIds: [] };
-      d.count++;
-      d.memberIds.push(x.member_id);
-      byEmoji.set(x.emoji, d);
-    }
-    const atts = await sql.all<{ id: string; name: string; content_type: string; size: number }>(
-      'SELECT id, name, content_type, size FROM attachments WHERE message_id = ? ORDER BY position ASC',
-      [r.id],
-    );
-    out.push({
-      id: r.id,
-      target: r.target,
-      author: { id: r.author_id, name: r.author_name, kind: r.author_kind },
-      content: r.content,
-      replyTo: r.reply_to,
-      createdAt: iso(r.created_at),
-      reactions: [...byEmoji.values()],
-      attachments: atts.map((a): AttachmentMeta => ({ id: a.id, name: a.name, contentType: a.content_type, size: a.size })),
-    });
+  if (rows.length === 0) return [];
+  const ids = inList([...new Set(rows.map((r) => r.id))]);
+  const reacts = await sql.all<{ message_id: string; emoji: string; member_id: string }>(
+    `SELECT message_id, emoji, member_id FROM reactions WHERE message_id IN (${ids.marks}) ORDER BY message_id ASC, emoji ASC, created_at ASC, member_id ASC`,
+    ids.params,
+  );
+  const reactionsOf = new Map<string, Map<string, ReactionDto>>();
+  for (const x of reacts) {
+    let byEmoji = reactionsOf.get(x.message_id);
+    if (!byEmoji) reactionsOf.set(x.message_id, (byEmoji = new Map()));
+    const d = byEmoji.get(x.emoji) ?? { emoji: x.emoji, count: 0, memberIds: [] };
+    d.count++;
+    d.memberIds.push(x.member_id);
+    byEmoji.set(x.emoji, d);
   }
-  return out;
+  const atts = await sql.all<{ message_id: string; id: string; name: string; content_type: string; size: number }>(
+    `SELECT message_id, id, name, content_type, size FROM attachments WHERE message_id IN (${ids.marks}) ORDER BY message_id ASC, position ASC`,
+    ids.params,
+  );
+  const attachmentsOf = new Map<string, AttachmentMeta[]>();
+  for (const a of atts) {
+    let list = attachmentsOf.get(a.message_id);
+    if (!list) attachmentsOf.set(a.message_id, (list = []));
+    list.push({ id: a.id, name: a.name, contentType: a.content_type, size: a.size });
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    target: r.target,
+    author: { id: r.author_id, name: r.author_name, kind: r.author_kind },
+    content: r.content,
+    replyTo: r.reply_to,
+    createdAt: iso(r.created_at),
+    reactions: [...(reactionsOf.get(r.id)?.values() ?? [])],
+    attachments: attachmentsOf.get(r.id) ?? [],
+  }));
 }
 
 function checkAttachments(list: NewAttachment[] | undefined): NewAttachment[] {
