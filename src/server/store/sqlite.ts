@@ -163,13 +163,14 @@ class SqliteStore implements Store {
     if (a) return this.savepoint(a, fn);
     return this.enqueue(async () => {
       const handle = new SqliteSql(this.stmts, this);
-      this.db.exec('BEGIN IMMEDIATE');
+      // Prepared once like any statement (db.exec would compile the text on every transaction).
+      this.stmts.get('BEGIN IMMEDIATE').run();
       try {
         const out = await (this.ambient ? this.ambient.run(handle, () => fn(handle)) : fn(handle));
-        this.db.exec('COMMIT');
+        this.stmts.get('COMMIT').run();
         return out;
       } catch (e) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.stmts.get('ROLLBACK').run();
         throw e;
       } finally {
         handle.ended = true;
