@@ -1,4 +1,4 @@
-// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server) and dist/exec.mjs (the fast exec path).
+// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server), dist/exec.mjs (the fast exec path), dist/server-worker.mjs.
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 
@@ -14,5 +14,11 @@ const common = {
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 };
 
-await build({ ...common, entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' } });
+// server-worker.mjs is the embedded AgentTeam Server's worker-thread entry; the daemon (in cli.mjs) finds it beside itself.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts', 'server-worker': 'src/server/worker.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+});
 chmodSync('bin/agentteam', 0o755);

@@ -8,7 +8,7 @@ import { RuntimeAuthorizationStore } from '../authz/store.js';
 import { sweepStale } from '../authz/credential-file.js';
 import { buildRuntimeCatalog } from '../catalog/index.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
-import { startServer } from '../server/main.js';
+import { startServerInWorker } from '../server/in-worker.js';
 import type { ServerApi } from '../server-client/api.js';
 import { ServerClient } from '../server-client/client.js';
 import { systemClock } from '../shared/clock.js';
@@ -80,7 +80,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     if (!serverUrl) {
       mode = 'embedded';
       adminToken = loadOrCreateSecret(paths.serverAdminToken, () => newToken('ata'));
-      const embedded = await startServer({ dbPath: paths.db, adminToken, port: 0, logger: log.child({ component: 'server' }) });
+      // The embedded server runs in its own thread (own event loop, own CPU); it logs to logs/server.log.
+      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, logDir: paths.logs, logger: log.child({ component: 'server' }) });
       cleanups.unshift(() => embedded.close());
       serverUrl = embedded.url;
     }
