@@ -6,6 +6,7 @@ import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
 export interface OpenPostgresOptions {
@@ -168,7 +169,7 @@ class PostgresStore implements Store {
   within(sql: Sql): Store {
     // Only a live transaction handle of this store may be joined; the pool handle is not a transaction.
     if (!(sql instanceof PgSql) || sql.owner !== this || !sql.inTx || sql.ended) throw new Error('within() needs a live transaction handle of this store');
-    return new PgTxView(this, sql);
+    return new TxView(this, sql, (h, fn) => this.savepoint(h as PgSql, fn));
   }
 
   async savepoint<T>(a: PgSql, fn: (sql: Sql) => Promise<T>): Promise<T> {
@@ -245,37 +246,6 @@ class PostgresStore implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
-  }
-}
-
-/** The store as seen from inside one transaction: every call runs on its connection; tx is a savepoint. */
-class PgTxView implements Store {
-  readonly dialect = 'postgres' as const;
-  readonly schemaVersion: number;
-  constructor(
-    private readonly store: PostgresStore,
-    private readonly handle: PgSql,
-  ) {
-    this.schemaVersion = store.schemaVersion;
-  }
-  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.handle.get<T>(sql, params);
-  }
-  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.handle.all<T>(sql, params);
-  }
-  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    return this.handle.run(sql, params);
-  }
-  async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.handle.ended) throw new Error('the transaction has ended');
-    return this.store.savepoint(this.handle, fn);
-  }
-  within(sql: Sql): Store {
-    return this.store.within(sql);
-  }
-  close(): Promise<void> {
-    return Promise.reject(new Error('close the store, not a transaction view'));
   }
 }
 

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isSqliteUniqueViolation } from './errors.js';
 import { SQLITE_MIGRATIONS, type Migration } from './migrations.js';
+import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
 export interface OpenSqliteOptions {
@@ -181,7 +182,7 @@ class SqliteStore implements Store {
   within(sql: Sql): Store {
     // Only a live transaction handle of this store may be joined; anything else would run outside the queue.
     if (!(sql instanceof SqliteSql) || sql.owner !== this || sql === this.plain || sql.ended) throw new Error('within() needs a live transaction handle of this store');
-    return new SqliteTxView(this, sql);
+    return new TxView(this, sql, (h, fn) => this.savepoint(h as SqliteSql, fn));
   }
 
   async close(): Promise<void> {
@@ -189,37 +190,6 @@ class SqliteStore implements Store {
     await this.enqueue(async () => undefined);
     this.closed = true;
     this.db.close();
-  }
-}
-
-/** The store as seen from inside one transaction: every call runs on its handle; tx is a savepoint. */
-class SqliteTxView implements Store {
-  readonly dialect = 'sqlite' as const;
-  readonly schemaVersion: number;
-  constructor(
-    private readonly store: SqliteStore,
-    private readonly handle: SqliteSql,
-  ) {
-    this.schemaVersion = store.schemaVersion;
-  }
-  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.handle.get<T>(sql, params);
-  }
-  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.handle.all<T>(sql, params);
-  }
-  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    return this.handle.run(sql, params);
-  }
-  tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    if (this.handle.ended) return Promise.reject(new Error('the transaction has ended'));
-    return this.store.savepoint(this.handle, fn);
-  }
-  within(sql: Sql): Store {
-    return this.store.within(sql);
-  }
-  close(): Promise<void> {
-    return Promise.reject(new Error('close the store, not a transaction view'));
   }
 }
 
