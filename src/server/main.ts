@@ -19,6 +19,8 @@ export interface StartServerOptions {
   adminToken: string;
   logger?: Logger;
   clock?: Clock;
+  /** Requests admitted at once (default 2048, above the daemon's 1024); more get 409 admission_rejected unread. */
+  maxInFlight?: number;
 }
 
 export interface RunningServer {
@@ -44,7 +46,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const domains = await createDomains(store, clock);
     const host = opts.host ?? '127.0.0.1';
     const loopbackOnly = LOOPBACK_BIND.has(host);
-    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly }));
+    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) }));
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(opts.port ?? 0, host, () => {

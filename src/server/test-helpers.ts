@@ -64,10 +64,10 @@ export async function freshTestDb(dir: string): Promise<{ db: string; dbPath: st
   return { db: u.toString(), dbPath: '', drop: () => adminQuery(admin, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-export async function startTestServer(opts: { clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { clock?: Clock; maxInFlight?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-server-'));
   const fresh = await freshTestDb(dir);
-  const server = await startServer({ db: fresh.db, adminToken: TEST_ADMIN_TOKEN, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const server = await startServer({ db: fresh.db, adminToken: TEST_ADMIN_TOKEN, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
   const client = new ServerClient({ baseUrl: server.url });
   const boot = await client.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' });
   const ownerCredential = boot.ownerCredential!;

@@ -19,7 +19,11 @@ export interface HandlerOptions {
   logger: Logger;
   /** When the server listens on loopback, refuse requests whose Host/Origin is not loopback (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** Requests admitted at once; more are 409 admission_rejected before their body is read. Default 2048. */
+  maxInFlight?: number;
 }
+
+export const SERVER_MAX_IN_FLIGHT = 2048;
 
 type Reply = { status: number; body: string };
 
@@ -89,7 +93,16 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     sendRaw(res, r.status, r.body);
   }
 
+  const maxInFlight = opts.maxInFlight ?? SERVER_MAX_IN_FLIGHT;
+  let inFlight = 0;
+
   async function dispatch(path: string, req: IncomingMessage, res: ServerResponse, handle: () => Promise<Reply>): Promise<void> {
+    // Bounded admission: an overloaded server refuses at once, before auth or body, instead of queueing without limit.
+    if (inFlight >= maxInFlight) {
+      res.setHeader('connection', 'close');
+      return send(res, fail(new AppError('admission_rejected', 'the server is at capacity; retry shortly')));
+    }
+    inFlight++;
     try {
       send(res, await handle());
     } catch (e) {
@@ -98,6 +111,8 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
       // An unread body (rejected before or while reading) must not be parsed as the next request.
       if (!req.complete) res.setHeader('connection', 'close');
       send(res, fail(err));
+    } finally {
+      inFlight--;
     }
   }
 
