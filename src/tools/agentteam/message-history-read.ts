@@ -1,7 +1,7 @@
 // Owns the message_history_read tool: newest-first pages of an exact target that page themselves to fit the result budget.
 import type { MessageDto, MessagePage } from '../../server-client/api.js';
 import type { ToolContext } from '../../wire/mcp/handler.js';
-import { budgetExceeded, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
+import { budgetExceeded, RESULT_BUDGET_BYTES, resultBytes, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { failureResult, invalidInput } from './failures.js';
 import { TARGET_HINT, canonicalizeTarget } from './target.js';
 import { TARGET_PROP, outputSchema, type AgentteamTool } from './tool.js';
@@ -70,7 +70,8 @@ export const messageHistoryRead: AgentteamTool = {
         const page = await fetchPage(ctx, target, limit, cursor);
         const messages = page.messages.map(project);
         const full = structured(messages, page);
-        if (structuredFits(full)) return toolResult(full);
+        const result = toolResult(full);
+        if (resultBytes(result) <= RESULT_BUDGET_BYTES) return result;
         const k = largestFittingPrefix(messages, page.nextCursor ?? cursor ?? '');
         if (k === 0) break;
         limit = Math.min(k, limit - 1);

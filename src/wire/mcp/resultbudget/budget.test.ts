@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { RESULT_BUDGET_BYTES, resultBytes, serializeWithinBudget, structuredFits, toolError, toolResult } from './budget.js';
+import { budgetExceeded, RESULT_BUDGET_BYTES, resultBytes, serializeWithinBudget, structuredFits, toolError, toolResult } from './budget.js';
 
 test('a result within the budget is returned byte-for-byte', () => {
   const r = toolResult({ a: 'é'.repeat(1000) });
@@ -42,4 +42,17 @@ test('tool errors mirror their structured body', () => {
   const e = toolError('denied', 'no', 'ask');
   assert.equal(e.content[0]!.text, JSON.stringify(e.structuredContent));
   assert.deepEqual(e.structuredContent, { code: 'denied', message: 'no', hint: 'ask' });
+});
+
+test('the serialization built with a result is exactly JSON.stringify of it, for success and error results', () => {
+  fc.assert(
+    fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.string(), fc.option(fc.string(), { nil: undefined }), (structured, message, hint) => {
+      for (const r of [toolResult(structured as Record<string, unknown>), toolError('invalid_input', message, hint)]) {
+        const plain = JSON.stringify({ ...r });
+        assert.equal(serializeWithinBudget(r), Buffer.byteLength(plain) <= RESULT_BUDGET_BYTES ? plain : JSON.stringify(budgetExceeded()));
+        assert.equal(resultBytes(r), Buffer.byteLength(plain));
+      }
+    }),
+    { numRuns: 500 },
+  );
 });

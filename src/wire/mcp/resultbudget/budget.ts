@@ -13,24 +13,48 @@ export interface ToolErrorBody {
   hint?: string;
 }
 
+/** The JSON of a result built here, kept non-enumerable on it so the boundary serializes each result once. */
+const SERIALIZED = Symbol('serialized');
+type Serialized = McpToolResult & { [SERIALIZED]?: string };
+
+/**
+ * Builds {content:[{type:'text',text}], structuredContent, isError?} with its JSON: exactly what JSON.stringify of the
+ * result gives (same key order), built from the one serialization of `structured`.
+ */
+function build(structured: Record<string, unknown>, isError: boolean): McpToolResult {
+  const text = JSON.stringify(structured);
+  const result: McpToolResult = isError ? { content: [{ type: 'text', text }], structuredContent: structured, isError: true } : { content: [{ type: 'text', text }], structuredContent: structured };
+  const json = `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text}${isError ? ',"isError":true' : ''}}`;
+  Object.defineProperty(result, SERIALIZED, { value: json, enumerable: false });
+  return result;
+}
+
 /** A success result: structuredContent mirrored as JSON text in content[0]. */
 export function toolResult(structured: Record<string, unknown>): McpToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  return build(structured, false);
 }
 
 /** A failure result with isError:true and {code, message, hint?} as structuredContent. */
 export function toolError(code: string, message: string, hint?: string): McpToolResult {
   const body: ToolErrorBody = hint === undefined ? { code, message } : { code, message, hint };
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true };
+  return build(body as unknown as Record<string, unknown>, true);
+}
+
+/** The result's final JSON (reusing the one built with it), or undefined when it cannot be serialized. */
+function serialize(result: McpToolResult): string | undefined {
+  const own = (result as Serialized)[SERIALIZED];
+  if (own !== undefined) return own;
+  try {
+    return JSON.stringify(result);
+  } catch {
+    return undefined;
+  }
 }
 
 /** UTF-8 byte size of a result's final JSON, or Infinity when it cannot be serialized. */
 export function resultBytes(result: McpToolResult): number {
-  try {
-    return Buffer.byteLength(JSON.stringify(result), 'utf8');
-  } catch {
-    return Infinity;
-  }
+  const json = serialize(result);
+  return json === undefined ? Infinity : Buffer.byteLength(json, 'utf8');
 }
 
 /** True when a success result built from `structured` stays within the budget. */
@@ -48,12 +72,7 @@ export function budgetExceeded(hint: string = BUDGET_HINT_DEFAULT): McpToolResul
  * causes never cross the boundary.
  */
 export function serializeWithinBudget(result: McpToolResult): string {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(result);
-  } catch {
-    json = undefined;
-  }
+  const json = serialize(result);
   if (json !== undefined && (json.length <= RESULT_BUDGET_BYTES / 3 || Buffer.byteLength(json, 'utf8') <= RESULT_BUDGET_BYTES)) return json;
   return JSON.stringify(budgetExceeded());
 }
