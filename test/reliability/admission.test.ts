@@ -3,7 +3,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { processAlive } from '../../src/shared/proc.js';
 import { TestDaemon } from '../harness.js';
-import { Client, daemonStatus, execHeaders, holdRequest, launchRuntime, MiB, mcpHeaders, ownerHeaders, PING, readExecToken, rss, sleep, type Held, type Runtime } from './kit.js';
+import { Client, daemonStatus, execHeaders, holdRequest, launchRuntime, MiB, mcpHeaders, ownerHeaders, PING, readExecToken, rss, sleep, type Held, type Runtime, killRuntimes } from './kit.js';
 
 const RUNTIMES = 40;
 const PER_RUNTIME = 50;
@@ -29,13 +29,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  for (const rt of runtimes) {
-    try {
-      process.kill(rt.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
+  killRuntimes(runtimes);
   await d.dispose();
 });
 

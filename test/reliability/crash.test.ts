@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../../src/shared/proc.js';
 import { TestDaemon } from '../harness.js';
-import { allMessages, allTasks, Client, execHeaders, launchRuntime, mcpHeaders, PING, readExecToken, sleep, type Runtime } from './kit.js';
+import { allMessages, allTasks, Client, execHeaders, launchRuntime, mcpHeaders, PING, readExecToken, sleep, type Runtime, killRuntimes } from './kit.js';
 
 // Short TTL so more than one Exec generation exists (and all are recorded) before the crash; renewal at ~2.4 s.
 const d = new TestDaemon(undefined, { AGENTTEAM_TOKEN_TTL_MS: '3000' });
@@ -18,13 +18,7 @@ before(async () => {
   await d.addAgent('crash-b');
 });
 after(async () => {
-  for (const rt of runtimes) {
-    try {
-      process.kill(rt.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
+  killRuntimes(runtimes);
   await d.dispose();
 });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon } from '../harness.js';
-import { Client, execHeaders, holdRequest, launchRuntime, mcpHeaders, readExecToken, sleep, type Runtime } from './kit.js';
+import { Client, execHeaders, holdRequest, launchRuntime, mcpHeaders, readExecToken, sleep, type Runtime, killRuntimes } from './kit.js';
 
 const d = new TestDaemon();
 let client: Client;
@@ -18,11 +18,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  try {
-    if (rt) process.kill(rt.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
+  killRuntimes([rt]);
   await d.dispose();
 });
 

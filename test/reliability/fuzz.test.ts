@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { processAlive } from '../../src/shared/proc.js';
 import { TestDaemon } from '../harness.js';
 import { cursorCase, execBodyCase, headerCase, mcpBodyCase, messagesAdded, pathCase, tasksAdded, type FuzzCase, type FuzzContext } from './fuzz-cases.js';
-import { allMessages, allTasks, Client, daemonStatus, execHeaders, launchRuntime, mcpHeaders, readExecToken, type Reply, type Runtime } from './kit.js';
+import { allMessages, allTasks, Client, daemonStatus, execHeaders, launchRuntime, mcpHeaders, readExecToken, type Reply, type Runtime, killRuntimes } from './kit.js';
 
 const CASES = 10_000;
 const BATCH = 16; // concurrent cases per step: under the 32-request admission bound of one authorization
@@ -46,11 +46,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  try {
-    if (rt) process.kill(rt.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
+  killRuntimes([rt]);
   await d.dispose();
 });
 

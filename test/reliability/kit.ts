@@ -90,6 +90,17 @@ export async function launchRuntime(d: TestDaemon, client: Client, agent: string
 }
 
 /** The current Exec generation, read from the private file exactly as the CLI does (once per request). */
+/** Test teardown: SIGKILLs every runtime that may still run (the daemon revokes each on exit). */
+export function killRuntimes(runtimes: Iterable<Runtime | undefined>): void {
+  for (const rt of runtimes) {
+    try {
+      if (rt) process.kill(rt.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
 export function readExecToken(rt: Runtime): string {
   return readFileSync(rt.tokenFile, 'utf8').trim();
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TestDaemon } from '../harness.js';
-import { Client, daemonStatus, execHeaders, holdRequest, launchRuntime, MiB, mcpHeaders, PING, readExecToken, rss, sleep, type Runtime } from './kit.js';
+import { Client, daemonStatus, execHeaders, holdRequest, launchRuntime, MiB, mcpHeaders, PING, readExecToken, rss, sleep, type Runtime, killRuntimes } from './kit.js';
 
 const d = new TestDaemon();
 let client: Client;
@@ -17,13 +17,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  for (const rt of runtimes) {
-    try {
-      process.kill(rt.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
+  killRuntimes(runtimes);
   await d.dispose();
 });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestDaemon } from '../harness.js';
-import { Client, execHeaders, launchRuntime, readExecToken, sleep, type Runtime } from './kit.js';
+import { Client, execHeaders, launchRuntime, readExecToken, sleep, type Runtime, killRuntimes } from './kit.js';
 
 /** The token file's content and mtime (when that generation's bytes were written), from one open. */
 function readWithMtime(file: string): { token: string; writtenAt: number } {
@@ -37,11 +37,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  try {
-    if (rt) process.kill(rt.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
+  killRuntimes([rt]);
   await d.dispose();
 });
 

@@ -3,7 +3,7 @@ import { test, after, before } from 'node:test';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { TestDaemon } from '../harness.js';
-import { Client, execHeaders, launchRuntime, readExecToken, sleep, type Runtime } from './kit.js';
+import { Client, execHeaders, launchRuntime, readExecToken, sleep, type Runtime, killRuntimes } from './kit.js';
 
 // TTL 3000 ms: renewal at 2400 ± 150 ms, so a freshly read token has ≥ 450 ms of life left. With TTL 1000 (≥ 150 ms left)
 // the suite's other files (fsync-heavy, run concurrently) delayed issuance→publication by up to ~270 ms and the margin went.
@@ -25,11 +25,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  try {
-    if (rt) process.kill(rt.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
+  killRuntimes([rt]);
   await d.dispose();
 });
 

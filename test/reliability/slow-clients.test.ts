@@ -2,7 +2,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { TestDaemon } from '../harness.js';
-import { Client, execHeaders, holdRequest, launchRuntime, mcpHeaders, ownerHeaders, PING, readExecToken, sleep, type Runtime } from './kit.js';
+import { Client, execHeaders, holdRequest, launchRuntime, mcpHeaders, ownerHeaders, PING, readExecToken, sleep, type Runtime, killRuntimes } from './kit.js';
 
 const TRICKLERS = 200;
 const RUNTIMES = 8; // 25 trickles each: under the 32-request bound of one authorization
@@ -23,13 +23,7 @@ before(async () => {
 });
 after(async () => {
   client?.close();
-  for (const rt of runtimes) {
-    try {
-      process.kill(rt.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
+  killRuntimes(runtimes);
   await d.dispose();
 });
 
