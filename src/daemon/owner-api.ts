@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import { AppError, errorBody } from '../shared/errors.js';
 import { constantTimeEqual } from '../shared/ids.js';
-import { parseStrict } from '../shared/validate.js';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { validateValue } from '../catalog/validate.js';
 import { decodeJson, readBody } from '../wire/http/body.js';
 import { bearerToken, isJsonContentType, loopbackRequest, sendDenied, sendJson } from '../wire/http/guard.js';
 import type { Router } from '../wire/http/router.js';
@@ -25,6 +26,13 @@ const StartRuntime = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The body typed by its schema, or validation_failed naming the first failing path (the Exec validator's rules). */
+function parseStrict<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  const v = validateValue(schema, value);
+  if (!v.ok) throw new AppError('validation_failed', v.message);
+  return value as Static<T>;
+}
 
 type Handler = (req: IncomingMessage, res: ServerResponse, params: Readonly<Record<string, string>>) => Promise<void>;
 
