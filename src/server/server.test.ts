@@ -216,7 +216,10 @@ test('reviews on task and thread targets: add, get, list, resolve, reopen with v
   assert.equal(resolved.revision, 2);
   await fails(agent.resolveReview(r1.id), 'conflict');
   const list = await agent.listReviews({ target: `task:${task.id}` });
-  assert.deepEqual(list.reviews.map((r) => r.id), [r1.id, r2.id]); // updatedAt DESC: r1 was just resolved
+  // updatedAt DESC, id DESC: r1 was just resolved, so it leads unless both share one millisecond (then the id decides).
+  const expected = [resolved, r2].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id)).map((r) => r.id);
+  assert.deepEqual(list.reviews.map((r) => r.id), expected);
+  assert.ok(resolved.updatedAt >= r2.updatedAt);
   assert.deepEqual((await agent.listReviews({ target: `task:${task.id}`, status: 'open' })).reviews.map((r) => r.id), [r2.id]);
   const reopened = await agent.reopenReview(r1.id);
   assert.equal(reopened.status, 'open');
