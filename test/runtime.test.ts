@@ -100,7 +100,9 @@ test('a running runtime token works on its own routes only; every denial is the 
     assert.equal(r.headers['www-authenticate'], undefined);
   }
   const runtimes = cliJson(await d.run(['runtime', 'ls']));
-  assert.ok(runtimes.some((x: any) => x.runId === runId && x.status === 'running'));
+  const live = runtimes.find((x: any) => x.runId === runId);
+  assert.equal(live?.status, 'running');
+  assert.match(live.processStartTime, /^\d+$/, 'the run records its process start time');
   // Let it exit and measure how fast the token dies.
   const { writeFileSync } = await import('node:fs');
   writeFileSync(marker, '');

@@ -28,6 +28,8 @@ export interface RunRecord {
   agentName: string;
   runtime: RuntimeKindName;
   pid: number;
+  /** The process start time (clock ticks since boot, from /proc) that tells this process from a later one with its pid. */
+  processStartTime: string | null;
   workdir: string;
   startedAt: string;
   status: 'running' | 'exited';
@@ -50,8 +52,6 @@ export interface LauncherDeps {
 interface Live {
   record: RunRecord;
   child: ChildProcess;
-  authorizationId: string;
-  startTime: string | null;
   sinks: Set<(e: RunEvent) => void>;
   exited: Promise<void>;
 }
@@ -110,6 +110,7 @@ export class RuntimeLauncher {
       agentName: req.agent.name,
       runtime: req.runtime,
       pid: child.pid!,
+      processStartTime: processStartTime(child.pid!),
       workdir: req.workdir,
       startedAt: new Date().toISOString(),
       status: 'running',
@@ -125,7 +126,7 @@ export class RuntimeLauncher {
     child.stderr!.setEncoding('utf8').on('data', (d: string) => emit({ type: 'stderr', data: d }));
     let resolveExit!: () => void;
     const exited = new Promise<void>((r) => (resolveExit = r));
-    const entry: Live = { record, child, authorizationId: active.info.id, startTime: processStartTime(child.pid!), sinks, exited };
+    const entry: Live = { record, child, sinks, exited };
     this.live.set(runId, entry);
     child.once('exit', (code, signal) => {
       void (async () => {
