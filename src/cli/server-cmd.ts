@@ -1,6 +1,6 @@
 // Owns `agentteam server start`: the AgentTeam Server standalone on SQLite or PostgreSQL, in the foreground until SIGTERM/SIGINT.
-import { join, resolve } from 'node:path';
-import { loadOrCreateSecret, ensurePrivateDir, resolveHome } from '../daemon/home.js';
+import { resolve } from 'node:path';
+import { ensurePrivateDir, homePaths, loadOrCreateSecret, resolveHome } from '../daemon/home.js';
 import { startServer } from '../server/main.js';
 import { parseDbUrl } from '../server/store/open.js';
 import { newToken } from '../shared/ids.js';
@@ -27,7 +27,7 @@ export async function serverStart(o: { db: string; port: string; adminTokenFile?
   else {
     const home = resolveHome(o.home);
     ensurePrivateDir(home);
-    tokenFile = join(home, 'server-admin.token');
+    tokenFile = homePaths(home).serverAdminToken;
   }
   const adminToken = loadOrCreateSecret(tokenFile, () => newToken('ata'));
   const logger = createLogger({ name: 'server' });
