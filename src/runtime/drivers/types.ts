@@ -19,6 +19,31 @@ export interface PrepareOptions {
   mcpUrl: string;
   /** The runtime's assembled environment; only PATH is read here (to find the kind's binary). */
   env: Record<string, string>;
+  /** Present when the daemon runs one turn of an agent session (ARCHITECTURE §9); absent for `runtime start` by hand. */
+  turn?: TurnInput;
+}
+
+/** The exact-target types a turn can have (spec §Invariants: the reply goes to exactly this target). */
+export type TurnTargetType = 'channel' | 'dm' | 'thread' | 'task';
+
+/**
+ * One turn as a driver sees it. The session engine (src/sessions/) compiles the prompt parts in the runtime's tool
+ * naming; the driver delivers `stable` through the runtime's own instruction mechanism and `prompt` as the turn's
+ * user message, and resumes the runtime's own session when `resumeId` is set.
+ */
+export interface TurnInput {
+  turnId: string;
+  target: string;
+  targetType: TurnTargetType;
+  messageId: string;
+  /** Stable instructions: the skill doc's stable part plus the Dispatcher prompt summary. */
+  stable: string;
+  /** The route part and the turn part (who wrote what, where; reply to exactly `target`). */
+  prompt: string;
+  /** The runtime's own session/thread id from this session's previous turn. */
+  resumeId?: string;
+  /** The agent's configured model; absent means the runtime's default. */
+  model?: string;
 }
 
 export interface RuntimePlan {
@@ -28,6 +53,10 @@ export interface RuntimePlan {
   files: string[];
   /** Extra env for the runtime process, on top of the caller's assembled env. */
   envAdd?: Record<string, string>;
+  /** Written to the process's stdin, which is then closed (turns only); stdin is otherwise not connected. */
+  stdin?: string;
+  /** Reads the runtime's own session id from the turn's complete stdout, so the next turn can resume it. */
+  resumeIdFrom?: (stdout: string) => string | undefined;
 }
 
 /** One runtime kind as data: its binary, how to install it, and how to wire it to the MCP endpoint. */
@@ -54,5 +83,11 @@ export interface DriverContext {
 export interface DriverWiring {
   /** Flags inserted right after the binary name (ignored unless `own`). */
   insertArgs?: string[];
+  /** Arguments appended after the user's own (turns: e.g. the prompt flag). */
+  appendArgs?: string[];
+  /** Replaces argv entirely (e.g. a turn driven through a protocol helper instead of the binary's CLI). */
+  replaceArgv?: { command: string; args: string[] };
   envAdd?: Record<string, string>;
+  stdin?: string;
+  resumeIdFrom?: (stdout: string) => string | undefined;
 }
