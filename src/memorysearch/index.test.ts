@@ -190,3 +190,33 @@ test('a database of another schema or a corrupt file is replaced by a fresh buil
   idx.close();
   f.done();
 });
+
+test('a database that fails under a search is rebuilt: the call answers building, and the rebuilt index answers again', async () => {
+  const f = fixture();
+  put(f.root, 'r.md', 'rhubarb\n');
+  const idx = f.make();
+  await idx.start();
+  // Break the live connection the way a lost or corrupted file would surface: the next query throws inside SQLite.
+  (idx as unknown as { store: { close(): void } }).store.close();
+  assert.deepEqual(idx.search('rhubarb', 5), { ok: false, reason: 'building' });
+  assert.equal(idx.state, 'building');
+  await idx.scan();
+  const out = idx.search('rhubarb', 5);
+  assert.ok(out.ok && out.hits.length === 1);
+  idx.close();
+  f.done();
+});
+
+test('paths longer than the bound are not indexed, so a page of locators always fits the result budget', async () => {
+  const f = fixture();
+  const long = `${'d'.repeat(200)}/${'e'.repeat(200)}/${'f'.repeat(120)}.md`;
+  put(f.root, long, 'lychee\n');
+  put(f.root, 'short.md', 'lychee\n');
+  const idx = f.make();
+  await idx.start();
+  const out = idx.search('lychee', 5);
+  assert.ok(out.ok);
+  assert.deepEqual(out.hits.map((h) => h.path), ['short.md']);
+  idx.close();
+  f.done();
+});

@@ -1,10 +1,11 @@
 // Owns one clone's live index: the initial (incremental) build, a watcher plus an mtime scan to stay fresh, and search.
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, lstatSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import type { Clock, Timer } from '../shared/clock.js';
 import { toFtsQuery } from './query.js';
 import { splitSections } from './sections.js';
 import { IndexStore, removeIndexFiles, type FileStamp, type Hit } from './store.js';
-import { isIndexedPath, readIndexed, toRel, walk } from './walk.js';
+import { isHiddenPath, isIndexedPath, readIndexed, toRel, walk } from './walk.js';
 
 export type IndexState = 'missing' | 'building' | 'ready' | 'closed';
 
@@ -163,15 +164,23 @@ export class MemoryIndex {
     let folderEvent = false;
     store.batch(() => {
       for (const rel of paths) {
-        if (!isIndexedPath(rel)) {
-          folderEvent ||= !/\.[^/]*$/.test(rel); // a folder renamed or removed: let a scan sort it out
-          continue;
-        }
-        if (this.reindex(store, rel, undefined)) changed.push(rel);
+        if (isHiddenPath(rel)) continue; // .git churn never costs a scan
+        if (isIndexedPath(rel)) {
+          if (this.reindex(store, rel, undefined)) changed.push(rel);
+        } else if (!folderEvent) folderEvent = this.maybeFolder(rel);
       }
     });
     if (folderEvent) void this.scan();
     this.emit(changed);
+  }
+
+  /** A folder created, renamed or removed (or a name that is gone): a scan sorts out the files under it. */
+  private maybeFolder(rel: string): boolean {
+    try {
+      return lstatSync(join(this.opts.root, rel)).isDirectory();
+    } catch {
+      return true;
+    }
   }
 
   /** Re-reads one file unless its stamp is `known`; removes it when gone. True when the index changed. */

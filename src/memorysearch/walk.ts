@@ -8,11 +8,17 @@ import type { FileStamp } from './store.js';
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Files per clone that are indexed (a walk stops there). */
 export const MAX_FILES = 100_000;
+/** Longer clone-relative paths are not indexed, so a full page of locators always fits the result budget. */
+export const MAX_PATH_BYTES = 512;
 
-/** True for a clone-relative path the index covers: a .md/.markdown file, no segment starting with '.' (so never .git). */
+/** True when some segment of a clone-relative path starts with '.' (.git and other hidden paths are never indexed). */
+export function isHiddenPath(rel: string): boolean {
+  return rel.split(/[\\/]/).some((seg) => seg === '' || seg.startsWith('.'));
+}
+
+/** True for a clone-relative path the index covers: a .md/.markdown file, not hidden, at most MAX_PATH_BYTES long. */
 export function isIndexedPath(rel: string): boolean {
-  if (!/\.(md|markdown)$/i.test(rel)) return false;
-  return rel.split(/[\\/]/).every((seg) => seg !== '' && !seg.startsWith('.'));
+  return /\.(md|markdown)$/i.test(rel) && !isHiddenPath(rel) && Buffer.byteLength(rel) <= MAX_PATH_BYTES;
 }
 
 /** Clone-relative path with forward slashes (the locator the model sees). */
