@@ -61,11 +61,11 @@ test('a database at migration version 1 is upgraded in place with its data intac
       assert.ok(['tasks', 'reviews', 'idempotency_receipts'].every((n) => tables(path).includes(n)));
       const boot = await client.bootstrap(TEST_ADMIN_TOKEN);
       const owner = client.as(boot.ownerCredential!);
-      const page = await owner.listMessages({ target: 'channel:legacy' });
+      const page = await owner.messages.list({ target: 'channel:legacy' });
       assert.deepEqual(page.messages.map((m) => [m.id, m.content, m.author.name]), [['msg_old', 'from v1', 'Old agent']]);
-      assert.ok((await owner.listMembers()).some((m) => m.id === 'agt_old'));
-      const task = await owner.createTask({ title: 'new table works' });
-      assert.equal((await owner.getTask(task.id)).title, 'new table works');
+      assert.ok((await owner.members.list()).some((m) => m.id === 'agt_old'));
+      const task = await owner.tasks.create({ title: 'new table works' });
+      assert.equal((await owner.tasks.get(task.id)).title, 'new table works');
     } finally {
       client.close();
       await server.close();

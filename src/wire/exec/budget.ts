@@ -1,6 +1,6 @@
 // Owns the Exec result budget: a complete success envelope ≤ 64 KiB goes out unchanged; over it, a typed error (spec §Result Boundaries).
 import type { ActionDescriptor, DescriptorCatalog, InventoryRow } from '../../catalog/types.js';
-import type { ActionResult } from '../../actions/types.js';
+import type { ActionResult } from './action.js';
 import { errorEnvelope, type ErrorEnvelope } from './envelope.js';
 import { buildReceipt } from './receipt.js';
 

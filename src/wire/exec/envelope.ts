@@ -1,7 +1,7 @@
 // Owns Exec envelopes: {"ok":true,"data"} and the closed {"ok":false,"error"} shape; maps any failure to one public code.
 import type { Static } from '@sinclair/typebox';
 import type { ErrorMetadata } from '../../catalog/error-schema.js';
-import { serverErrorKind } from '../../actions/idempotency.js';
+import { serverErrorKind } from './idempotency.js';
 import { AppError, ERROR_CODES, isErrorCode, type ErrorCode } from '../../shared/errors.js';
 
 export type ErrorMetadataValue = Static<typeof ErrorMetadata>;
