@@ -14,6 +14,8 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   readonly key: K;
   /** One line for `agentteam exec --help` (Exec domains). */
   readonly summary?: string;
+  /** The id field its `get` action takes (e.g. `taskId`); allowlisted as a mutation-receipt selector. */
+  readonly selector?: string;
   /** Exec descriptors in help order, and their inventory rows (Exec domains). */
   readonly descriptors?: readonly ActionDescriptor[];
   readonly inventory?: readonly InventoryRow[];

@@ -41,6 +41,11 @@ export function builtinActions(): BoundAction[] {
   return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key })));
 }
 
+/** Receipt selector → the Exec domain whose `get` reads that resource back, from each domain's `selector`. */
+export function receiptSelectors(): Readonly<Record<string, string>> {
+  return Object.fromEntries(DOMAINS.flatMap((d: AnyDomain) => (d.selector ? [[d.selector, d.name]] : [])));
+}
+
 /** One-line summaries for `agentteam exec --help`. */
 export function domainSummaries(): Readonly<Record<string, string>> {
   return Object.fromEntries(DOMAINS.flatMap((d: AnyDomain) => (d.summary ? [[d.name, d.summary]] : [])));

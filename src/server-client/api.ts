@@ -10,8 +10,7 @@ export interface ServerInfo {
   version: string;
 }
 
-/** Failures of a server call, typed so callers can tell network trouble from a refusal or a server fault. */
-export type ServerErrorKind = 'network' | 'timeout' | 'client' | 'server';
+export type { ServerErrorKind } from '../shared/failure.js';
 
 // Daemon-side callers may import these domain DTOs from here; each is owned by its domain's contract.ts.
 export type { AgentCreated, BootstrapResult, MemberDto, MemberKind } from '../domains/member/contract.js';

@@ -2,7 +2,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** The grammar of every resource id (generated ones are a prefix + base64url or hex): in Exec inputs, server bodies and path segments. */
-export const ID_PATTERN = '^[A-Za-z0-9_-]{1,100}$';
+export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
 export const ID_RE = new RegExp(ID_PATTERN);
 /** The bounded selector grammar of requestId / idempotencyKey (spec: malformed or oversized selectors are rejected). */
 export const SELECTOR_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';

@@ -110,27 +110,28 @@ test('transactions commit or roll back as a unit; nested tx is a savepoint; a ha
   try {
     let leaked: Promise<unknown> | undefined;
     await assert.rejects(
-      store.tx(async () => {
-        await store.run("INSERT INTO meta (key, value) VALUES ('outer', '1')"); // joins the ambient transaction
+      store.tx(async (outer) => {
+        const view = store.within(outer); // no ambient joining: the transaction is passed on explicitly
+        await view.run("INSERT INTO meta (key, value) VALUES ('outer', '1')");
         await assert.rejects(
-          store.tx(async (sql) => {
+          view.tx(async (sql) => {
             await sql.run("INSERT INTO meta (key, value) VALUES ('inner', '1')");
             throw new Error('inner fails');
           }),
           /inner fails/,
         );
-        assert.equal(await store.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
-        assert.ok(await store.get("SELECT value FROM meta WHERE key = 'outer'"));
+        assert.equal(await view.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
+        assert.ok(await view.get("SELECT value FROM meta WHERE key = 'outer'"));
         // A failed statement inside a savepoint is undone too; the transaction stays usable.
-        await assert.rejects(store.tx((sql) => sql.run('INSERT INTO no_such_table VALUES (1)')));
-        assert.ok(await store.get("SELECT value FROM meta WHERE key = 'outer'"));
+        await assert.rejects(view.tx((sql) => sql.run('INSERT INTO no_such_table VALUES (1)')));
+        assert.ok(await view.get("SELECT value FROM meta WHERE key = 'outer'"));
         throw new Error('outer fails');
       }),
       /outer fails/,
     );
     assert.equal(await store.get("SELECT value FROM meta WHERE key = 'outer'"), undefined, 'outer rolled back as a unit');
-    await store.tx(async () => {
-      await store.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
+    await store.tx(async (sql) => {
+      await sql.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
       leaked = new Promise((resolve, reject) => setImmediate(() => store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'kept'").then(resolve, reject)));
     });
     assert.deepEqual(await leaked, { value: '1' }, 'a late continuation uses the pool, not the released connection');

@@ -13,6 +13,7 @@ export const reviewDomain = defineDomain({
   name: 'review',
   key: 'reviews',
   summary: 'Add, read, resolve and reopen reviews on tasks and threads.',
+  selector: 'reviewId',
   descriptors: REVIEW_DESCRIPTORS,
   inventory: rows as InventoryRow[],
   actions: reviewActions(),

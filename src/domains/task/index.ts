@@ -13,6 +13,7 @@ export const taskDomain = defineDomain({
   name: 'task',
   key: 'tasks',
   summary: 'Create, read and move tasks through their lifecycle.',
+  selector: 'taskId',
   descriptors: TASK_DESCRIPTORS,
   inventory: rows as InventoryRow[],
   actions: taskActions(),

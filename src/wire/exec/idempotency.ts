@@ -1,5 +1,6 @@
 // Owns idempotency selectors of mutations (body vs headers, format, conflicts) and the one bounded replay of keyed calls.
-import type { CallOptions, ServerErrorKind } from '../../server-client/api.js';
+import type { CallOptions } from '../../server-client/api.js';
+import { serverErrorKind } from '../../shared/failure.js';
 import { AppError } from '../../shared/errors.js';
 import { SELECTOR_PATTERN, SELECTOR_RE as SELECTOR } from '../../shared/ids.js';
 import type { ActionContext } from './action.js';
@@ -33,13 +34,7 @@ export function resolveIdempotencyKey(src: SelectorSources): string | undefined 
   return key;
 }
 
-const KINDS: ReadonlySet<ServerErrorKind> = new Set(['network', 'timeout', 'client', 'server']);
-
-/** The ServerErrorKind of a failed server call, if the error carries one. */
-export function serverErrorKind(e: unknown): ServerErrorKind | undefined {
-  const k = e && typeof e === 'object' ? (e as { kind?: unknown }).kind : undefined;
-  return typeof k === 'string' && KINDS.has(k as ServerErrorKind) ? (k as ServerErrorKind) : undefined;
-}
+export { serverErrorKind };
 
 /**
  * Calls the server with the request's signal and key. Only a call with an idempotency key (a server receipt) is

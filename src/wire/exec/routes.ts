@@ -19,7 +19,9 @@ import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelop
 import { registerJson, type RegisteredAction } from './register.js';
 import { DescriptorValidator } from './validator.js';
 
-export const EXEC_ROOT = '/api/internal/exec/servers/{serverId}/agents/{agentId}';
+import { EXEC_ROOT } from '../../shared/routes.js';
+
+export { EXEC_ROOT };
 
 export interface ExecRouteDeps {
   gate: AuthGate;
@@ -83,7 +85,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
   if (!isJsonContentType(req)) return sendEnvelope(res, errorEnvelope('invalid_input', 'Content-Type must be application/json'), true);
   let body: Buffer;
   try {
-    body = await readBody(req, { signal: lease.signal, deadlineMs: deps.bodyDeadlineMs ?? BODY_DEADLINE_MS });
+    body = await readBody(req, { signal: lease.signal, deadlineMs: deps.bodyDeadlineMs ?? BODY_DEADLINE_MS, ...(deps.clock ? { clock: deps.clock } : {}) });
   } catch (e) {
     if (e instanceof AppError && e.code === 'denied') return sendDenied(res);
     return sendEnvelope(res, classify(e), true);
@@ -127,7 +129,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
     if (!lease.live()) return sendDenied(res);
     return sendEnvelope(res, env);
   }
-  const out = budgetSuccess({ descriptor: registered.descriptor, row: catalog.inventory.get(key), catalog, result, idempotencyKey: scoped.idempotencyKey });
+  const out = budgetSuccess({ descriptor: registered.descriptor, row: catalog.inventory.get(key), catalog, result, idempotencyKey: scoped.idempotencyKey, input: scoped.input });
   // Fence: success is not published after revocation.
   if (!lease.live()) return sendDenied(res);
   if (!out.ok) return sendEnvelope(res, out.envelope);
