@@ -19,12 +19,13 @@ import { validateValue } from './validate.js';
 const inventory = rows as InventoryRow[];
 const SNAPSHOT = new URL('./catalog.snapshot.json', import.meta.url);
 
-test('the built-in catalog has task and review with exactly the specified actions', () => {
+test('the built-in catalog has every registered Exec domain with exactly the specified actions', () => {
   const c = DefaultDescriptorCatalog();
-  assert.deepEqual(c.domains(), ['task', 'review']);
+  assert.deepEqual(c.domains().slice(0, 3), ['task', 'review', 'project']);
   const names = (d: string) => c.actions.filter((a) => a.domain === d).map((a) => a.action).sort();
   assert.deepEqual(names('task'), ['assign', 'block', 'cancel', 'comment', 'complete', 'create', 'get', 'list', 'reopen', 'start', 'update']);
   assert.deepEqual(names('review'), ['add', 'get', 'list', 'reopen', 'resolve']);
+  assert.deepEqual(names('project'), ['archive', 'create', 'get', 'list', 'unarchive', 'update']);
   assert.equal(c.inventory.size, c.actions.length);
 });
 
