@@ -8,6 +8,7 @@ import { messageDomain } from './message/index.js';
 import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
 import { taskDomain } from './task/index.js';
+import { teamDomain } from './team/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -17,6 +18,7 @@ export const DOMAINS = [
   taskDomain,
   reviewDomain,
   projectDomain,
+  teamDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];
