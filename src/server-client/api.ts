@@ -79,10 +79,12 @@ export interface MessagePage extends Page {
   messages: MessageDto[];
 }
 
+/** An attachment to upload: exactly `size` bytes from `body`, streamed (never one whole-file buffer in JSON). */
 export interface NewAttachment {
   name: string;
   contentType: string;
-  data: Buffer;
+  size: number;
+  body: AsyncIterable<Buffer>;
 }
 
 export type TaskStatus = 'open' | 'in_progress' | 'blocked' | 'done' | 'canceled';
@@ -154,11 +156,16 @@ export interface ServerApi {
   openDm(memberIds: string[], o?: CallOptions): Promise<DmDto>;
 
   // messages: targets are exact canonical strings; the server authorizes membership.
-  sendMessage(input: { target: string; content: string; replyTo?: string; attachments?: NewAttachment[] }, o?: CallOptions): Promise<MessageDto>;
+  /** attachmentIds: the caller's own uploads (uploadAttachment), at most 4, each claimable once within 15 minutes. */
+  sendMessage(input: { target: string; content: string; replyTo?: string; attachmentIds?: string[] }, o?: CallOptions): Promise<MessageDto>;
   /** Newest first. limit 1..100, default 20. */
   listMessages(input: { target: string; limit?: number; cursor?: string }, o?: CallOptions): Promise<MessagePage>;
   react(input: { messageId: string; emoji: string; remove?: boolean }, o?: CallOptions): Promise<MessageDto>;
-  getAttachment(attachmentId: string, o?: CallOptions): Promise<AttachmentMeta & { data: Buffer }>;
+  /** Streams one attachment (≤ 10 MiB) to the server; the returned id is what sendMessage references. */
+  uploadAttachment(input: NewAttachment, o?: CallOptions): Promise<AttachmentMeta>;
+  getAttachment(attachmentId: string, o?: CallOptions): Promise<AttachmentMeta>;
+  /** Streams an attachment's bytes into `consume`; the body throws if it arrives short or long. */
+  readAttachment<R>(attachmentId: string, consume: (meta: AttachmentMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R>;
 
   // tasks
   createTask(input: { title: string; description?: string; assigneeId?: string }, o?: CallOptions): Promise<TaskDto>;

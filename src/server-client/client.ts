@@ -2,6 +2,7 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
+import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 import type {
   AgentCreated,
   AttachmentMeta,
@@ -19,7 +20,7 @@ export interface ServerClientOptions {
   clock?: Clock;
 }
 
-/** Largest response body accepted (an attachment of 10 MiB travels base64). */
+/** Largest JSON response body accepted (a page of 100 long messages; attachment bytes never travel as JSON, see streams.ts). */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -73,7 +74,12 @@ export class ServerClient {
 
   /** The API bound to one member's server credential. */
   as(credential: string): ServerApi {
-    return memberApi((c) => this.call({ ...c, credential }));
+    const t: StreamTarget = { base: this.base, agent: this.agent, clock: this.clock, idleMs: this.timeoutMs };
+    const root = basePath(this.base);
+    return memberApi((c) => this.call({ ...c, credential }), {
+      upload: (path, size, body, o) => streamUpload(t, credential, root + path, size, body, o),
+      download: (path, consume, o) => streamDownload(t, credential, root + path, consume, o),
+    });
   }
 
   close(): void {
@@ -154,7 +160,7 @@ function basePath(u: URL): string {
   return u.pathname.replace(/\/+$/, '');
 }
 
-function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
+export function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
   const status = res.statusCode ?? 0;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -197,7 +203,12 @@ function qs(q: Record<string, string | number | undefined>): string {
   return s ? `?${s}` : '';
 }
 
-function memberApi(send: Send): ServerApi {
+interface Streams {
+  upload<T>(path: string, size: number, body: AsyncIterable<Buffer>, o?: CallOptions): Promise<T>;
+  download<R>(path: string, consume: (meta: AttachmentMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R>;
+}
+
+function memberApi(send: Send, streams: Streams): ServerApi {
   return {
     me: (o) => send({ method: 'GET', path: '/v1/me', opts: o }),
     listMembers: (o) => send({ method: 'GET', path: '/v1/members', opts: o }),
@@ -211,9 +222,7 @@ function memberApi(send: Send): ServerApi {
     sendMessage: (input, o) => {
       const body: Record<string, unknown> = { target: input.target, content: input.content };
       if (input.replyTo !== undefined) body.replyTo = input.replyTo;
-      if (input.attachments !== undefined) {
-        body.attachments = input.attachments.map((a) => ({ name: a.name, contentType: a.contentType, data: Buffer.from(a.data).toString('base64') }));
-      }
+      if (input.attachmentIds !== undefined) body.attachmentIds = input.attachmentIds;
       return send({ method: 'POST', path: '/v1/messages', body, opts: o });
     },
     listMessages: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),
@@ -222,10 +231,9 @@ function memberApi(send: Send): ServerApi {
       if (input.remove !== undefined) body.remove = input.remove;
       return send({ method: 'POST', path: `/v1/messages/${enc(input.messageId)}/reactions`, body, opts: o });
     },
-    getAttachment: async (attachmentId, o) => {
-      const a = await send<AttachmentMeta & { data: string }>({ method: 'GET', path: `/v1/attachments/${enc(attachmentId)}`, opts: o });
-      return { ...a, data: Buffer.from(a.data, 'base64') };
-    },
+    uploadAttachment: (input, o) => streams.upload<AttachmentMeta>(`/v1/attachments${qs({ name: input.name, contentType: input.contentType })}`, input.size, input.body, o),
+    getAttachment: (attachmentId, o) => send<AttachmentMeta>({ method: 'GET', path: `/v1/attachments/${enc(attachmentId)}`, opts: o }),
+    readAttachment: (attachmentId, consume, o) => streams.download(`/v1/attachments/${enc(attachmentId)}/content`, consume, o),
     createTask: (input, o) => send({ method: 'POST', path: '/v1/tasks', body: input, opts: o }),
     getTask: (taskId, o) => send({ method: 'GET', path: `/v1/tasks/${enc(taskId)}`, opts: o }),
     listTasks: (input, o) =>

@@ -1,6 +1,7 @@
 // Owns the AgentTeam Server's composition: one store, one clock, and the domain modules wired to them (no singletons).
 import { SortableIds } from '../shared/ids.js';
 import type { Clock } from '../shared/clock.js';
+import { Attachments } from './domains/attachments.js';
 import { Channels } from './domains/channels.js';
 import { Members } from './domains/members.js';
 import { Messages } from './domains/messages.js';
@@ -19,6 +20,7 @@ export interface ServerDomains {
   members: Members;
   channels: Channels;
   messages: Messages;
+  attachments: Attachments;
   tasks: Tasks;
   reviews: Reviews;
   receipts: IdempotencyReceipts;
@@ -33,12 +35,14 @@ export async function createDomains(store: Store, clock: Clock): Promise<ServerD
 
 /** Domain objects are cheap views over deps: meta, cursors and ids are shared, only the store differs per transaction. */
 function wire(meta: WorkspaceMeta, deps: DomainDeps): ServerDomains {
-  const messages = new Messages(deps);
+  const attachments = new Attachments(deps);
+  const messages = new Messages(deps, attachments);
   return {
     meta,
     members: new Members(deps, meta),
     channels: new Channels(deps),
     messages,
+    attachments,
     tasks: new Tasks(deps, messages),
     reviews: new Reviews(deps),
     receipts: new IdempotencyReceipts(deps.store, deps.clock),

@@ -10,6 +10,7 @@ import { Router } from '../../wire/http/router.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../domains/context.js';
 import { idempotencyKeyFrom, requestHash } from '../idempotency.js';
+import { STREAM_ROUTES, STREAMED, type StreamRouteDef } from './attachment-routes.js';
 import { QUERY_ALIASES, ROUTES, type RouteDef } from './routes.js';
 import { applyAliases, BodyValidator } from './schemas.js';
 
@@ -83,10 +84,24 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     return domains.receipts.runClaimed(actor.id, key, (sql) => call(domains.within(sql)));
   };
 
+  /** A streamed route: the same auth and query checks, then the route reads the body or writes the response itself. */
+  const runStream = async (route: StreamRouteDef, req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): Promise<Reply | null> => {
+    const token = bearerToken(req);
+    const actor: Actor | undefined = token ? await domains.members.authenticate(token) : undefined;
+    if (!actor) throw FORBIDDEN();
+    const query = queryOf(url, route.query);
+    const out = await route.handle({ actor, params, query, req, res }, domains);
+    return out === STREAMED ? null : ok(out);
+  };
+
   router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
   for (const r of ROUTES) {
     router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
+  }
+
+  for (const r of STREAM_ROUTES) {
+    router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => runStream(r, req, res, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
 
   function send(res: ServerResponse, r: Reply): void {
@@ -96,7 +111,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   const maxInFlight = opts.maxInFlight ?? SERVER_MAX_IN_FLIGHT;
   let inFlight = 0;
 
-  async function dispatch(path: string, req: IncomingMessage, res: ServerResponse, handle: () => Promise<Reply>): Promise<void> {
+  async function dispatch(path: string, req: IncomingMessage, res: ServerResponse, handle: () => Promise<Reply | null>): Promise<void> {
     // Bounded admission: an overloaded server refuses at once, before auth or body, instead of queueing without limit.
     if (inFlight >= maxInFlight) {
       res.setHeader('connection', 'close');
@@ -104,8 +119,11 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     }
     inFlight++;
     try {
-      send(res, await handle());
+      const r = await handle();
+      if (r) send(res, r);
     } catch (e) {
+      // A streamed answer that fails after its headers is cut, never followed by a second answer.
+      if (res.headersSent) return void res.destroy();
       if (!(e instanceof AppError)) logger.error({ err: e, route: path }, 'server route failed');
       const err = e instanceof AppError ? e : new AppError('internal', 'internal server error');
       // An unread body (rejected before or while reading) must not be parsed as the next request.

@@ -11,10 +11,12 @@
 // | POST   | /v1/channels                           | owner  | {id, name?}                                  | channels.createChannel |
 // | POST   | /v1/channels/{channelId}/members       | owner  | {memberId}                                   | channels.addMember     |
 // | POST   | /v1/dms                                | member | {memberIds}                                  | channels.openDm        |
-// | POST   | /v1/messages                           | member | {target, content, replyTo?, attachments?}    | messages.send          |
+// | POST   | /v1/messages                           | member | {target, content, replyTo?, attachmentIds?}  | messages.send          |
 // | GET    | /v1/messages                           | member | ?target&limit&cursor                         | messages.list          |
 // | POST   | /v1/messages/{messageId}/reactions     | member | {emoji, remove?}                             | messages.react         |
 // | GET    | /v1/attachments/{attachmentId}         | member |                                              | messages.getAttachment |
+// | POST   | /v1/attachments (streamed body)        | member | ?name&contentType, octet-stream body         | attachments.upload     |
+// | GET    | /v1/attachments/{attachmentId}/content | member | (streamed response)                          | attachments.chunks     |
 // | POST   | /v1/tasks                              | member | {title, description?, assigneeId?}           | tasks.create           |
 // | GET    | /v1/tasks                              | member | ?status&assigneeId&limit&cursor              | tasks.list             |
 // | GET    | /v1/tasks/{taskId}                     | member |                                              | tasks.get              |
@@ -30,9 +32,8 @@
 //
 // Every member POST/PATCH honors Idempotency-Key / X-Request-ID. Query aliases: assignee_id. Body aliases: see schemas.ts.
 import { AppError } from '../../shared/errors.js';
-import type { NewAttachment, ReviewStatus, TaskStatus } from '../../server-client/api.js';
+import type { ReviewStatus, TaskStatus } from '../../server-client/api.js';
 import type { Actor } from '../domains/context.js';
-import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from '../domains/messages.js';
 import type { ServerDomains } from '../app.js';
 import type { Body, SchemaName } from './schemas.js';
 
@@ -54,21 +55,6 @@ export interface RouteDef {
   /** Body cap in bytes when larger than the default 1 MiB. */
   maxBody?: number;
   handle(ctx: RouteContext<any>, d: ServerDomains): Promise<unknown>;
-}
-
-const B64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
-const MAX_B64 = Math.ceil(MAX_ATTACHMENT_BYTES / 3) * 4;
-/** Four base64 attachments at the cap plus room for the rest of the message. */
-export const SEND_MAX_BODY = MAX_ATTACHMENTS * MAX_B64 + 1024 * 1024;
-
-function decodeAttachments(list: Body<'sendMessage'>['attachments']): NewAttachment[] | undefined {
-  if (list === undefined) return undefined;
-  return list.map((a) => {
-    if (a.data.length % 4 !== 0 || !B64_RE.test(a.data)) throw new AppError('validation_failed', 'attachment data must be standard padded base64');
-    const pad = a.data.endsWith('==') ? 2 : a.data.endsWith('=') ? 1 : 0;
-    if ((a.data.length / 4) * 3 - pad > MAX_ATTACHMENT_BYTES) throw new AppError('payload_too_large', `an attachment exceeds ${MAX_ATTACHMENT_BYTES} bytes (10 MiB)`);
-    return { name: a.name, contentType: a.contentType, data: Buffer.from(a.data, 'base64') };
-  });
 }
 
 function limitOf(q: Readonly<Record<string, string>>): number | undefined {
@@ -100,12 +86,10 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/v1/messages',
     auth: 'member',
     body: 'sendMessage',
-    maxBody: SEND_MAX_BODY,
     handle: (c: RouteContext<Body<'sendMessage'>>, d) => {
       const input: Parameters<typeof d.messages.send>[1] = { target: c.body.target, content: c.body.content };
       if (c.body.replyTo !== undefined) input.replyTo = c.body.replyTo;
-      const atts = decodeAttachments(c.body.attachments);
-      if (atts) input.attachments = atts;
+      if (c.body.attachmentIds !== undefined) input.attachmentIds = c.body.attachmentIds;
       return d.messages.send(c.actor, input);
     },
   },
@@ -127,10 +111,7 @@ export const ROUTES: readonly RouteDef[] = [
     method: 'GET',
     path: '/v1/attachments/{attachmentId}',
     auth: 'member',
-    handle: async (c, d) => {
-      const a = await d.messages.getAttachment(c.actor, c.params.attachmentId!);
-      return { id: a.id, name: a.name, contentType: a.contentType, size: a.size, data: a.data.toString('base64') };
-    },
+    handle: (c, d) => d.messages.getAttachment(c.actor, c.params.attachmentId!),
   },
   { method: 'POST', path: '/v1/tasks', auth: 'member', body: 'createTask', handle: (c, d) => d.tasks.create(c.actor, c.body) },
   {

@@ -17,14 +17,7 @@ export const Schemas = {
       target: Type.String({ minLength: 1, maxLength: 300 }),
       content: Type.String({ maxLength: 32_000 }),
       replyTo: Type.Optional(Id),
-      attachments: Type.Optional(
-        Type.Array(
-          Type.Object(
-            { name: Type.String({ minLength: 1, maxLength: 255 }), contentType: Type.String({ minLength: 3, maxLength: 255 }), data: Type.String() },
-            strict,
-          ),
-        ),
-      ),
+      attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 16 })),
     },
     strict,
   ),

@@ -7,7 +7,7 @@ import { messageHistoryRead } from './message-history-read.js';
 import { messageReact } from './message-react.js';
 import { messageSend } from './message-send.js';
 import { renderSkillDoc, renderSkillDocSplit } from './skilldoc.js';
-import type { AgentteamTool } from './tool.js';
+import type { AgentteamDeps, AgentteamTool } from './tool.js';
 
 /** The complete inventory in listing order. Exec-owned domains (tasks, reviews, …) are never registered here. */
 export const AGENTTEAM_TOOLS: readonly AgentteamTool[] = [messageSend, messageHistoryRead, messageReact, messageAttachmentRead];
@@ -19,7 +19,7 @@ function describe(e: ErrorObject | undefined): string {
   return `${where} ${e.message ?? 'is invalid'}${extra}`;
 }
 
-export function createAgentteamHandler(): McpHandler {
+export function createAgentteamHandler(deps: AgentteamDeps): McpHandler {
   const ajv = new Ajv({ strict: true, allErrors: false, useDefaults: true });
   const byName = new Map<string, { tool: AgentteamTool; validate: ValidateFunction }>();
   for (const tool of AGENTTEAM_TOOLS) {
@@ -37,7 +37,7 @@ export function createAgentteamHandler(): McpHandler {
       // Validation mutates only a private copy (ajv applies defaults in place).
       const copy = typeof args === 'object' && args !== null && !Array.isArray(args) ? { ...(args as Record<string, unknown>) } : args;
       if (!entry.validate(copy)) return invalidInput(`invalid arguments: ${describe(entry.validate.errors?.[0])}`, `see the ${name} input schema`);
-      return entry.tool.run(ctx, copy as Record<string, unknown>);
+      return entry.tool.run(ctx, copy as Record<string, unknown>, deps);
     },
     skillDoc: (namer) => renderSkillDoc(defs, namer),
     skillDocSplit: (namer) => renderSkillDocSplit(defs, namer),

@@ -1,10 +1,14 @@
 // Owns the shape of one agentteam tool: data (the MCP definition) plus a handler, and the shared schema pieces.
 import type { McpToolDef, McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
+import type { AttachmentDeps } from './attachment-budget.js';
+
+/** What the composite handler is built with (the composition root wires it once). */
+export type AgentteamDeps = AttachmentDeps;
 
 export interface AgentteamTool {
   readonly def: McpToolDef;
   /** `args` has already passed the tool's inputSchema (compiled once per handler). */
-  run(ctx: ToolContext, args: Record<string, unknown>): Promise<McpToolResult>;
+  run(ctx: ToolContext, args: Record<string, unknown>, deps: AgentteamDeps): Promise<McpToolResult>;
 }
 
 /** structuredContent of an isError result. */
