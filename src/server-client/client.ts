@@ -74,7 +74,7 @@ export class ServerClient {
 
   /** The API bound to one member's server credential. */
   as(credential: string): ServerApi {
-    const t: StreamTarget = { base: this.base, agent: this.agent, clock: this.clock, idleMs: this.timeoutMs };
+    const t: StreamTarget = { base: this.base, clock: this.clock, idleMs: this.timeoutMs };
     const root = basePath(this.base);
     return memberApi((c) => this.call({ ...c, credential }), {
       upload: (path, size, body, o) => streamUpload(t, credential, root + path, size, body, o),

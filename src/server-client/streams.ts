@@ -1,12 +1,11 @@
 // Owns the ServerClient's streamed exchanges: an attachment upload (body from an async iterable) and a download (body to a consumer).
-import { type Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Clock, Timer } from '../shared/clock.js';
 import type { AttachmentMeta, CallOptions } from './api.js';
 import { readResponse, ServerCallError } from './client.js';
 
 export interface StreamTarget {
   base: URL;
-  agent: Agent;
   clock: Clock;
   /** No progress (a chunk written or read) for this long fails the call. */
   idleMs: number;
@@ -15,7 +14,9 @@ export interface StreamTarget {
 const aborted = () => new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true });
 const unreachable = (e: NodeJS.ErrnoException) => new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network');
 
-/** One streamed request: settles once; the idle timer restarts on every bit of progress; abort and idle destroy the socket. */
+/**
+ * One streamed request on its own connection (agent: false): a body read from a one-shot source cannot be replayed,
+ * so it never rides a pooled keep-alive socket that the server may be closing as idle. Settles once; the idle timer restarts on every bit of progress; abort and idle destroy the socket. */
 function exchange<T>(t: StreamTarget, o: CallOptions | undefined, build: (settle: (e: unknown, v?: T) => void, progress: () => void) => ClientRequest): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (o?.signal?.aborted) return reject(aborted());
@@ -55,7 +56,7 @@ export function streamUpload<T>(t: StreamTarget, credential: string, path: strin
   return exchange<T>(t, o, (settle, progress) => {
     let answered = false;
     const req = request(
-      { protocol: 'http:', hostname: t.base.hostname, port: t.base.port, method: 'POST', path, agent: t.agent, headers: headersFor(credential, { accept: 'application/json', 'content-type': 'application/octet-stream', 'content-length': size }) },
+      { protocol: 'http:', hostname: t.base.hostname, port: t.base.port, method: 'POST', path, agent: false, headers: headersFor(credential, { accept: 'application/json', 'content-type': 'application/octet-stream', 'content-length': size }) },
       (res) => {
         answered = true;
         progress();
@@ -113,7 +114,7 @@ function metaOf(res: IncomingMessage): AttachmentMeta | undefined {
 /** GET a streamed body and hand it to `consume`; resolves with what consume returns once the body is complete. */
 export function streamDownload<R>(t: StreamTarget, credential: string, path: string, consume: (meta: AttachmentMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R> {
   return exchange<R>(t, o, (settle, progress) => {
-    const req = request({ protocol: 'http:', hostname: t.base.hostname, port: t.base.port, method: 'GET', path, agent: t.agent, headers: headersFor(credential, { accept: 'application/octet-stream, application/json' }) }, (res) => {
+    const req = request({ protocol: 'http:', hostname: t.base.hostname, port: t.base.port, method: 'GET', path, agent: false, headers: headersFor(credential, { accept: 'application/octet-stream, application/json' }) }, (res) => {
       progress();
       if (res.statusCode !== 200) return readResponse(res, (e) => settle(e ?? new ServerCallError('upstream_unavailable', `server answered HTTP ${res.statusCode}`, 'server')));
       const meta = metaOf(res);

@@ -1,11 +1,12 @@
 // Tests attachment containment against real files, a real server and a real swapping process: no link, race or hard link reaches the home.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { readBytes } from '../../server/test-helpers.js';
+import { MAX_PENDING_UPLOADS } from '../../server/domains/attachments.js';
+import { readBytes, uploadBytes } from '../../server/test-helpers.js';
 import { AttachmentBudget } from './attachment-budget.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, testToolDeps, type ToolsFixture } from './testkit.js';
@@ -33,10 +34,22 @@ const end=Date.now()+30000;while(Date.now()<end){try{fs.renameSync(a,r);fs.renam
 }
 
 async function stopped(c: ChildProcess): Promise<void> {
-  if (c.exitCode !== null) return;
-  const exit = new Promise((r) => c.once('exit', r));
-  c.kill('SIGKILL');
-  await exit;
+  if (c.exitCode === null) {
+    const exit = new Promise((r) => c.once('exit', r));
+    c.kill('SIGKILL');
+    await exit;
+  }
+}
+
+/** Puts a swapped name back as the real directory (the swapper may stop between its renames). */
+function restore(dir: string, name: string): void {
+  const a = join(dir, name);
+  if (existsSync(`${a}.real`)) {
+    if (lstatSync(a, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(a);
+    if (!existsSync(a)) renameSync(`${a}.real`, a);
+  }
+  if (lstatSync(a, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(a);
+  rmSync(`${a}.link`, { force: true, recursive: false });
 }
 
 test('symlinked components are refused, pointing in or out; the real path works', async () => {
@@ -120,12 +133,12 @@ test('race: the save side swapped to a symlink out never writes outside the work
       }
     } finally {
       await stopped(c);
+      restore(parent, name);
     }
     assert.deepEqual(readdirSync(outside).sort(), ['attachments'], `nothing written in the outside folder (${name})`);
     assert.deepEqual(readdirSync(join(outside, 'attachments')), [], `nothing written in the outside attachments folder (${name})`);
     assert.ok(saved > 0, `some saves succeeded while ${name} was swapped`);
   }
-  assert.equal(existsSync(join(fx.workdir, '.agentteam', 'attachments', `${att.id}-payload.txt`)) || existsSync(join(fx.workdir, '.agentteam.real')), true);
 });
 
 test('a saved attachment is 0600 and streams back byte for byte', async () => {
@@ -160,6 +173,16 @@ test('a full daemon-wide budget is a typed admission_rejected and sends or write
   const rr = await small.callTool({ info, signal: new AbortController().signal, api: fx.agent }, fx.agentId, 'message_attachment_read', { attachmentId: att.id });
   assert.equal(structured(rr).code, 'admission_rejected');
   assert.equal(existsSync(join(wd, '.agentteam')), false);
+});
+
+test('the server refusing more waiting uploads reaches the model as admission_rejected with a hint', async () => {
+  const pending = [];
+  for (let i = 0; i < MAX_PENDING_UPLOADS; i++) pending.push(await uploadBytes(fx.agent, `w${i}`, 'text/plain', Buffer.from('w')));
+  writeFileSync(join(fx.workdir, 'one.txt'), '1');
+  const r = structured(await call('message_send', { target: 'channel:general', content: 'x', attachments: ['one.txt'] }));
+  assert.equal(r.code, 'admission_rejected');
+  assert.ok(r.hint);
+  for (let i = 0; i < pending.length; i += 4) await fx.agent.sendMessage({ target: 'channel:general', content: 'drain', attachmentIds: pending.slice(i, i + 4) });
 });
 
 test('AttachmentBudget never admits past its capacity and releases once', () => {

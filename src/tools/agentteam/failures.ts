@@ -3,12 +3,13 @@ import type { McpToolResult } from '../../wire/mcp/handler.js';
 import { toolError } from '../../wire/mcp/resultbudget/budget.js';
 
 /** Codes that describe the caller's request (bad args, target denied or missing, validation), safe to show. */
-const MODEL_CAUSED = new Set(['invalid_input', 'validation_failed', 'not_found', 'denied', 'conflict', 'idempotency_conflict', 'payload_too_large']);
+const MODEL_CAUSED = new Set(['invalid_input', 'validation_failed', 'not_found', 'denied', 'conflict', 'idempotency_conflict', 'payload_too_large', 'admission_rejected']);
 
 const HINTS: Record<string, string> = {
   denied: 'this agent may not use that target or resource; use a target from your current messages',
   not_found: 'check the id or target; use the exact value shown in the message',
   validation_failed: 'fix the arguments; a cursor must come from the previous page of the same target',
+  admission_rejected: 'the server is busy; retry in a few seconds',
 };
 
 /** Server messages are public envelope text, but are still bounded before they reach the model. */

@@ -46,9 +46,10 @@ export const messageAttachmentRead: AgentteamTool = {
       return toolResult(saved);
     } catch (e) {
       if (e instanceof Rejected) return attachmentAdmissionRejected();
-      if (e instanceof WorkdirError) return invalidInput(e.message, 'remove the non-directory .agentteam entry from the working directory');
+      if (e instanceof WorkdirError) return invalidInput(e.message, 'make .agentteam/attachments a plain folder in the working directory, then retry');
       if (e instanceof ServerCallError) return failureResult(e);
-      return toolError('internal', 'the attachment could not be saved in the working directory');
+      const errno = (e as NodeJS.ErrnoException | undefined)?.code;
+      return toolError('internal', `the attachment could not be saved in the working directory${typeof errno === 'string' && /^E[A-Z]+$/.test(errno) ? ` (${errno})` : ''}`);
     } finally {
       release?.();
     }

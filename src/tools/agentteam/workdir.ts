@@ -128,7 +128,14 @@ export async function saveAttachment(workdir: string, id: string, name: string, 
     await inside();
     const file = `${safeFileName(id)}-${safeFileName(name)}`;
     const tmp = `.${randomBytes(8).toString('hex')}.tmp`;
-    const fh = await openAt(dir, tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    let fh: FileHandle;
+    try {
+      fh = await openAt(dir, tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    } catch (e) {
+      // The folder we hold was removed meanwhile (e.g. replaced by a rename): nothing was written; the caller may retry.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new WorkdirError('the .agentteam/attachments folder changed while saving; retry');
+      throw e;
+    }
     try {
       await fh.chmod(0o600);
       await fill(fh);
@@ -138,6 +145,7 @@ export async function saveAttachment(workdir: string, id: string, name: string, 
     } catch (e) {
       await fh.close().catch(() => undefined);
       await unlinkAt(dir, tmp).catch(() => undefined);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new WorkdirError('the .agentteam/attachments folder changed while saving; retry');
       throw e;
     }
     return `${ATTACHMENT_DIR}/${file}`;
