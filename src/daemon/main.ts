@@ -20,6 +20,7 @@ import { registerExecRoutes } from '../wire/exec/routes.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
 import { AttachmentBudget } from '../tools/agentteam/attachment-budget.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
+import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from './home.js';
 import { createLocalApiServer } from './local-api.js';
@@ -116,6 +117,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       return api;
     };
 
+    const memLog = log.child({ component: 'memory' });
+    const memory = new MemorySearch({
+      memoryRoot: paths.memory,
+      indexRoot: paths.memoryIndex,
+      clock: systemClock,
+      onError: (agentId, what, e) => memLog.warn({ agentId, what, code: (e as NodeJS.ErrnoException).code ?? 'error' }, 'memory index problem'),
+    });
+    cleanups.unshift(() => memory.close());
+
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
     const catalog = buildRuntimeCatalog();
     const router = new Router();
@@ -128,6 +138,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
       log: log.child({ component: 'runtime' }),
+      memory,
     });
 
     let stopping: Promise<void> | undefined;
@@ -172,7 +183,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ home: paths.root, budget: new AttachmentBudget() }), apiFor });
+    const attachments = { home: paths.root, budget: new AttachmentBudget() };
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory, attachments }), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log);

@@ -34,6 +34,11 @@ export function attachmentAdmissionRejected(): McpToolResult {
   return toolError('admission_rejected', 'too many attachment bytes are being transferred on this daemon right now', 'retry in a few seconds, or send fewer or smaller files');
 }
 
+/** The refusal when the handler was built without the home and the budget (attachments fail closed). */
+export function attachmentsUnavailable(): McpToolResult {
+  return toolError('internal', 'attachments are not available on this daemon');
+}
+
 /** What the attachment tools need beyond the call context: the AgentTeam home (never attachable) and the budget. */
 export interface AttachmentDeps {
   home: string;

@@ -1,16 +1,27 @@
-// Owns the `agentteam` composite MCP handler: the message-tool inventory, input validation compiled once, dispatch, skill docs.
+// Owns the `agentteam` composite MCP handler: the message and memory tool inventory, input validation compiled once, dispatch, skill docs.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type McpHandler, type McpToolDef, UnknownToolError } from '../../wire/mcp/handler.js';
 import { invalidInput } from './failures.js';
-import { messageAttachmentRead } from './message-attachment-read.js';
+import type { AttachmentDeps } from './attachment-budget.js';
+import { messageAttachmentReadTool } from './message-attachment-read.js';
 import { messageHistoryRead } from './message-history-read.js';
 import { messageReact } from './message-react.js';
-import { messageSend } from './message-send.js';
+import { messageSendTool } from './message-send.js';
+import { memorySearchTool, type MemorySearchPort } from './memory-search.js';
 import { renderSkillDoc, renderSkillDocSplit } from './skilldoc.js';
-import type { AgentteamDeps, AgentteamTool } from './tool.js';
+import type { AgentteamTool } from './tool.js';
+
+export interface AgentteamDeps {
+  /** The memory owner; without it memory_search is still listed and answers index_unavailable. */
+  memory?: MemorySearchPort;
+  /** The AgentTeam home (never attachable) and the daemon-wide byte budget; without them attachments fail closed. */
+  attachments?: AttachmentDeps;
+}
 
 /** The complete inventory in listing order. Exec-owned domains (tasks, reviews, …) are never registered here. */
-export const AGENTTEAM_TOOLS: readonly AgentteamTool[] = [messageSend, messageHistoryRead, messageReact, messageAttachmentRead];
+export function agentteamTools(deps: AgentteamDeps = {}): readonly AgentteamTool[] {
+  return [messageSendTool(deps.attachments), messageHistoryRead, messageReact, messageAttachmentReadTool(deps.attachments), memorySearchTool(deps.memory)];
+}
 
 function describe(e: ErrorObject | undefined): string {
   if (!e) return 'arguments do not match the input schema';
@@ -19,14 +30,15 @@ function describe(e: ErrorObject | undefined): string {
   return `${where} ${e.message ?? 'is invalid'}${extra}`;
 }
 
-export function createAgentteamHandler(deps: AgentteamDeps): McpHandler {
+export function createAgentteamHandler(deps: AgentteamDeps = {}): McpHandler {
+  const tools = agentteamTools(deps);
   const ajv = new Ajv({ strict: true, allErrors: false, useDefaults: true });
   const byName = new Map<string, { tool: AgentteamTool; validate: ValidateFunction }>();
-  for (const tool of AGENTTEAM_TOOLS) {
+  for (const tool of tools) {
     if (typeof tool.def.annotations?.readOnlyHint !== 'boolean') throw new Error(`tool ${tool.def.name} lacks annotations.readOnlyHint`);
     byName.set(tool.def.name, { tool, validate: ajv.compile(tool.def.inputSchema) });
   }
-  const defs: readonly McpToolDef[] = Object.freeze(AGENTTEAM_TOOLS.map((t) => t.def));
+  const defs: readonly McpToolDef[] = Object.freeze(tools.map((t) => t.def));
 
   return {
     tools: () => [...defs],
@@ -37,7 +49,7 @@ export function createAgentteamHandler(deps: AgentteamDeps): McpHandler {
       // Validation mutates only a private copy (ajv applies defaults in place).
       const copy = typeof args === 'object' && args !== null && !Array.isArray(args) ? { ...(args as Record<string, unknown>) } : args;
       if (!entry.validate(copy)) return invalidInput(`invalid arguments: ${describe(entry.validate.errors?.[0])}`, `see the ${name} input schema`);
-      return entry.tool.run(ctx, copy as Record<string, unknown>, deps);
+      return entry.tool.run(ctx, copy as Record<string, unknown>);
     },
     skillDoc: (namer) => renderSkillDoc(defs, namer),
     skillDocSplit: (namer) => renderSkillDocSplit(defs, namer),

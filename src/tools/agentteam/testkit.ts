@@ -7,7 +7,7 @@ import type { ServerApi } from '../../server-client/api.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
 import { AttachmentBudget } from './attachment-budget.js';
-import type { AgentteamDeps } from './tool.js';
+import type { AgentteamDeps } from './handler.js';
 
 export interface ToolsFixture {
   srv: TestServer;
@@ -56,5 +56,5 @@ export function structured(r: McpToolResult): Record<string, any> {
 
 /** Handler deps for tests: a fresh temp folder as the AgentTeam home (never attachable) and a default budget. */
 export function testToolDeps(home = mkdtempSync(join(tmpdir(), 'tools-home-')), budget = new AttachmentBudget()): AgentteamDeps {
-  return { home, budget };
+  return { attachments: { home, budget } };
 }
