@@ -185,6 +185,15 @@ test('the server refusing more waiting uploads reaches the model as admission_re
   for (let i = 0; i < pending.length; i += 4) await fx.agent.sendMessage({ target: 'channel:general', content: 'drain', attachmentIds: pending.slice(i, i + 4) });
 });
 
+test('a handler built without the home and the budget refuses every attachment but still sends plain messages', async () => {
+  const bare = createAgentteamHandler();
+  writeFileSync(join(fx.workdir, 'plain.txt'), 'p');
+  const r = await bare.callTool(fx.ctx(), fx.agentId, 'message_send', { target: 'channel:general', content: 'x', attachments: ['plain.txt'] });
+  assert.equal(r.isError, true);
+  assert.equal((await bare.callTool(fx.ctx(), fx.agentId, 'message_attachment_read', { attachmentId: 'att_x' })).isError, true);
+  assert.equal((await bare.callTool(fx.ctx(), fx.agentId, 'message_send', { target: 'channel:general', content: 'plain' })).isError, undefined);
+});
+
 test('AttachmentBudget never admits past its capacity and releases once', () => {
   const b = new AttachmentBudget(100);
   const r1 = b.tryAcquire(60)!;
