@@ -16,6 +16,12 @@ const POISON: Record<string, string> = {
   AGENTTEAM_EXT_TOKEN: 'poison-ext2',
   AGENTTEAM_MCP_TOKEN: 'poison-mcp',
   agentteam_mcp_url: 'http://poison.invalid/mcp',
+  // Not credentials of the runtime, still AgentTeam's: secret sources and settings in any case or punctuation.
+  AGENTTEAM_SERVER_ADMIN_TOKEN: 'poison-admin',
+  agentteam_server_admin_token: 'poison-admin-lower',
+  'Agent-Team.Server-Admin-Token': 'poison-admin-punct',
+  AGENTTEAM_LOG_LEVEL: 'info',
+  AgentTeam_Anything: 'poison-any',
 };
 
 const d = new TestDaemon(undefined, POISON);
@@ -32,7 +38,7 @@ before(async () => {
 });
 after(() => d.dispose());
 
-const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^agentteam' | grep -iv '^AGENTTEAM_HOME=' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
+const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^agent[^a-z0-9]*team' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
 
 function field(out: string, name: string): string {
   const m = new RegExp(`${name}<<([^>]*)>>`).exec(out);

@@ -126,6 +126,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
+      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().map((p) => p.credential)],
       log: log.child({ component: 'runtime' }),
     });
 

@@ -18,6 +18,8 @@ export interface LaunchRequest {
   runtime: RuntimeKindName;
   workdir: string;
   command: string[];
+  /** Daemon-provided canonical variables for this launch (e.g. AGENTTEAM_TURN_*), appended after the scrub. */
+  canonicalEnv?: Readonly<Record<string, string>>;
 }
 
 export type RunEvent = { type: 'started'; runId: string; pid: number } | { type: 'stdout' | 'stderr'; data: string } | { type: 'exit'; code: number | null; signal: string | null };
@@ -46,6 +48,8 @@ export interface LauncherDeps {
   binDir: string;
   runtimesDir: string;
   catalog: () => RuntimeCatalog;
+  /** Every secret value the daemon holds (owner/admin tokens, server credentials); no runtime env var may carry one. */
+  daemonSecrets?: () => Iterable<string>;
   log: Logger;
 }
 
@@ -95,6 +99,8 @@ export class RuntimeLauncher {
         mcpUrl,
         mcpToken: active.mcpToken,
         binDir: deps.binDir,
+        ...(req.canonicalEnv ? { canonical: req.canonicalEnv } : {}),
+        ...(deps.daemonSecrets ? { daemonSecrets: deps.daemonSecrets() } : {}),
       });
       const plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env });
       child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) } });
