@@ -1,11 +1,12 @@
-// Owns the local API server: one node:http server on 127.0.0.1 dispatching the route table; typed 404/405/500.
-import { createServer, type Server } from 'node:http';
+// Owns the local API server: one hardened node:http listener on 127.0.0.1 dispatching the route table; typed 404/405/500.
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { sendJson } from '../wire/http/guard.js';
+import { createHardenedServer, type ListenerLimits } from '../wire/http/listener.js';
 import type { Router } from '../wire/http/router.js';
 
-export function createLocalApiServer(router: Router, log: Logger): Server {
-  const server = createServer({ keepAliveTimeout: 5000, headersTimeout: 10_000, requestTimeout: 0 }, (req, res) => {
+export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}): Server {
+  return createHardenedServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -27,11 +28,5 @@ export function createLocalApiServer(router: Router, log: Logger): Server {
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'internal error' } });
       else res.destroy();
     }
-  });
-  // Clients that never finish headers are dropped; body deadlines are enforced per route.
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-  return server;
+  }, limits);
 }

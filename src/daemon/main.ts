@@ -40,6 +40,8 @@ export interface DaemonOptions {
   tokenRenewAt?: number;
   binDir: string;
   shutdownTimeoutMs?: number;
+  /** Open connections per listener (daemon and embedded server); default LISTENER_DEFAULTS.maxConnections. */
+  maxConnections?: number;
 }
 
 export interface DaemonHandle {
@@ -67,6 +69,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const log = createLogger({ dir: paths.logs, name: 'daemon' });
   const diag = new RateLimitedLogger(log.child({ component: 'diagnostics' }), systemClock);
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
+  const limits = opts.maxConnections ? { limits: { maxConnections: opts.maxConnections } } : {};
   try {
     // Stale credentials of a crashed daemon are removed before any service starts.
     const swept = await sweepStale(paths.credentials);
@@ -81,7 +84,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       mode = 'embedded';
       adminToken = loadOrCreateSecret(paths.serverAdminToken, () => newToken('ata'));
       // The embedded server runs in its own thread (own event loop, own CPU); it logs to logs/server.log.
-      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, logDir: paths.logs, logger: log.child({ component: 'server' }) });
+      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, ...limits, logDir: paths.logs, logger: log.child({ component: 'server' }) });
       cleanups.unshift(() => embedded.close());
       serverUrl = embedded.url;
     }
@@ -175,7 +178,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler(), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
-    const http = createLocalApiServer(router, log);
+    const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(opts.port, '127.0.0.1', () => resolve());
