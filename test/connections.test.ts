@@ -109,3 +109,15 @@ for (const [name, port] of [['daemon', () => d.port], ['embedded server', () => 
     assert.equal(ok.status, 200);
   });
 }
+
+test('Host is parsed strictly on both listeners: a loopback name with junk after the port is refused', async () => {
+  const { http } = await import('./harness.js');
+  for (const host of [`127.0.0.1:${d.port}.evil.com`, 'localhost:80@evil.com', `localhost.:${d.port}`, `127.1:${d.port}`]) {
+    const owner = await http(d.port, 'GET', '/api/daemon/status', { headers: { host, authorization: `Bearer ${d.ownerToken()}` } });
+    assert.equal(owner.status, 403, `daemon ${host}`);
+    const srv = await http(serverPort, 'GET', '/v1/server', { headers: { host } });
+    assert.equal(srv.status, 403, `server ${host}`);
+  }
+  const good = await http(d.port, 'GET', '/api/daemon/status', { headers: { host: `localhost:${d.port}`, authorization: `Bearer ${d.ownerToken()}` } });
+  assert.equal(good.status, 200);
+});

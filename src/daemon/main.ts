@@ -1,13 +1,13 @@
 // Composition root: wires every part of the daemon once (home, lock, server, authorization store, routes) and owns shutdown.
 import { randomBytes } from 'node:crypto';
-import { rmSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { unlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
 import { sweepStale } from '../authz/credential-file.js';
 import { buildRuntimeCatalog } from '../catalog/index.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
+import { stopOrphans } from '../runtime/orphans.js';
 import { startServerInWorker } from '../server/in-worker.js';
 import type { ServerApi } from '../server-client/api.js';
 import { ServerClient } from '../server-client/client.js';
@@ -71,9 +71,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
   const limits = opts.maxConnections ? { limits: { maxConnections: opts.maxConnections } } : {};
   try {
-    // Stale credentials of a crashed daemon are removed before any service starts.
+    // Runtimes a killed daemon left running are stopped, and its stale credentials removed, before any service starts.
+    const orphans = await stopOrphans(paths.runtimes, log);
+    if (orphans > 0) log.warn({ orphans }, 'stopped runtimes left by a previous daemon');
     const swept = await sweepStale(paths.credentials);
-    for (const d of readdirSync(paths.runtimes)) rmSync(join(paths.runtimes, d), { recursive: true, force: true });
     if (swept > 0) log.warn({ swept }, 'removed stale credential directories');
 
     const ownerToken = loadOrCreateSecret(paths.ownerToken, () => newToken('ato'));

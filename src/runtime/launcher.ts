@@ -12,6 +12,7 @@ import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { processStartTime } from '../shared/proc.js';
 import { prepareRuntime } from './drivers/index.js';
+import { writeRunRecord } from './orphans.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
@@ -110,13 +111,20 @@ export class RuntimeLauncher {
       rmSync(runDir, { recursive: true, force: true });
       throw e instanceof AppError ? e : new AppError('invalid_input', `could not start the runtime: ${(e as Error).message}`);
     }
+    // Persisted before anything else, so a daemon killed from here on leaves a record the next one finds.
+    const startTime = processStartTime(child.pid!);
+    try {
+      writeRunRecord(runDir, { runId, pid: child.pid!, processStartTime: startTime });
+    } catch (e) {
+      deps.log.error({ err: String(e), runId }, 'could not persist the run record');
+    }
     const record: RunRecord = {
       runId,
       agentId: req.agent.id,
       agentName: req.agent.name,
       runtime: req.runtime,
       pid: child.pid!,
-      processStartTime: processStartTime(child.pid!),
+      processStartTime: startTime,
       workdir: req.workdir,
       startedAt: new Date().toISOString(),
       status: 'running',
