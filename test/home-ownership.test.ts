@@ -70,7 +70,9 @@ test('every file the daemon loads a secret or state from is refused when foreign
     const st = lstatSync(p);
     assert.equal(st.uid, 0, p);
     assert.equal(st.mode & 0o777, st.isDirectory() ? 0o700 : 0o600, `${p} mode ${(st.mode & 0o777).toString(8)}`);
-    return st.isDirectory() ? [p, ...walk(p)] : [p];
+    // A Memory clone (memory/<agentId>) is the agent's own repository: its folder is private, its files are the agent's.
+    const clone = dir === join(d.home, 'memory');
+    return st.isDirectory() && !clone ? [p, ...walk(p)] : [p];
   });
   const entries = walk(d.home);
   for (const f of ['server.db', 'server.db-wal', 'server.db-shm', 'owner.token', 'server-admin.token', 'owner.json', 'daemon.json', 'daemon.lock']) {
@@ -119,6 +121,11 @@ test('every file the daemon loads a secret or state from is refused when foreign
   assert.match(viaLink.stderr, /owner\.token: it is a symlink/);
   rmSync(tok);
   renameSync(`${tok}.real`, tok);
+  // Files the agent wrote into its Memory clone with a loose umask never stop the daemon (the clone folder is 0700).
+  const cloneDir = join(d.home, 'memory', readdirSync(join(d.home, 'memory'))[0]!);
+  assert.equal(statSync(cloneDir).mode & 0o777, 0o700);
+  writeFileSync(join(cloneDir, 'note.md'), '# note\n', { mode: 0o644 });
+  chmodSync(join(cloneDir, 'note.md'), 0o644);
   // The same home, restored, starts again.
   await d.start();
   await d.dispose();

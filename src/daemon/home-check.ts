@@ -49,21 +49,25 @@ function checkAncestors(home: string): void {
   }
 }
 
-/** Checks the home root and every entry under it (a bounded walk that never follows links). Throws UnsafeHomeError. */
-export function verifyHomeTree(home: string): void {
+/**
+ * Checks the home root and every entry under it (a bounded walk that never follows links). Throws UnsafeHomeError.
+ * `opaque(rel)` names folders checked themselves but not descended into: content the runtime writes with its own umask
+ * (a Memory clone), which the daemon never loads a secret or state from and whose private folder already hides it.
+ */
+export function verifyHomeTree(home: string, opaque: (rel: string[]) => boolean = () => false): void {
   checkAncestors(home);
   checkPrivate(home, lstatSync(home), 'dir');
   let seen = 0;
-  const walk = (dir: string): void => {
+  const walk = (dir: string, rel: string[]): void => {
     for (const name of readdirSync(dir)) {
       if (++seen > MAX_ENTRIES) throw new UnsafeHomeError(home, `it holds more than ${MAX_ENTRIES} entries`, 'clean it up');
       const p = join(dir, name);
       const st = lstatSync(p);
       checkPrivate(p, st);
-      if (st.isDirectory()) walk(p);
+      if (st.isDirectory() && !opaque([...rel, name])) walk(p, [...rel, name]);
     }
   };
-  walk(home);
+  walk(home, []);
 }
 
 /**

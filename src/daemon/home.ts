@@ -18,6 +18,10 @@ export interface HomePaths {
   credentials: string;
   runtimes: string;
   logs: string;
+  /** Managed Memory clones, memory/<agentId>/ (ARCHITECTURE §1). */
+  memory: string;
+  /** One memory index database per agent. */
+  memoryIndex: string;
 }
 
 export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -38,6 +42,8 @@ export function homePaths(root: string): HomePaths {
     credentials: join(root, 'run', 'credentials'),
     runtimes: join(root, 'run', 'runtimes'),
     logs: join(root, 'logs'),
+    memory: join(root, 'memory'),
+    memoryIndex: join(root, 'memory-index'),
   };
 }
 
@@ -54,8 +60,9 @@ export function ensurePrivateDir(dir: string): void {
 export function ensureHome(root: string): HomePaths {
   const p = homePaths(root);
   mkdirSync(root, { recursive: true, mode: 0o700 });
-  verifyHomeTree(root);
-  for (const d of [p.profiles, join(root, 'run'), p.credentials, p.runtimes, p.logs]) ensurePrivateDir(d);
+  // A Memory clone (memory/<agentId>) is the agent's own git repository: its folder is checked, its files are not.
+  verifyHomeTree(root, (rel) => rel.length === 2 && rel[0] === 'memory');
+  for (const d of [p.profiles, join(root, 'run'), p.credentials, p.runtimes, p.logs, p.memory, p.memoryIndex]) ensurePrivateDir(d);
   return p;
 }
 
