@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { readTextIfExists, writePrivateFile } from './home.js';
 import { UnsafeHomeError } from './home-check.js';
 
-export const RUNTIME_KINDS = ['claude', 'codex', 'opencode', 'kimi', 'command'] as const;
-export type RuntimeKindName = (typeof RUNTIME_KINDS)[number];
+import { RUNTIME_KINDS, type RuntimeKind } from '../runtime/drivers/types.js';
+
+export { RUNTIME_KINDS };
+export type RuntimeKindName = RuntimeKind;
 
 export interface AgentProfile {
   id: string;

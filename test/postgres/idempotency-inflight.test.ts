@@ -54,7 +54,7 @@ test('twenty concurrent requests with one key: exactly one write, 409 conflict w
     assert.equal(new Set(ok.map((r) => r.body)).size, 1, 'every 200 is the one response, byte for byte');
     for (const c of conflict) assert.equal(JSON.parse(c.body).error.code, 'conflict');
     conflicts += conflict.length;
-    const msgs = (await owner.listMessages({ target: 'channel:general', limit: 100 })).messages;
+    const msgs = (await owner.messages.list({ target: 'channel:general', limit: 100 })).messages;
     assert.equal(msgs.filter((m) => m.content === content).length, 1, 'written exactly once');
   }
   assert.ok(conflicts > 0, 'requests that arrived while the first was in flight got 409');
