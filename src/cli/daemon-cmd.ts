@@ -41,6 +41,12 @@ function renewAtFromEnv(): number | undefined {
   return v >= 0.1 && v <= 0.9 ? v : undefined;
 }
 
+/** Open connections per listener (a test knob; default 2048). */
+function maxConnectionsFromEnv(): number | undefined {
+  const v = process.env.AGENTTEAM_MAX_CONNECTIONS;
+  return v && /^\d{1,6}$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+}
+
 export async function daemonStart(home: string, o: StartOptions): Promise<number> {
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
@@ -56,6 +62,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
         tokenTtlMs: tokenTtlFromEnv(),
         tokenRenewAt: renewAtFromEnv(),
+        maxConnections: maxConnectionsFromEnv(),
       });
       const onSignal = () => void d.stop();
       process.once('SIGTERM', onSignal);

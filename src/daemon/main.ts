@@ -1,13 +1,13 @@
 // Composition root: wires every part of the daemon once (home, lock, server, authorization store, routes) and owns shutdown.
 import { randomBytes } from 'node:crypto';
-import { rmSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { unlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
 import { sweepStale } from '../authz/credential-file.js';
 import { buildRuntimeCatalog } from '../catalog/index.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
+import { stopOrphans } from '../runtime/orphans.js';
 import { startServerInWorker } from '../server/in-worker.js';
 import type { ServerApi } from '../server-client/api.js';
 import { ServerClient } from '../server-client/client.js';
@@ -42,6 +42,8 @@ export interface DaemonOptions {
   tokenRenewAt?: number;
   binDir: string;
   shutdownTimeoutMs?: number;
+  /** Open connections per listener (daemon and embedded server); default LISTENER_DEFAULTS.maxConnections. */
+  maxConnections?: number;
 }
 
 export interface DaemonHandle {
@@ -69,10 +71,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const log = createLogger({ dir: paths.logs, name: 'daemon' });
   const diag = new RateLimitedLogger(log.child({ component: 'diagnostics' }), systemClock);
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
+  const limits = opts.maxConnections ? { limits: { maxConnections: opts.maxConnections } } : {};
   try {
-    // Stale credentials of a crashed daemon are removed before any service starts.
+    // Runtimes a killed daemon left running are stopped, and its stale credentials removed, before any service starts.
+    const orphans = await stopOrphans(paths.runtimes, log);
+    if (orphans > 0) log.warn({ orphans }, 'stopped runtimes left by a previous daemon');
     const swept = await sweepStale(paths.credentials);
-    for (const d of readdirSync(paths.runtimes)) rmSync(join(paths.runtimes, d), { recursive: true, force: true });
     if (swept > 0) log.warn({ swept }, 'removed stale credential directories');
 
     const ownerToken = loadOrCreateSecret(paths.ownerToken, () => newToken('ato'));
@@ -83,7 +87,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       mode = 'embedded';
       adminToken = loadOrCreateSecret(paths.serverAdminToken, () => newToken('ata'));
       // The embedded server runs in its own thread (own event loop, own CPU); it logs to logs/server.log.
-      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, logDir: paths.logs, logger: log.child({ component: 'server' }) });
+      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, ...limits, logDir: paths.logs, logger: log.child({ component: 'server' }) });
       cleanups.unshift(() => embedded.close());
       serverUrl = embedded.url;
     }
@@ -137,6 +141,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
+      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().map((p) => p.credential)],
       log: log.child({ component: 'runtime' }),
       memory,
     });
@@ -187,7 +192,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory, attachments }), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
-    const http = createLocalApiServer(router, log);
+    const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(opts.port, '127.0.0.1', () => resolve());

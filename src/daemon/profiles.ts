@@ -1,7 +1,8 @@
 // Owns local agent profiles (home/profiles/<agentId>.json, 0600): name, runtime kind and the agent's server credential.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFile } from './home.js';
+import { readTextIfExists, writePrivateFile } from './home.js';
+import { UnsafeHomeError } from './home-check.js';
 
 import { RUNTIME_KINDS, type RuntimeKind } from '../runtime/drivers/types.js';
 
@@ -30,10 +31,12 @@ export class ProfileStore {
     for (const f of readdirSync(dir)) {
       if (!f.endsWith('.json')) continue;
       try {
-        const p = JSON.parse(readFileSync(join(dir, f), 'utf8')) as AgentProfile;
+        const p = JSON.parse(readTextIfExists(join(dir, f)) ?? '{}') as AgentProfile;
         if (p.id && p.credential) this.byId.set(p.id, p);
-      } catch {
-        /* an unreadable profile is skipped; the server still knows the agent */
+      } catch (e) {
+        // A profile that is someone else's, a link or readable by others is never loaded: refuse to start.
+        if (e instanceof UnsafeHomeError) throw e;
+        /* an unparsable profile is skipped; the server still knows the agent */
       }
     }
   }

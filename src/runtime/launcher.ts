@@ -16,12 +16,15 @@ import { newId } from '../shared/ids.js';
 import { execRootPath } from '../shared/routes.js';
 import { processStartTime } from '../shared/proc.js';
 import { prepareRuntime } from './drivers/index.js';
+import { writeRunRecord } from './orphans.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
   runtime: RuntimeKindName;
   workdir: string;
   command: string[];
+  /** Daemon-provided canonical variables for this launch (e.g. AGENTTEAM_TURN_*), appended after the scrub. */
+  canonicalEnv?: Readonly<Record<string, string>>;
 }
 
 export type RunEvent = { type: 'started'; runId: string; pid: number } | { type: 'stdout' | 'stderr'; data: string } | { type: 'exit'; code: number | null; signal: string | null };
@@ -50,6 +53,8 @@ export interface LauncherDeps {
   binDir: string;
   runtimesDir: string;
   catalog: () => RuntimeCatalog;
+  /** Every secret value the daemon holds (owner/admin tokens, server credentials); no runtime env var may carry one. */
+  daemonSecrets?: () => Iterable<string>;
   log: Logger;
   /** The agents' Memory clones: created if needed before launch; the folder is handed to the runtime. */
   memory?: { ensure(agentId: string): { dir: string; git: boolean } };
@@ -103,6 +108,8 @@ export class RuntimeLauncher {
         mcpUrl,
         mcpToken: active.mcpToken,
         binDir: deps.binDir,
+        ...(req.canonicalEnv ? { canonical: req.canonicalEnv } : {}),
+        ...(deps.daemonSecrets ? { daemonSecrets: deps.daemonSecrets() } : {}),
       });
       if (deps.memory) {
         // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
@@ -119,13 +126,20 @@ export class RuntimeLauncher {
       rmSync(runDir, { recursive: true, force: true });
       throw e instanceof AppError ? e : new AppError('invalid_input', `could not start the runtime: ${(e as Error).message}`);
     }
+    // Persisted before anything else, so a daemon killed from here on leaves a record the next one finds.
+    const startTime = processStartTime(child.pid!);
+    try {
+      writeRunRecord(runDir, { runId, pid: child.pid!, processStartTime: startTime });
+    } catch (e) {
+      deps.log.error({ err: String(e), runId }, 'could not persist the run record');
+    }
     const record: RunRecord = {
       runId,
       agentId: req.agent.id,
       agentName: req.agent.name,
       runtime: req.runtime,
       pid: child.pid!,
-      processStartTime: processStartTime(child.pid!),
+      processStartTime: startTime,
       workdir: req.workdir,
       startedAt: new Date().toISOString(),
       status: 'running',

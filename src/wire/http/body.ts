@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
+import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024; // spec: 1 MiB body cap
 export const BODY_DEADLINE_MS = 5000; // spec: five-second absolute local read deadline
@@ -66,8 +67,8 @@ export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Prom
 }
 
 /**
- * Strict JSON decode of a body: rejects empty bodies, invalid UTF-8 and invalid JSON with invalid_input.
- * Unknown-field checks belong to the schema validator that runs next.
+ * The one strict JSON decode of a body (Exec, MCP, owner routes, server): rejects empty bodies, invalid UTF-8, invalid
+ * JSON and any object with a duplicate key with invalid_input. Unknown-field checks belong to the schema validator next.
  */
 const UTF8 = new TextDecoder('utf-8', { fatal: true }); // stateless for one-shot decode(); built once, not per request
 
@@ -80,8 +81,9 @@ export function decodeJson(body: Buffer): unknown {
     throw new AppError('invalid_input', 'request body is not valid UTF-8');
   }
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseStrictJson(text);
+  } catch (e) {
+    if (e instanceof DuplicateKeyError) throw new AppError('invalid_input', `request body has a ${e.message}`, { hint: 'send each field once' });
     throw new AppError('invalid_input', 'request body is not valid JSON');
   }
 }

@@ -26,6 +26,13 @@ test('loopback checks accept only loopback hosts and origins', () => {
   assert.ok(isAllowedOrigin(undefined));
   assert.ok(isAllowedOrigin('http://127.0.0.1:3000'));
   for (const o of ['http://evil.com', 'null', 'file://', 'http://localhost.evil.com']) assert.ok(!isAllowedOrigin(o), o);
+  // Strict parse: loopback name or address, optional numeric port, nothing else.
+  for (const h of ['127.0.0.1', '127.1.2.3:65535', 'localhost:1', '[::1]']) assert.ok(isLoopbackHost(h), h);
+  const bad = ['127.0.0.1:4100.evil.com', 'localhost:80@evil.com', 'evil.com@localhost', 'localhost.', '127.0.0.1:', '127.0.0.1:65536', '127.0.0.1:80:80',
+    '127.1', '127.000.0.1', '0177.0.0.1', '127.0.0.256', '[::1]x', '[::1]:80.evil', '::1', '[::2]', 'localhost:+80', 'local host', '127.0.0.1 :80', 'localhost#x', 'localhost/x'];
+  for (const h of bad) assert.ok(!isLoopbackHost(h), h);
+  for (const o of ['http://127.0.0.1:4100.evil.com', 'http://localhost:80@evil.com', 'http://localhost/', 'ws://localhost', 'http://127.1']) assert.ok(!isAllowedOrigin(o), o);
+  assert.ok(isAllowedOrigin('https://[::1]:8443'));
 });
 
 async function withServer(handler: Parameters<typeof createServer>[1], fn: (port: number) => Promise<void>) {
