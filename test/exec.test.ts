@@ -11,7 +11,7 @@ let report: any;
 before(async () => {
   await d.start();
   await d.addAgent('worker');
-  const r = await d.run(['runtime', 'start', '--agent', 'worker', '--', process.execPath, FIXTURE], { timeoutMs: 120_000 });
+  const r = await d.run(['runtime', 'start', '--agent', 'worker', '--', process.execPath, FIXTURE], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr);
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
   assert.ok(line, r.stdout + r.stderr);
