@@ -11,7 +11,8 @@ import type { Router } from '../http/router.js';
 import { AcceptNegotiator } from './accept.js';
 import type { McpHandler, ToolContext } from './handler.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
-import { createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
+import { type ModernHeaders, notificationProblem, selectEra } from './modern.js';
+import { type CallSite, createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
 
 export const MCP_ROUTE = '/api/internal/mcp/servers/{serverId}/agents/{agentId}';
 export const MCP_LEGACY_ROUTE = '/mcp/agentteam/{serverId}/{agentId}';
@@ -37,6 +38,30 @@ const TIMED_OUT = errorResponse(null, INVALID_REQUEST, 'request body not receive
 const UNREADABLE = errorResponse(null, INVALID_REQUEST, 'request body could not be read');
 const INTERNAL = errorResponse(null, INTERNAL_ERROR, 'internal error');
 const NO_STREAM = errorResponse(null, INVALID_REQUEST, 'this server is stateless: POST JSON-RPC messages; no GET stream, no sessions');
+
+function modernHeaders(req: IncomingMessage): ModernHeaders {
+  const h = req.headers;
+  return { protocolVersion: h['mcp-protocol-version'] as string | undefined, method: h['mcp-method'], name: h['mcp-name'] };
+}
+
+/** One request's call site: the tool context is built only when a tool runs, its server API only when a tool uses it. */
+class Site implements CallSite {
+  readonly runtimeKind: string;
+  constructor(
+    private readonly info: TokenInfo,
+    private readonly signal: AbortSignal,
+    readonly agentId: string,
+    private readonly apiFor: (info: TokenInfo) => ServerApi,
+  ) {
+    this.runtimeKind = info.authorization.runtimeKind;
+  }
+
+  ctx(): ToolContext {
+    const { info, signal, apiFor } = this;
+    let api: ServerApi | undefined;
+    return { info, signal, get api() { return (api ??= apiFor(info)); } };
+  }
+}
 
 function closeWith(res: ServerResponse, status: number, body: string): void {
   res.setHeader('connection', 'close');
@@ -101,18 +126,21 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
         return sendRaw(res, 400, BATCH_REFUSED);
       case 'invalid':
         return sendRaw(res, 400, errorResponse(m.id, INVALID_REQUEST, 'invalid request'));
-      case 'notification':
+      case 'notification': {
+        const bad = notificationProblem(modernHeaders(req), m.method);
+        return bad === null ? send202(res) : sendRaw(res, 400, bad);
+      }
       case 'response':
         return send202(res);
     }
+    // Per request: 2026-07-28 when the body claims it in _meta (or the header names it), 2025 rules otherwise.
+    const era = selectEra(modernHeaders(req), m.id, m.method, m.params);
+    if (era.era === 'reject') return sendRaw(res, era.status, era.body);
     // Fence: a revoked authorization never dispatches.
     if (!lease.live()) return sendDenied(res);
-    const ctx = (): ToolContext => {
-      let api: ServerApi | undefined;
-      // The server API is bound lazily: calls refused by local checks never build a client.
-      return { info, signal: lease.signal, get api() { return (api ??= deps.apiFor(info)); } };
-    };
-    const out = await protocol.dispatch(m.id, m.method, m.params, ctx, params.agentId!);
+    const site = new Site(info, lease.signal, params.agentId!, deps.apiFor);
+    const answer = era.era === 'modern' ? protocol.dispatchModern(m.id, m.method, m.params, site) : protocol.dispatch(m.id, m.method, m.params, site);
+    const out = typeof answer === 'string' ? answer : await answer;
     // Fence: nothing is published after revocation, success or not.
     if (!lease.live()) return sendDenied(res);
     sendResponse(res, sse, out);
