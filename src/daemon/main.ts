@@ -25,7 +25,12 @@ import { createLocalApiServer } from './local-api.js';
 import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
 import { OwnerService } from './owner-service.js';
-import { ProfileStore } from './profiles.js';
+import { ProfileStore, type AgentProfile } from './profiles.js';
+import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
+import { TurnJournal } from '../sessions/journal.js';
+import { SessionMetadata } from '../sessions/metadata.js';
+import { PromptCompiler } from '../sessions/prompt.js';
+import { turnRunner } from '../sessions/runner.js';
 
 export interface DaemonOptions {
   home: string;
@@ -40,6 +45,8 @@ export interface DaemonOptions {
   tokenRenewAt?: number;
   binDir: string;
   shutdownTimeoutMs?: number;
+  /** Turn engine settings (concurrency, loop bound, turn timeout). */
+  turns?: TurnEngineOptions;
 }
 
 export interface DaemonHandle {
@@ -104,22 +111,27 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
 
     const profiles = new ProfileStore(paths.profiles);
     const agentApis = new Map<string, ServerApi>();
-    const apiFor = (tokenInfo: TokenInfo): ServerApi => {
-      const id = tokenInfo.authorization.agentId;
-      const cached = agentApis.get(id);
+    const apiOf = (p: AgentProfile): ServerApi => {
+      const cached = agentApis.get(p.id);
       if (cached) return cached;
-      const p = profiles.get(id);
-      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
       const api = client.as(p.credential);
-      agentApis.set(id, api);
+      agentApis.set(p.id, api);
       return api;
+    };
+    const apiFor = (tokenInfo: TokenInfo): ServerApi => {
+      const p = profiles.get(tokenInfo.authorization.agentId);
+      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
+      return apiOf(p);
     };
 
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
     const catalog = buildRuntimeCatalog();
     const router = new Router();
     let port = 0;
+    const metadata = new SessionMetadata();
+    const mcpHandler = createAgentteamHandler();
     const launcher = new RuntimeLauncher({
+      metadata,
       store,
       serverId: () => serverId,
       daemonUrl: () => `http://127.0.0.1:${port}`,
@@ -128,6 +140,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       catalog: () => catalog,
       log: log.child({ component: 'runtime' }),
     });
+    const journal = new TurnJournal(paths.sessions);
+    cleanups.unshift(() => journal.close());
+    const engine = new TurnEngine(
+      {
+        journal,
+        clock: systemClock,
+        log: log.child({ component: 'turns' }),
+        agents: () => profiles.list(),
+        agent: (id) => profiles.get(id),
+        apiOf,
+        run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir: paths.root }),
+      },
+      opts.turns,
+    );
 
     let stopping: Promise<void> | undefined;
     let resolveDone!: () => void;
@@ -137,8 +163,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         log.info('daemon stopping');
         const bound = opts.shutdownTimeoutMs ?? 10_000;
         http.close();
+        // Turns stop first (no new ones start); their runtimes are stopped with the rest and recorded as interrupted.
+        const turnsDone = engine.stop();
         // Strong shutdown: stop runtimes (each exit revokes), then revoke anything left and wait (bounded) for drain + removal.
         await launcher.shutdown(bound / 2);
+        await Promise.race([turnsDone, new Promise((r) => setTimeout(r, bound / 4).unref())]);
         await store.shutdown(bound / 2);
         http.closeAllConnections();
         for (const c of cleanups) await Promise.resolve(c()).catch(() => undefined);
@@ -157,6 +186,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       owner: () => ownerApi,
       profiles,
       launcher,
+      journal,
+      onAgentAdded: (p) => engine.follow(p),
       generalChannel: GENERAL,
       stop,
       status: async () => ({
@@ -167,11 +198,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         uptimeMs: systemClock.now() - started,
         home: paths.root,
         server: { mode, serverId, url: serverUrl },
-        counts: { agents: profiles.size, runtimes: launcher.running, ...store.stats() },
+        counts: { agents: profiles.size, runtimes: launcher.running, turns: engine.active, ...store.stats() },
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler(), apiFor });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log);
@@ -181,6 +212,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     });
     port = (http.address() as AddressInfo).port;
     writePrivateFile(paths.daemonJson, JSON.stringify({ pid: process.pid, port, bootId, startedAt: new Date(started).toISOString() }) + '\n');
+    engine.start();
     log.info({ port, mode, serverId }, 'daemon started');
     return { port, stop, done };
   } catch (e) {

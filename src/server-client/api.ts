@@ -132,6 +132,26 @@ export interface ReviewPage extends Page {
   reviews: ReviewDto[];
 }
 
+/** One message addressed to the calling agent (ARCHITECTURE §9); `target` is exactly where it was posted and where the reply goes. */
+export interface TurnDto {
+  /** The message's position in the server's feed (the daemon's cursor). */
+  seq: number;
+  messageId: string;
+  target: string;
+  targetType: TargetKind;
+  author: { id: string; name: string; kind: MemberKind };
+  content: string;
+  createdAt: string;
+  /** Consecutive agent-authored messages in the target ending at this one (0 for a Human message). */
+  agentRun: number;
+}
+
+export interface TurnPage {
+  turns: TurnDto[];
+  /** Pass as `after` next time: the last feed position scanned. */
+  cursor: number;
+}
+
 /** Options every call may carry. Mutations may carry an idempotency key (sent as Idempotency-Key + X-Request-ID). */
 export interface CallOptions {
   signal?: AbortSignal;
@@ -178,6 +198,9 @@ export interface ServerApi {
   listReviews(input: { target: string; status?: ReviewStatus; limit?: number; cursor?: string }, o?: CallOptions): Promise<ReviewPage>;
   resolveReview(reviewId: string, o?: CallOptions): Promise<ReviewDto>;
   reopenReview(reviewId: string, o?: CallOptions): Promise<ReviewDto>;
+
+  // turns (agents only): messages addressed to the caller after a feed cursor; waits up to waitMs when none are new.
+  readTurns(input: { after: number; waitMs?: number }, o?: CallOptions): Promise<TurnPage>;
 }
 
 /** Failures of a server call, typed so callers can tell network trouble from a refusal or a server fault. */

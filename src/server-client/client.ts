@@ -240,6 +240,7 @@ function memberApi(send: Send): ServerApi {
       send({ method: 'GET', path: `/v1/reviews${qs({ target: input.target, status: input.status, limit: input.limit, cursor: input.cursor })}`, opts: o }),
     resolveReview: (reviewId, o) => send({ method: 'POST', path: `/v1/reviews/${enc(reviewId)}/resolve`, body: {}, opts: o }),
     reopenReview: (reviewId, o) => send({ method: 'POST', path: `/v1/reviews/${enc(reviewId)}/reopen`, body: {}, opts: o }),
+    readTurns: (input, o) => send({ method: 'GET', path: `/v1/turns${qs({ after: input.after, waitMs: input.waitMs })}`, opts: o }),
   };
 }
 

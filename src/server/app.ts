@@ -6,6 +6,7 @@ import { Members } from './domains/members.js';
 import { Messages } from './domains/messages.js';
 import { Reviews } from './domains/reviews.js';
 import { Tasks } from './domains/tasks.js';
+import { FeedSignal, Turns } from './domains/turns.js';
 import { loadWorkspaceMeta, type WorkspaceMeta } from './domains/workspace.js';
 import { IdempotencyReceipts } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
@@ -21,6 +22,7 @@ export interface ServerDomains {
   messages: Messages;
   tasks: Tasks;
   reviews: Reviews;
+  turns: Turns;
   receipts: IdempotencyReceipts;
   /** The same domains with every store call running in the transaction `sql` (their own tx become savepoints in it). */
   within(sql: Sql): ServerDomains;
@@ -28,12 +30,12 @@ export interface ServerDomains {
 
 export async function createDomains(store: Store, clock: Clock): Promise<ServerDomains> {
   const meta = await loadWorkspaceMeta(store);
-  return wire(meta, { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() });
+  return wire(meta, { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() }, new FeedSignal());
 }
 
 /** Domain objects are cheap views over deps: meta, cursors and ids are shared, only the store differs per transaction. */
-function wire(meta: WorkspaceMeta, deps: DomainDeps): ServerDomains {
-  const messages = new Messages(deps);
+function wire(meta: WorkspaceMeta, deps: DomainDeps, feed: FeedSignal): ServerDomains {
+  const messages = new Messages(deps, feed);
   return {
     meta,
     members: new Members(deps, meta),
@@ -41,7 +43,8 @@ function wire(meta: WorkspaceMeta, deps: DomainDeps): ServerDomains {
     messages,
     tasks: new Tasks(deps, messages),
     reviews: new Reviews(deps),
+    turns: new Turns({ store: deps.store, clock: deps.clock, signal: feed }),
     receipts: new IdempotencyReceipts(deps.store, deps.clock),
-    within: (sql) => wire(meta, { ...deps, store: deps.store.within(sql) }),
+    within: (sql) => wire(meta, { ...deps, store: deps.store.within(sql) }, feed),
   };
 }

@@ -6,6 +6,7 @@ import { afterDesc, normalizeLimit, pageOf, type Boundary } from '../pagination.
 import type { Sql } from '../store/types.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from './context.js';
 import { authorizeTarget, parseTarget } from './targets.js';
+import { appendFeed, type FeedSignal } from './turns.js';
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024; // 10 MiB each
 export const MAX_ATTACHMENTS = 4; // per message
@@ -94,7 +95,10 @@ function checkAttachments(list: NewAttachment[] | undefined): NewAttachment[] {
 }
 
 export class Messages {
-  constructor(private readonly deps: DomainDeps) {}
+  constructor(
+    private readonly deps: DomainDeps,
+    private readonly feed?: FeedSignal,
+  ) {}
 
   /** Inserts one message on an already-authorized canonical target. Used by send and by task comments. */
   async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachments: NewAttachment[]): Promise<MessageDto> {
@@ -107,6 +111,10 @@ export class Messages {
       replyTo,
       this.deps.clock.now(),
     ]);
+    // Every message enters the feed in its own transaction, so a turn reader sees it exactly when it is committed.
+    await appendFeed(sql, id);
+    const feed = this.feed;
+    if (feed) setImmediate(() => feed.notify());
     let pos = 0;
     for (const a of attachments) {
       await sql.run('INSERT INTO attachments (id, message_id, position, name, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?, ?)', [

@@ -27,6 +27,7 @@
 // | GET    | /v1/reviews/{reviewId}                 | member |                                              | reviews.get            |
 // | POST   | /v1/reviews/{reviewId}/resolve         | member | {}                                           | reviews.resolve        |
 // | POST   | /v1/reviews/{reviewId}/reopen          | member | {}                                           | reviews.reopen         |
+// | GET    | /v1/turns                              | agent  | ?after&waitMs                                | turns.read (long poll) |
 //
 // Every member POST/PATCH honors Idempotency-Key / X-Request-ID. Query aliases: assignee_id. Body aliases: see schemas.ts.
 import { AppError } from '../../shared/errors.js';
@@ -176,6 +177,19 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/v1/reviews/{reviewId}', auth: 'member', handle: (c, d) => d.reviews.get(c.actor, c.params.reviewId!) },
   { method: 'POST', path: '/v1/reviews/{reviewId}/resolve', auth: 'member', body: 'empty', handle: (c, d) => d.reviews.resolve(c.actor, c.params.reviewId!) },
   { method: 'POST', path: '/v1/reviews/{reviewId}/reopen', auth: 'member', body: 'empty', handle: (c, d) => d.reviews.reopen(c.actor, c.params.reviewId!) },
+  {
+    method: 'GET',
+    path: '/v1/turns',
+    auth: 'member',
+    query: ['after', 'waitMs'],
+    handle: (c, d) => d.turns.read(c.actor, { after: intOf(c.query.after, 'after', 0), waitMs: intOf(c.query.waitMs, 'waitMs', 0) }),
+  },
 ];
+
+function intOf(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!/^[0-9]{1,15}$/.test(v)) throw new AppError('validation_failed', `${name} must be a non-negative integer`);
+  return Number(v);
+}
 
 export const QUERY_ALIASES: Readonly<Record<string, string>> = { assignee_id: 'assigneeId' };

@@ -117,4 +117,13 @@ CREATE TABLE idempotency_receipts (
 CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
 `,
   },
+  {
+    version: 5,
+    name: 'message feed (turns)',
+    sql: `
+CREATE TABLE feed_counter (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL);
+INSERT INTO feed_counter (id, seq) VALUES (1, 0);
+CREATE TABLE message_feed (seq INTEGER PRIMARY KEY, message_id TEXT NOT NULL UNIQUE REFERENCES messages(id));
+`,
+  },
 ];

@@ -10,6 +10,7 @@ import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { AcceptNegotiator } from './accept.js';
 import type { McpHandler, ToolContext } from './handler.js';
+import type { CurrentTurn } from '../../sessions/metadata.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
 import { createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
 
@@ -22,6 +23,8 @@ export interface McpRouteDeps {
   log: Logger;
   handler: McpHandler;
   apiFor(info: TokenInfo): ServerApi;
+  /** The current turn of the token's runtime authorization (session metadata). */
+  turnOf?(info: TokenInfo): CurrentTurn | undefined;
   /** serverInfo.version in initialize; defaults to the package version string the daemon passes. */
   version?: string;
 }
@@ -110,7 +113,7 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
     const ctx = (): ToolContext => {
       let api: ServerApi | undefined;
       // The server API is bound lazily: calls refused by local checks never build a client.
-      return { info, signal: lease.signal, get api() { return (api ??= deps.apiFor(info)); } };
+      return { info, signal: lease.signal, get api() { return (api ??= deps.apiFor(info)); }, get turn() { return deps.turnOf?.(info); } };
     };
     const out = await protocol.dispatch(m.id, m.method, m.params, ctx, params.agentId!);
     // Fence: nothing is published after revocation, success or not.
