@@ -6,7 +6,7 @@ import { afterDesc, normalizeLimit, pageOf, type Boundary } from '../pagination.
 import type { Sql } from '../store/types.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from './context.js';
 import { authorizeTarget, parseTarget } from './targets.js';
-import { appendFeed, type FeedSignal } from './turns.js';
+import { markPending, type FeedSignal } from './turns.js';
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024; // 10 MiB each
 export const MAX_ATTACHMENTS = 4; // per message
@@ -111,8 +111,8 @@ export class Messages {
       replyTo,
       this.deps.clock.now(),
     ]);
-    // Every message enters the feed in its own transaction, so a turn reader sees it exactly when it is committed.
-    await appendFeed(sql, id);
+    // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
+    await markPending(sql, id, this.deps.clock.now());
     const feed = this.feed;
     if (feed) setImmediate(() => feed.notify());
     let pos = 0;

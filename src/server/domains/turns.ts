@@ -1,4 +1,4 @@
-// Owns the message feed and turns: every message gets a gap-free feed sequence; an agent reads the messages addressed to it after a cursor.
+// Owns the message feed and turns: every message gets a gap-free feed position; an agent reads the messages addressed to it after a cursor.
 import { AppError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import type { TurnPage, TurnDto } from '../../server-client/api.js';
@@ -15,15 +15,13 @@ export const AGENT_RUN_CAP = 50;
 /** How often a waiting read rechecks the feed for rows written by another server process (PostgreSQL scale-out). */
 const RECHECK_MS = 500;
 
-/**
- * Appends a message to the feed inside the message's own transaction. Security-relevant ordering invariant: the counter
- * row is updated first, so concurrent writers serialize on it until commit and a reader never sees seq N+1 before N.
- */
-export async function appendFeed(sql: Sql, messageId: string): Promise<void> {
-  await sql.run('UPDATE feed_counter SET seq = seq + 1 WHERE id = 1');
-  const row = await sql.get<{ seq: number | string }>('SELECT seq FROM feed_counter WHERE id = 1');
-  await sql.run('INSERT INTO message_feed (seq, message_id) VALUES (?, ?)', [Number(row!.seq), messageId]);
+/** Marks a new message for the feed inside the message's own transaction (an insert of a fresh row: no hot row, no conflicts). */
+export async function markPending(sql: Sql, messageId: string, now: number): Promise<void> {
+  await sql.run('INSERT INTO feed_pending (message_id, created_at) VALUES (?, ?)', [messageId, now]);
 }
+
+/** Pending messages moved into the feed per assignment transaction. */
+const ASSIGN_BATCH = 500;
 
 /** Wakes waiting turn reads in this server process when a message is written. */
 export class FeedSignal {
@@ -82,11 +80,35 @@ export class Turns {
     if (actor.kind !== 'agent') throw new AppError('denied', 'only agents read turns');
     const deadline = this.deps.clock.now() + Math.min(Math.max(0, input.waitMs), MAX_TURN_WAIT_MS);
     for (;;) {
+      await this.assign();
       const page = await this.scan(actor, input.after);
       const left = deadline - this.deps.clock.now();
       if (page.cursor > input.after || left <= 0) return page;
       await this.deps.signal.wait(this.deps.clock, Math.min(left, RECHECK_MS));
     }
+  }
+
+  /**
+   * Gives committed pending messages their feed positions. The feed is gap-free and in commit order: assignment runs
+   * under one exclusive lock (PostgreSQL: LOCK TABLE before the transaction's first query, so its snapshot already sees
+   * every assignment committed before it; SQLite: one writer), so a reader never sees position N+1 before N.
+   */
+  private async assign(): Promise<void> {
+    const { store } = this.deps;
+    if (!(await store.get('SELECT 1 AS x FROM feed_pending LIMIT 1'))) return;
+    await store.tx(async (sql) => {
+      if (store.dialect === 'postgres') await sql.run('LOCK TABLE feed_counter IN EXCLUSIVE MODE');
+      const pending = await sql.all<{ message_id: string }>('SELECT message_id FROM feed_pending ORDER BY created_at ASC, message_id ASC LIMIT ?', [ASSIGN_BATCH]);
+      if (pending.length === 0) return;
+      const row = await sql.get<{ seq: number | string }>('SELECT seq FROM feed_counter WHERE id = 1');
+      let seq = Number(row!.seq);
+      for (const p of pending) {
+        seq++;
+        await sql.run('INSERT INTO message_feed (seq, message_id) VALUES (?, ?)', [seq, p.message_id]);
+        await sql.run('DELETE FROM feed_pending WHERE message_id = ?', [p.message_id]);
+      }
+      await sql.run('UPDATE feed_counter SET seq = ? WHERE id = 1', [seq]);
+    });
   }
 
   private scan(actor: Actor, after: number): Promise<TurnPage> {

@@ -123,6 +123,7 @@ CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
     sql: `
 CREATE TABLE feed_counter (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL);
 INSERT INTO feed_counter (id, seq) VALUES (1, 0);
+CREATE TABLE feed_pending (message_id TEXT PRIMARY KEY REFERENCES messages(id), created_at INTEGER NOT NULL);
 CREATE TABLE message_feed (seq INTEGER PRIMARY KEY, message_id TEXT NOT NULL UNIQUE REFERENCES messages(id));
 `,
   },

@@ -129,6 +129,7 @@ CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
     sql: `
 CREATE TABLE feed_counter (id INTEGER PRIMARY KEY, seq BIGINT NOT NULL);
 INSERT INTO feed_counter (id, seq) VALUES (1, 0);
+CREATE TABLE feed_pending (message_id TEXT COLLATE "C" PRIMARY KEY REFERENCES messages(id), created_at BIGINT NOT NULL);
 CREATE TABLE message_feed (seq BIGINT PRIMARY KEY, message_id TEXT COLLATE "C" NOT NULL UNIQUE REFERENCES messages(id));
 `,
   },
