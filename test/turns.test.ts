@@ -57,6 +57,18 @@ test('DMs, thread replies and task comments are turns answered in the same targe
   const inThread = await post(d, thread, 'a follow-up without any mention');
   await waitFor('the thread reply', async () => (await messages(d, thread)).find((x) => x.content === `reply to ${inThread.id}` && x.author.id === a.id));
 
+  // A thread the agent started: its own message is the root.
+  const own = (await messages(d, 'channel:general')).find((x) => x.author.id === a.id && x.target === 'channel:general')!;
+  const ownThread = `thread:general/${own.id}`;
+  const inOwn = await post(d, ownThread, 'replying to what you said');
+  await waitFor('the reply in its own thread', async () => (await messages(d, ownThread)).find((x) => x.content === `reply to ${inOwn.id}`));
+
+  // Not addressed: a mention in a channel it is not in, a comment on a task assigned to nobody.
+  await owner.api.createChannel({ id: 'elsewhere' });
+  await post(d, 'channel:elsewhere', '@dex you are not in here');
+  const unassigned = await owner.api.createTask({ title: 'nobody' });
+  await owner.api.commentTask({ taskId: unassigned.id, body: 'dex, anyone?' });
+
   const task = await owner.api.createTask({ title: 'release notes', assigneeId: a.id });
   const comment = await owner.api.commentTask({ taskId: task.id, body: 'please start on this' });
   await waitFor('the task reply', async () => (await messages(d, `task:${task.id}`)).find((x) => x.content === `reply to ${comment.id}` && x.author.id === a.id));
@@ -64,7 +76,7 @@ test('DMs, thread replies and task comments are turns answered in the same targe
   const starts = readLog(log('dex')).filter((r) => r.ev === 'start');
   assert.deepEqual(
     starts.map((s) => [s.targetType, s.target]),
-    [['dm', `dm:${dm.id}`], ['channel', 'channel:general'], ['thread', thread], ['task', `task:${task.id}`]],
+    [['dm', `dm:${dm.id}`], ['channel', 'channel:general'], ['thread', thread], ['thread', ownThread], ['task', `task:${task.id}`]],
   );
 });
 

@@ -140,6 +140,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       catalog: () => catalog,
       log: log.child({ component: 'runtime' }),
     });
+    // Turn feeds long-poll on their own connection pool, so many hosted agents never starve tool calls of sockets.
+    const feedClient = new ServerClient({ baseUrl: serverUrl, timeoutMs: 15_000 });
+    cleanups.unshift(() => feedClient.close());
+    const feedApis = new Map<string, ServerApi>();
+    const feedApiOf = (p: AgentProfile): ServerApi => {
+      let api = feedApis.get(p.id);
+      if (!api) feedApis.set(p.id, (api = feedClient.as(p.credential)));
+      return api;
+    };
     const journal = new TurnJournal(paths.sessions);
     cleanups.unshift(() => journal.close());
     const engine = new TurnEngine(
@@ -149,7 +158,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         log: log.child({ component: 'turns' }),
         agents: () => profiles.list(),
         agent: (id) => profiles.get(id),
-        apiOf,
+        apiOf: feedApiOf,
         run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir: paths.root }),
       },
       opts.turns,
