@@ -30,7 +30,7 @@ import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
 import { TurnJournal } from '../sessions/journal.js';
 import { SessionMetadata } from '../sessions/metadata.js';
 import { PromptCompiler } from '../sessions/prompt.js';
-import { turnRunner } from '../sessions/runner.js';
+import { killOrphan, turnRunner } from '../sessions/runner.js';
 
 export interface DaemonOptions {
   home: string;
@@ -160,6 +160,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         agent: (id) => profiles.get(id),
         apiOf: feedApiOf,
         run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir: paths.root }),
+        killOrphan,
       },
       opts.turns,
     );

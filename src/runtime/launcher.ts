@@ -95,7 +95,7 @@ export class RuntimeLauncher {
    * Runs one turn to its end: the plan's stdin is written and closed, stdout is kept (bounded) for the driver's
    * resumeIdFrom, and past `timeoutMs` the process group is stopped (SIGTERM, then SIGKILL after the grace period).
    */
-  async runTurn(req: LaunchRequest, timeoutMs: number): Promise<TurnRun> {
+  async runTurn(req: LaunchRequest, timeoutMs: number, onStarted?: (r: { runId: string; pid: number; processStartTime: string | null }) => void): Promise<TurnRun> {
     let head = '';
     let tail = '';
     let code: number | null = null;
@@ -114,6 +114,7 @@ export class RuntimeLauncher {
       const missing = /needs the "|needs a command|ENOENT/.test(message);
       return { runId: null, code: null, signal: null, timedOut: false, failure: { kind: missing ? 'runtime_missing' : 'start_failed', message } };
     }
+    onStarted?.({ runId: started.record.runId, pid: started.record.pid, processStartTime: started.record.processStartTime });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

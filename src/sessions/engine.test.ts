@@ -57,6 +57,7 @@ test("a runtime's resume id is kept per session and passed to that session's nex
     agents: () => [agents[0]!],
     agent: (id) => agents.find((a) => a.id === id),
     apiOf: fakeApi({ a1: [turn(1, 'channel:x'), turn(2, 'channel:y'), turn(3, 'channel:x')] }, sent),
+    killOrphan: () => false,
     run: async (_a, t: TurnRow, _ms, resumeId): Promise<TurnRun> => {
       seen.push([t.messageId, resumeId]);
       return { runId: 'run', code: 0, signal: null, timedOut: false, resumeId: `rs-${t.messageId}` };
@@ -84,6 +85,7 @@ test('concurrent turn runtimes never exceed maxConcurrent; every turn runs once'
       agents: () => agents,
       agent: (id) => agents.find((a) => a.id === id),
       apiOf: fakeApi({ a1: [turn(1, 'channel:x'), turn(4, 'channel:z')], a2: [turn(2, 'channel:x')], a3: [turn(3, 'channel:x')] }, []),
+      killOrphan: () => false,
       run: async (a, t): Promise<TurnRun> => {
         live++;
         peak = Math.max(peak, live);
@@ -108,6 +110,8 @@ test('after a crash, a turn left running is failed as interrupted with one idemp
   journal.accept('a1', [turn(1, 'channel:x'), turn(2, 'channel:x')], 2, 0);
   const cut = journal.queued()[0]!;
   journal.markRunning(cut.turnId, 1);
+  journal.setRun(cut.turnId, 'run_1', 4242, '777');
+  const killed: string[] = [];
   const ran: string[] = [];
   const sent: Array<{ target: string; content: string; key?: string }> = [];
   const engine = new TurnEngine({
@@ -117,6 +121,7 @@ test('after a crash, a turn left running is failed as interrupted with one idemp
     agents: () => [agents[0]!],
     agent: (id) => agents.find((a) => a.id === id),
     apiOf: fakeApi({}, sent),
+    killOrphan: (pid, start) => (killed.push(`${pid}/${start}`), true),
     run: async (_a, t): Promise<TurnRun> => {
       ran.push(t.messageId);
       return { runId: 'r', code: 0, signal: null, timedOut: false };
@@ -126,6 +131,7 @@ test('after a crash, a turn left running is failed as interrupted with one idemp
   for (let i = 0; i < 500 && (ran.length < 1 || sent.length < 1); i++) await settle();
   await engine.stop();
   assert.deepEqual(ran, ['msg_2']);
+  assert.deepEqual(killed, ['4242/777'], 'the orphaned runtime of the cut-off turn is stopped');
   assert.deepEqual(sent, [{ target: 'channel:x', content: 'a1 could not answer (interrupted): the daemon stopped while this turn ran', key: `turn-notice-${cut.turnId}` }]);
   assert.equal(journal.get(cut.turnId)!.outcome, 'interrupted');
   assert.equal(journal.noticesPending().length, 0);

@@ -29,8 +29,16 @@ export interface TurnEngineDeps {
   agents(): AgentProfile[];
   agent(id: string): AgentProfile | undefined;
   apiOf(agent: AgentProfile): ServerApi;
-  /** Runs one turn's runtime to its end (prompt compilation and launch). */
-  run(agent: AgentProfile, turn: TurnRow, timeoutMs: number, resumeId: string | undefined): Promise<TurnRun>;
+  /** Runs one turn's runtime to its end (prompt compilation and launch); `started` gets its process once it runs. */
+  run(agent: AgentProfile, turn: TurnRow, timeoutMs: number, resumeId: string | undefined, started: (p: StartedProcess) => void): Promise<TurnRun>;
+  /** Stops the process group of a runtime a crashed daemon left behind, if `pid` is still that process. */
+  killOrphan(pid: number, pidStart: string): boolean;
+}
+
+export interface StartedProcess {
+  runId: string;
+  pid: number;
+  processStartTime: string | null;
 }
 
 const RETRY_MS = 1000;
@@ -57,6 +65,10 @@ export class TurnEngine {
    * re-run (its runtime may already have replied); it is failed as `interrupted` and a notice is posted. Queued turns run.
    */
   start(): void {
+    // The runtime of a cut-off turn may outlive the daemon (own process group); stop it before the turn is closed.
+    for (const o of this.deps.journal.runningProcesses()) {
+      if (this.deps.killOrphan(o.pid, o.pidStart)) this.deps.log.warn({ turnId: o.turnId, pid: o.pid }, 'stopped the runtime of a cut-off turn');
+    }
     const n = this.deps.journal.interruptRunning(this.deps.clock.now());
     if (n > 0) this.deps.log.warn({ interrupted: n }, 'turns cut off by the previous daemon were marked interrupted');
     void this.postPendingNotices();
@@ -134,7 +146,7 @@ export class TurnEngine {
     journal.markRunning(t.turnId, clock.now());
     let run: TurnRun;
     try {
-      run = await this.deps.run(agent, t, this.timeoutMs, journal.resumeId(agent.id, t.target));
+      run = await this.deps.run(agent, t, this.timeoutMs, journal.resumeId(agent.id, t.target), (p) => journal.setRun(t.turnId, p.runId, p.pid, p.processStartTime));
     } catch (e) {
       run = { runId: null, code: null, signal: null, timedOut: false, failure: { kind: 'start_failed', message: (e as Error).message } };
     }
@@ -143,7 +155,6 @@ export class TurnEngine {
       journal.finish(t.turnId, 'failed', 'interrupted', 'the daemon stopped while this turn ran', clock.now(), true);
       return;
     }
-    if (run.runId) journal.setRun(t.turnId, run.runId);
     if (run.resumeId) journal.saveResumeId(agent.id, t.target, run.resumeId, clock.now());
     const failure = classify(run);
     log.info({ turnId: t.turnId, agentId: agent.id, runId: run.runId, outcome: failure?.outcome ?? 'ok' }, 'turn finished');

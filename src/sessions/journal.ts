@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS cursors (agent_id TEXT PRIMARY KEY, seq INTEGER NOT N
 CREATE TABLE IF NOT EXISTS turns (
   turn_id TEXT PRIMARY KEY, agent_id TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, target_type TEXT NOT NULL,
   message_id TEXT NOT NULL, author_name TEXT NOT NULL, author_kind TEXT NOT NULL, content TEXT NOT NULL, agent_run INTEGER NOT NULL,
-  status TEXT NOT NULL, outcome TEXT, detail TEXT, run_id TEXT, notice_pending INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL, outcome TEXT, detail TEXT, run_id TEXT, pid INTEGER, pid_start TEXT, notice_pending INTEGER NOT NULL DEFAULT 0,
   received_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER,
   UNIQUE (agent_id, message_id)
 );
@@ -139,8 +139,16 @@ export class TurnJournal {
     this.db.prepare("UPDATE turns SET status = 'running', started_at = ? WHERE turn_id = ?").run(now, turnId);
   }
 
-  setRun(turnId: string, runId: string): void {
-    this.db.prepare('UPDATE turns SET run_id = ? WHERE turn_id = ?').run(runId, turnId);
+  /** Records the turn's runtime process (pid + start time) as soon as it runs, so a restart can stop an orphan. */
+  setRun(turnId: string, runId: string, pid?: number, pidStart?: string | null): void {
+    this.db.prepare('UPDATE turns SET run_id = ?, pid = COALESCE(?, pid), pid_start = COALESCE(?, pid_start) WHERE turn_id = ?').run(runId, pid ?? null, pidStart ?? null, turnId);
+  }
+
+  /** The runtime processes of turns still marked running (left by a crashed daemon). */
+  runningProcesses(): Array<{ turnId: string; pid: number; pidStart: string }> {
+    return (this.db.prepare("SELECT turn_id, pid, pid_start FROM turns WHERE status = 'running' AND pid IS NOT NULL AND pid_start IS NOT NULL").all() as Array<{ turn_id: string; pid: number; pid_start: string }>).map(
+      (r) => ({ turnId: r.turn_id, pid: r.pid, pidStart: r.pid_start }),
+    );
   }
 
   finish(turnId: string, status: 'done' | 'failed' | 'skipped', outcome: TurnOutcome, detail: string | null, now: number, noticePending: boolean): void {
