@@ -19,6 +19,7 @@ import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
+import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from './home.js';
 import { createLocalApiServer } from './local-api.js';
@@ -124,12 +125,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       return apiOf(p);
     };
 
+    const memLog = log.child({ component: 'memory' });
+    const memory = new MemorySearch({
+      memoryRoot: paths.memory,
+      indexRoot: paths.memoryIndex,
+      clock: systemClock,
+      onError: (agentId, what, e) => memLog.warn({ agentId, what, code: (e as NodeJS.ErrnoException).code ?? 'error' }, 'memory index problem'),
+    });
+    cleanups.unshift(() => memory.close());
+
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
     const catalog = buildRuntimeCatalog();
     const router = new Router();
     let port = 0;
     const metadata = new SessionMetadata();
-    const mcpHandler = createAgentteamHandler();
+    const mcpHandler = createAgentteamHandler({ memory });
     const launcher = new RuntimeLauncher({
       metadata,
       store,
@@ -139,6 +149,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
       log: log.child({ component: 'runtime' }),
+      memory,
     });
     // Turn feeds long-poll on their own connection pool, so many hosted agents never starve tool calls of sockets.
     const feedClient = new ServerClient({ baseUrl: serverUrl, timeoutMs: 15_000 });

@@ -7,6 +7,8 @@ import type { RuntimeCatalog } from '../catalog/types.js';
 import { assembleRuntimeEnv } from '../authz/env.js';
 import type { RuntimeAuthorizationStore } from '../authz/store.js';
 import { ensurePrivateDir } from '../daemon/home.js';
+import { MEMORY_DIR_ENV } from '../memorysearch/clone.js';
+import { writeMemorySkill } from '../memorysearch/skill.js';
 import type { AgentProfile, RuntimeKindName } from '../daemon/profiles.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -63,6 +65,8 @@ export interface LauncherDeps {
   log: Logger;
   /** The current turn per runtime authorization, set for turn launches and cleared at exit. */
   metadata?: SessionMetadata;
+  /** The agents' Memory clones: created if needed before launch; the folder is handed to the runtime. */
+  memory?: { ensure(agentId: string): { dir: string; git: boolean } };
 }
 
 /** Stdout kept per turn for the driver's resumeIdFrom: the head and the tail (a runtime's session id is in one of them). */
@@ -161,6 +165,13 @@ export class RuntimeLauncher {
         mcpToken: active.mcpToken,
         binDir: deps.binDir,
       });
+      if (deps.memory) {
+        // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
+        const clone = deps.memory.ensure(req.agent.id);
+        env[MEMORY_DIR_ENV] = clone.dir;
+        if (!clone.git) deps.log.warn({ agentId: req.agent.id }, 'git is not installed: the memory clone is a plain folder');
+        installSkill(req.runtime, req.workdir, deps.log);
+      }
       plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env, ...(req.turn ? { turn: req.turn.input } : {}) });
       // plan.envAdd (e.g. AGENTTEAM_TURN_*) is appended after the scrubbed, canonical env.
       child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) }, stdin: plan.stdin });
@@ -249,6 +260,15 @@ export class RuntimeLauncher {
   async shutdown(timeoutMs: number): Promise<void> {
     const all = [...this.live.keys()].map((id) => this.stop(id).catch(() => undefined));
     await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+}
+
+/** The memory-maintenance skill goes with the memory tool; a workdir that cannot take it does not stop the launch. */
+function installSkill(kind: string, workdir: string, log: Logger): void {
+  try {
+    writeMemorySkill(kind, workdir);
+  } catch (e) {
+    log.warn({ code: (e as NodeJS.ErrnoException).code ?? 'error' }, 'could not write the memory-maintenance skill into the working directory');
   }
 }
 
