@@ -61,7 +61,7 @@ test("the README's command agent answers a mention by creating a task through ag
   await post(d, 'channel:general', '@echo make a task');
   const owner = await ownerApi(d);
   try {
-    const task = await waitFor('the task', async () => (await owner.api.listTasks({})).tasks.find((t) => t.title === 'from channel:general'));
+    const task = await waitFor('the task', async () => (await owner.api.tasks.list({})).tasks.find((t) => t.title === 'from channel:general'));
     assert.equal(task.status, 'open');
   } finally {
     owner.close();

@@ -47,7 +47,7 @@ test('a mention in #general is exactly one turn; the prompt and env name the exa
 
 test('DMs, thread replies and task comments are turns answered in the same target', async () => {
   const a = await addTurnAgent(d, 'dex', log('dex'), 'reply');
-  const dm = await owner.api.openDm([a.id]);
+  const dm = await owner.api.channels.openDm([a.id]);
   const inDm = await post(d, `dm:${dm.id}`, 'hello in private');
   await waitFor('the DM reply', async () => (await messages(d, `dm:${dm.id}`)).find((x) => x.content === `reply to ${inDm.id}` && x.author.id === a.id));
 
@@ -64,13 +64,13 @@ test('DMs, thread replies and task comments are turns answered in the same targe
   await waitFor('the reply in its own thread', async () => (await messages(d, ownThread)).find((x) => x.content === `reply to ${inOwn.id}`));
 
   // Not addressed: a mention in a channel it is not in, a comment on a task assigned to nobody.
-  await owner.api.createChannel({ id: 'elsewhere' });
+  await owner.api.channels.create({ id: 'elsewhere' });
   await post(d, 'channel:elsewhere', '@dex you are not in here');
-  const unassigned = await owner.api.createTask({ title: 'nobody' });
-  await owner.api.commentTask({ taskId: unassigned.id, body: 'dex, anyone?' });
+  const unassigned = await owner.api.tasks.create({ title: 'nobody' });
+  await owner.api.tasks.comment({ taskId: unassigned.id, body: 'dex, anyone?' });
 
-  const task = await owner.api.createTask({ title: 'release notes', assigneeId: a.id });
-  const comment = await owner.api.commentTask({ taskId: task.id, body: 'please start on this' });
+  const task = await owner.api.tasks.create({ title: 'release notes', assigneeId: a.id });
+  const comment = await owner.api.tasks.comment({ taskId: task.id, body: 'please start on this' });
   await waitFor('the task reply', async () => (await messages(d, `task:${task.id}`)).find((x) => x.content === `reply to ${comment.id}` && x.author.id === a.id));
 
   const starts = readLog(log('dex')).filter((r) => r.ev === 'start');
@@ -112,10 +112,10 @@ test('a failing, missing or hanging runtime posts one classified notice to the t
 
 test('agent-to-agent mentions stop at the loop bound with one notice', async () => {
   const target = 'channel:loops';
-  await owner.api.createChannel({ id: 'loops' });
+  await owner.api.channels.create({ id: 'loops' });
   const ping = await addTurnAgent(d, 'ping', log('ping'), 'mention', 'pong');
   const pong = await addTurnAgent(d, 'pong', log('pong'), 'mention', 'ping');
-  for (const a of [ping, pong]) await owner.api.addChannelMember('loops', a.id);
+  for (const a of [ping, pong]) await owner.api.channels.addMember('loops', a.id);
   await post(d, target, '@ping start the exchange');
   const notice = await waitFor('the loop notice', async () => (await messages(d, target)).find((x) => /stopped: 3 agent messages in a row/.test(x.content)));
   assert.equal(notice.author.id, ping.id);

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import pino from 'pino';
 import type { AgentProfile } from '../daemon/profiles.js';
 import type { TurnRun } from '../runtime/launcher.js';
-import type { ServerApi, TurnDto } from '../server-client/api.js';
+import type { ServerApi } from '../server-client/api.js';
+import type { TurnDto } from '../domains/turn/contract.js';
 import { FakeClock } from '../shared/clock.js';
 import { TurnEngine } from './engine.js';
 import { TurnJournal, type TurnRow } from './journal.js';
@@ -22,7 +23,8 @@ function turn(seq: number, target: string): TurnDto {
 function fakeApi(pages: Record<string, TurnDto[]>, sent: Array<{ target: string; content: string; key?: string }>) {
   return (a: AgentProfile): ServerApi =>
     ({
-      readTurns: async (_i: unknown, o?: { signal?: AbortSignal }) => {
+      turns: {
+      read: async (_i: unknown, o?: { signal?: AbortSignal }) => {
         const p = pages[a.id];
         if (p) {
           delete pages[a.id];
@@ -30,9 +32,12 @@ function fakeApi(pages: Record<string, TurnDto[]>, sent: Array<{ target: string;
         }
         return new Promise((_r, rej) => o?.signal?.addEventListener('abort', () => rej(new Error('aborted'))));
       },
-      sendMessage: async (m: { target: string; content: string }, o?: { idempotencyKey?: string }) => {
+      },
+      messages: {
+      send: async (m: { target: string; content: string }, o?: { idempotencyKey?: string }) => {
         sent.push({ ...m, key: o?.idempotencyKey });
         return {};
+      },
       },
     }) as unknown as ServerApi;
 }

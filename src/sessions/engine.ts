@@ -100,7 +100,7 @@ export class TurnEngine {
     while (!signal.aborted) {
       try {
         const after = this.deps.journal.cursor(agent.id);
-        const page = await api.readTurns({ after, waitMs: this.waitMs }, { signal });
+        const page = await api.turns.read({ after, waitMs: this.waitMs }, { signal });
         if (signal.aborted) return;
         // The page and the cursor are committed together: nothing is queued twice or skipped across a crash.
         const added = this.deps.journal.accept(agent.id, page.turns, page.cursor, this.deps.clock.now());
@@ -166,7 +166,7 @@ export class TurnEngine {
   /** Posts a notice as the agent to the turn's exact target; idempotent per turn, so a retry after a crash posts it once. */
   private async notify(agent: AgentProfile, t: TurnRow, text: string): Promise<void> {
     try {
-      await this.deps.apiOf(agent).sendMessage({ target: t.target, content: text }, { idempotencyKey: `turn-notice-${t.turnId}` });
+      await this.deps.apiOf(agent).messages.send({ target: t.target, content: text }, { idempotencyKey: `turn-notice-${t.turnId}` });
       this.deps.journal.noticePosted(t.turnId);
     } catch (e) {
       this.deps.log.warn({ turnId: t.turnId, err: (e as Error).message }, 'could not post the turn notice');

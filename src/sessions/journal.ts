@@ -1,7 +1,7 @@
 // Owns the daemon's durable turn state (home/sessions.db, 0600): per-agent feed cursors, the turn queue and log, and session resume ids.
 import { closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { TurnDto } from '../server-client/api.js';
+import type { TurnDto } from '../domains/turn/contract.js';
 import type { TurnTargetType } from '../runtime/drivers/types.js';
 import { newId } from '../shared/ids.js';
 

@@ -34,8 +34,8 @@ test('mentions posted concurrently through two servers each become exactly one t
   const boot = await ca.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' });
   const ownerA = ca.as(boot.ownerCredential!);
   const ownerB = cb.as(boot.ownerCredential!);
-  const agent = await ownerA.createAgent({ name: 'pg-agent' });
-  await ownerA.addChannelMember('general', agent.agent.id);
+  const agent = await ownerA.members.createAgent({ name: 'pg-agent' });
+  await ownerA.channels.addMember('general', agent.agent.id);
   const readers: ServerApi[] = [ca.as(agent.credential), cb.as(agent.credential)];
   const seen: string[] = [];
   let cursor = 0;
@@ -43,18 +43,18 @@ test('mentions posted concurrently through two servers each become exactly one t
   // The agent reads through alternating servers while the posts land.
   const reading = (async () => {
     for (let i = 0; i < 2000 && (posting || seen.length < 40); i++) {
-      const page = await readers[i % 2]!.readTurns({ after: cursor, waitMs: 200 });
+      const page = await readers[i % 2]!.turns.read({ after: cursor, waitMs: 200 });
       assert.ok(page.cursor >= cursor);
       for (const t of page.turns) seen.push(t.messageId);
       cursor = page.cursor;
     }
   })();
-  const sent = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? ownerA : ownerB).sendMessage({ target: 'channel:general', content: `@pg-agent n${i}` })));
-  await ownerA.sendMessage({ target: 'channel:general', content: 'not addressed' });
+  const sent = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? ownerA : ownerB).messages.send({ target: 'channel:general', content: `@pg-agent n${i}` })));
+  await ownerA.messages.send({ target: 'channel:general', content: 'not addressed' });
   posting = false;
   await reading;
   assert.equal(seen.length, 40);
   assert.deepEqual([...seen].sort(), sent.map((m) => m.id).sort());
-  const again = await readers[0]!.readTurns({ after: 0 });
+  const again = await readers[0]!.turns.read({ after: 0 });
   assert.deepEqual(again.turns.map((t) => t.messageId), seen, 'a fresh read from the start returns the same order');
 });
