@@ -14,6 +14,8 @@ export interface HomePaths {
   ownerProfile: string;
   config: string;
   db: string;
+  /** The turn journal: feed cursors, queued and finished turns, session resume ids (0600). */
+  sessions: string;
   profiles: string;
   credentials: string;
   runtimes: string;
@@ -38,6 +40,7 @@ export function homePaths(root: string): HomePaths {
     ownerProfile: join(root, 'owner.json'),
     config: join(root, 'config.json'),
     db: join(root, 'server.db'),
+    sessions: join(root, 'sessions.db'),
     profiles: join(root, 'profiles'),
     credentials: join(root, 'run', 'credentials'),
     runtimes: join(root, 'run', 'runtimes'),

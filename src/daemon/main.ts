@@ -27,7 +27,12 @@ import { createLocalApiServer } from './local-api.js';
 import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
 import { OwnerService } from './owner-service.js';
-import { ProfileStore } from './profiles.js';
+import { ProfileStore, type AgentProfile } from './profiles.js';
+import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
+import { TurnJournal } from '../sessions/journal.js';
+import { SessionMetadata } from '../sessions/metadata.js';
+import { PromptCompiler } from '../sessions/prompt.js';
+import { killOrphan, turnRunner } from '../sessions/runner.js';
 
 export interface DaemonOptions {
   home: string;
@@ -44,6 +49,8 @@ export interface DaemonOptions {
   shutdownTimeoutMs?: number;
   /** Open connections per listener (daemon and embedded server); default LISTENER_DEFAULTS.maxConnections. */
   maxConnections?: number;
+  /** Turn engine settings (concurrency, loop bound, turn timeout). */
+  turns?: TurnEngineOptions;
 }
 
 export interface DaemonHandle {
@@ -110,15 +117,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
 
     const profiles = new ProfileStore(paths.profiles);
     const agentApis = new Map<string, ServerApi>();
-    const apiFor = (tokenInfo: TokenInfo): ServerApi => {
-      const id = tokenInfo.authorization.agentId;
-      const cached = agentApis.get(id);
+    const apiOf = (p: AgentProfile): ServerApi => {
+      const cached = agentApis.get(p.id);
       if (cached) return cached;
-      const p = profiles.get(id);
-      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
       const api = client.as(p.credential);
-      agentApis.set(id, api);
+      agentApis.set(p.id, api);
       return api;
+    };
+    const apiFor = (tokenInfo: TokenInfo): ServerApi => {
+      const p = profiles.get(tokenInfo.authorization.agentId);
+      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
+      return apiOf(p);
     };
 
     const memLog = log.child({ component: 'memory' });
@@ -134,7 +143,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const catalog = buildRuntimeCatalog();
     const router = new Router();
     let port = 0;
+    const metadata = new SessionMetadata();
+    const mcpHandler = createAgentteamHandler({ memory });
     const launcher = new RuntimeLauncher({
+      metadata,
       store,
       serverId: () => serverId,
       daemonUrl: () => `http://127.0.0.1:${port}`,
@@ -145,6 +157,30 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       log: log.child({ component: 'runtime' }),
       memory,
     });
+    // Turn feeds long-poll on their own connection pool, so many hosted agents never starve tool calls of sockets.
+    const feedClient = new ServerClient({ baseUrl: serverUrl, timeoutMs: 15_000 });
+    cleanups.unshift(() => feedClient.close());
+    const feedApis = new Map<string, ServerApi>();
+    const feedApiOf = (p: AgentProfile): ServerApi => {
+      let api = feedApis.get(p.id);
+      if (!api) feedApis.set(p.id, (api = feedClient.as(p.credential)));
+      return api;
+    };
+    const journal = new TurnJournal(paths.sessions);
+    cleanups.unshift(() => journal.close());
+    const engine = new TurnEngine(
+      {
+        journal,
+        clock: systemClock,
+        log: log.child({ component: 'turns' }),
+        agents: () => profiles.list(),
+        agent: (id) => profiles.get(id),
+        apiOf: feedApiOf,
+        run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir: paths.root }),
+        killOrphan,
+      },
+      opts.turns,
+    );
 
     let stopping: Promise<void> | undefined;
     let resolveDone!: () => void;
@@ -154,8 +190,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         log.info('daemon stopping');
         const bound = opts.shutdownTimeoutMs ?? 10_000;
         http.close();
+        // Turns stop first (no new ones start); their runtimes are stopped with the rest and recorded as interrupted.
+        const turnsDone = engine.stop();
         // Strong shutdown: stop runtimes (each exit revokes), then revoke anything left and wait (bounded) for drain + removal.
         await launcher.shutdown(bound / 2);
+        await Promise.race([turnsDone, new Promise((r) => setTimeout(r, bound / 4).unref())]);
         await store.shutdown(bound / 2);
         http.closeAllConnections();
         for (const c of cleanups) await Promise.resolve(c()).catch(() => undefined);
@@ -174,6 +213,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       owner: () => ownerApi,
       profiles,
       launcher,
+      journal,
+      onAgentAdded: (p) => engine.follow(p),
       generalChannel: GENERAL,
       stop,
       status: async () => ({
@@ -184,12 +225,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         uptimeMs: systemClock.now() - started,
         home: paths.root,
         server: { mode, serverId, url: serverUrl },
-        counts: { agents: profiles.size, runtimes: launcher.running, ...store.stats() },
+        counts: { agents: profiles.size, runtimes: launcher.running, turns: engine.active, ...store.stats() },
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
     const attachments = { home: paths.root, budget: new AttachmentBudget() };
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory, attachments }), apiFor });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log, limits.limits);
@@ -199,6 +240,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     });
     port = (http.address() as AddressInfo).port;
     writePrivateFile(paths.daemonJson, JSON.stringify({ pid: process.pid, port, bootId, startedAt: new Date(started).toISOString() }) + '\n');
+    engine.start();
     log.info({ port, mode, serverId }, 'daemon started');
     return { port, stop, done };
   } catch (e) {

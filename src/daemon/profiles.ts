@@ -14,6 +14,12 @@ export interface AgentProfile {
   name: string;
   runtime: RuntimeKindName;
   createdAt: string;
+  /** The model the runtime uses for turns; absent means the runtime's default. */
+  model?: string;
+  /** The absolute working directory turns run in. */
+  workdir?: string;
+  /** The command a turn runs (for `command`; for other kinds, a replacement for the kind's binary). */
+  command?: string[];
   /** The agent's server credential. Never model-visible, never logged, never returned by an owner route. */
   credential: string;
 }
@@ -21,7 +27,11 @@ export interface AgentProfile {
 export type PublicProfile = Omit<AgentProfile, 'credential'>;
 
 export function publicProfile(p: AgentProfile): PublicProfile {
-  return { id: p.id, name: p.name, runtime: p.runtime, createdAt: p.createdAt };
+  const out: PublicProfile = { id: p.id, name: p.name, runtime: p.runtime, createdAt: p.createdAt };
+  if (p.model !== undefined) out.model = p.model;
+  if (p.workdir !== undefined) out.workdir = p.workdir;
+  if (p.command !== undefined) out.command = p.command;
+  return out;
 }
 
 export class ProfileStore {

@@ -7,6 +7,7 @@ import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Attachments, checkAttachmentIds } from './attachments.js';
 import { EMOJI_MAX, MAX_CONTENT_CHARS, type AttachmentMeta, type MessageDto, type MessagePage, type ReactionDto } from './contract.js';
+import { markPending } from '../turn/service.js';
 
 interface MessageRow {
   id: string;
@@ -100,6 +101,8 @@ export class Messages {
       replyTo,
       this.deps.clock.now(),
     ]);
+    // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
+    await markPending(sql, id, this.deps.clock.now());
     await this.attachments.claim(sql, actor, attachmentIds, id);
     const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
     return (await hydrate(sql, [row!]))[0]!;

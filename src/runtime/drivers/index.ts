@@ -99,7 +99,11 @@ export async function prepareRuntime(kind: RuntimeKind, opts: PrepareOptions): P
     await Promise.all(files.map((f) => rm(f, { force: true })));
     throw e;
   }
-  const plan: RuntimePlan = { command: argv0, args: [...(own ? (wiring.insertArgs ?? []) : []), ...rest], files };
+  const plan: RuntimePlan = wiring.replaceArgv
+    ? { command: wiring.replaceArgv.command, args: [...wiring.replaceArgv.args], files }
+    : { command: argv0, args: [...(own ? (wiring.insertArgs ?? []) : []), ...rest, ...(wiring.appendArgs ?? [])], files };
   if (wiring.envAdd && Object.keys(wiring.envAdd).length > 0) plan.envAdd = { ...wiring.envAdd };
+  if (wiring.stdin !== undefined) plan.stdin = wiring.stdin;
+  if (wiring.resumeIdFrom) plan.resumeIdFrom = wiring.resumeIdFrom;
   return plan;
 }

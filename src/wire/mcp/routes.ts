@@ -11,6 +11,7 @@ import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { AcceptNegotiator } from './accept.js';
 import type { McpHandler, ToolContext } from './handler.js';
+import type { CurrentTurn } from '../../sessions/metadata.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
 import { type ModernHeaders, notificationProblem, selectEra } from './modern.js';
 import { type CallSite, createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
@@ -24,6 +25,8 @@ export interface McpRouteDeps {
   log: Logger;
   handler: McpHandler;
   apiFor(info: TokenInfo): ServerApi;
+  /** The current turn of the token's runtime authorization (session metadata). */
+  turnOf?(info: TokenInfo): CurrentTurn | undefined;
   /** serverInfo.version in initialize; defaults to the package version string the daemon passes. */
   version?: string;
 }
@@ -53,14 +56,16 @@ class Site implements CallSite {
     private readonly signal: AbortSignal,
     readonly agentId: string,
     private readonly apiFor: (info: TokenInfo) => ServerApi,
+    private readonly turnOf?: (info: TokenInfo) => CurrentTurn | undefined,
   ) {
     this.runtimeKind = info.authorization.runtimeKind;
   }
 
   ctx(): ToolContext {
-    const { info, signal, apiFor } = this;
+    const { info, signal, apiFor, turnOf } = this;
     let api: ServerApi | undefined;
-    return { info, signal, get api() { return (api ??= apiFor(info)); } };
+    // The server API is bound lazily: calls refused by local checks never build a client.
+    return { info, signal, get api() { return (api ??= apiFor(info)); }, get turn() { return turnOf?.(info); } };
   }
 }
 
@@ -149,7 +154,7 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
     if (era.era === 'reject') return sendText(res, era.status, era.body);
     // Fence: a revoked authorization never dispatches.
     if (!lease.live()) return sendDenied(res);
-    const site = new Site(info, lease.signal, params.agentId!, deps.apiFor);
+    const site = new Site(info, lease.signal, params.agentId!, deps.apiFor, deps.turnOf);
     const answer = era.era === 'modern' ? protocol.dispatchModern(m.id, m.method, m.params, site) : protocol.dispatch(m.id, m.method, m.params, site);
     const out = typeof answer === 'string' ? answer : await answer;
     // Fence: nothing is published after revocation, success or not.
