@@ -9,6 +9,8 @@ import { DRIVERS, prepareRuntime, RUNTIME_KINDS, type RuntimeKind } from './inde
 
 const TOKEN = 'atk_mcp_3f9c1d7e5b2a4f60a1b2c3d4e5f60718';
 const MCP_URL = 'http://127.0.0.1:43117/api/internal/mcp/servers/srv_1/agents/agt_1';
+/** Exactly the agentteam server's tools and `agentteam exec` commands, one argv element (the flag is variadic). */
+const ALLOW_CLAUDE = '--allowedTools=mcp__agentteam,Bash(agentteam exec:*)';
 
 const made: string[] = [];
 function mkdtempSync(prefix: string): string {
@@ -51,7 +53,7 @@ test('claude without CMD runs claude from PATH with --mcp-config= pointing at a 
   const plan = await prep('claude', f);
   const file = join(f.runDir, 'claude-mcp.json');
   assert.equal(plan.command, join(f.binDir, 'claude'));
-  assert.deepEqual(plan.args, [`--mcp-config=${file}`]);
+  assert.deepEqual(plan.args, [`--mcp-config=${file}`, ALLOW_CLAUDE]);
   assert.deepEqual(plan.files, [file]);
   assert.equal(plan.envAdd, undefined);
   assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -60,13 +62,13 @@ test('claude without CMD runs claude from PATH with --mcp-config= pointing at a 
   });
 });
 
-test('claude inserts --mcp-config=FILE right after the binary, bare or as a path ending in /claude', async () => {
+test('claude inserts --mcp-config=FILE and --allowedTools= right after the binary, bare or as a path ending in /claude', async () => {
   for (const argv0 of ['claude', '/opt/tools/bin/claude']) {
     const f = fixture([]);
     const plan = await prep('claude', f, [argv0, 'fix the bug', '--model', 'x']);
     assert.equal(plan.command, argv0);
     // One argv element with `=`: a following positional prompt is never read as another config file.
-    assert.deepEqual(plan.args, [`--mcp-config=${join(f.runDir, 'claude-mcp.json')}`, 'fix the bug', '--model', 'x']);
+    assert.deepEqual(plan.args, [`--mcp-config=${join(f.runDir, 'claude-mcp.json')}`, ALLOW_CLAUDE, 'fix the bug', '--model', 'x']);
   }
 });
 
