@@ -120,6 +120,8 @@ test('opencode writes opencode.json in runDir and points OPENCODE_CONFIG at it, 
   assert.deepEqual(readJson(file), {
     $schema: 'https://opencode.ai/config.json',
     mcp: { agentteam: { type: 'remote', url: MCP_URL, enabled: true, headers: { Authorization: 'Bearer {env:AGENTTEAM_MCP_TOKEN}' } } },
+    // Exactly our tools and `agentteam exec` commands are allowed; every other rule stays the user's or the default.
+    permission: { 'agentteam_*': 'allow', bash: { 'agentteam exec *': 'allow' } },
   });
   const g = fixture();
   const wrapped = await prep('opencode', g, ['./start.sh', 'run']);

@@ -80,6 +80,25 @@ test('claude turn: the session id comes from the last stream-json line carrying 
   assert.equal(lastJsonField('{"x":1}\n{"id":"ses_2"}\n{"id":"ses_3"}', 'id'), 'ses_3');
 });
 
+test('opencode turn: `run --format json` after the user-free argv, the stable part as an `instructions` file, the prompt on stdin', async () => {
+  const { f, plan } = await turnPlan('opencode');
+  const config = join(f.runDir, 'opencode.json');
+  const instructions = join(f.runDir, 'agentteam-instructions.md');
+  assert.equal(plan.command, join(f.binDir, 'opencode'));
+  assert.deepEqual(plan.args, ['run', '--format', 'json']);
+  assert.equal(plan.stdin, TURN.prompt);
+  assert.deepEqual(plan.envAdd, { OPENCODE_CONFIG: config });
+  assert.deepEqual(plan.files.sort(), [instructions, config].sort());
+  assert.equal(readFileSync(instructions, 'utf8'), TURN.stable);
+  const cfg = JSON.parse(readFileSync(config, 'utf8')) as { instructions: string[]; permission: unknown };
+  assert.deepEqual(cfg.instructions, [instructions]);
+  assert.deepEqual(cfg.permission, { 'agentteam_*': 'allow', bash: { 'agentteam exec *': 'allow' } });
+  const again = await turnPlan('opencode', { resumeId: 'ses_dcf114888ffejyvbwyFrRZplHS', model: 'anthropic/claude-sonnet-4-5' });
+  assert.deepEqual(again.plan.args, ['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--session', 'ses_dcf114888ffejyvbwyFrRZplHS']);
+  const out = '{"type":"step_start","sessionID":"ses_A1"}\n{"type":"text","sessionID":"ses_A1","part":{"sessionID":"ses_A1"}}\n';
+  assert.equal(plan.resumeIdFrom?.(out), 'ses_A1');
+});
+
 test('no turn file or plan of any kind holds the token', async () => {
   for (const kind of ['claude', 'codex', 'opencode'] as const) {
     const { f, plan } = await turnPlan(kind);
