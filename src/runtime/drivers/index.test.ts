@@ -81,16 +81,22 @@ test('claude with another CMD passes it through untouched and writes nothing', a
   assert.deepEqual(lookalike.args, []);
 });
 
-test('codex gets -c overrides for the url, the bearer env var name and a blanked shell copy, before any subcommand, and no file', async () => {
+test('codex gets -c overrides (url, bearer env var name, blanked shell copy, non-login shell, loopback-only sandbox network) before any subcommand, and no file', async () => {
   const f = fixture();
   const expected = [
-    '-c',
     `mcp_servers.agentteam.url="${MCP_URL}"`,
-    '-c',
     'mcp_servers.agentteam.bearer_token_env_var="AGENTTEAM_MCP_TOKEN"',
-    '-c',
     'shell_environment_policy.set.AGENTTEAM_MCP_TOKEN=""',
-  ];
+    // A non-login shell keeps the daemon's agentteam bin dir on PATH.
+    'allow_login_shell=false',
+    // Sandboxed commands reach exactly the daemon's loopback host, through Codex's managed proxy.
+    'features.network_proxy=true',
+    'default_permissions="agentteam"',
+    'permissions.agentteam.extends=":read-only"',
+    'permissions.agentteam.network.enabled=true',
+    'permissions.agentteam.network.mode="full"',
+    'permissions.agentteam.network.domains={ "127.0.0.1" = "allow" }',
+  ].flatMap((kv) => ['-c', kv]);
   const own = await prep('codex', f);
   assert.equal(own.command, join(f.binDir, 'codex'));
   assert.deepEqual(own.args, expected);
@@ -106,6 +112,8 @@ test('codex quotes the url as a TOML basic string', async () => {
   const f = fixture();
   const plan = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: 'http://h/a"b\\c\x7f', env: f.env });
   assert.equal(plan.args[1], 'mcp_servers.agentteam.url="http://h/a\\"b\\\\c\\u007F"');
+  const v6 = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: 'http://[::1]:4000/mcp', env: f.env });
+  assert.equal(v6.args.at(-1), 'permissions.agentteam.network.domains={ "::1" = "allow" }');
 });
 
 test('opencode writes opencode.json in runDir and points OPENCODE_CONFIG at it, for any CMD', async () => {

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareRuntime, type RuntimeKind } from './index.js';
 import { lastJsonField } from './output.js';
+import { codexConfigArgs, codexTurnHelper } from './codex.js';
+import { declineServerRequest } from './codex-protocol.js';
 import type { TurnInput } from './types.js';
 
 const TOKEN = 'atk_mcp_3f9c1d7e5b2a4f60a1b2c3d4e5f60718';
@@ -97,6 +99,34 @@ test('opencode turn: `run --format json` after the user-free argv, the stable pa
   assert.deepEqual(again.plan.args, ['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--session', 'ses_dcf114888ffejyvbwyFrRZplHS']);
   const out = '{"type":"step_start","sessionID":"ses_A1"}\n{"type":"text","sessionID":"ses_A1","part":{"sessionID":"ses_A1"}}\n';
   assert.equal(plan.resumeIdFrom?.(out), 'ses_A1');
+});
+
+test('codex turn: node runs the codex-turn helper with the codex binary and its -c overrides; the request is stdin JSON; no file', async () => {
+  const { f, plan } = await turnPlan('codex', { resumeId: '01a230f5-1fb6-7802-9fdc-18b095b86566', model: 'gpt-5.1-codex' });
+  assert.equal(plan.command, process.execPath);
+  assert.deepEqual(plan.args, [codexTurnHelper(), join(f.binDir, 'codex'), ...codexConfigArgs(MCP_URL)]);
+  assert.match(plan.args[0]!, /codex-turn\.mjs$/);
+  assert.deepEqual(JSON.parse(plan.stdin!), {
+    developerInstructions: TURN.stable,
+    prompt: TURN.prompt,
+    resumeId: '01a230f5-1fb6-7802-9fdc-18b095b86566',
+    model: 'gpt-5.1-codex',
+  });
+  assert.deepEqual(plan.files, []);
+  assert.deepEqual(readdirSync(f.runDir), []);
+  const out = '{"threadId":"01a230f5-1fb6-7802-9fdc-18b095b86566"}\n{"threadId":"01a230f5-1fb6-7802-9fdc-18b095b86566","status":"failed"}\n';
+  assert.equal(plan.resumeIdFrom?.(out), '01a230f5-1fb6-7802-9fdc-18b095b86566');
+  const fresh = await turnPlan('codex');
+  assert.deepEqual(Object.keys(JSON.parse(fresh.plan.stdin!)).sort(), ['developerInstructions', 'prompt']);
+});
+
+test('the codex-turn helper declines what a headless turn cannot ask a person, and errors on the rest', () => {
+  assert.deepEqual(declineServerRequest('item/commandExecution/requestApproval'), { result: { decision: 'decline' } });
+  assert.deepEqual(declineServerRequest('item/fileChange/requestApproval'), { result: { decision: 'decline' } });
+  assert.deepEqual(declineServerRequest('execCommandApproval'), { result: { decision: 'abort' } });
+  assert.deepEqual(declineServerRequest('mcpServer/elicitation/request'), { result: { action: 'decline', content: null, _meta: null } });
+  const other = declineServerRequest('item/tool/requestUserInput');
+  assert.ok('error' in other && other.error.code === -32601);
 });
 
 test('no turn file or plan of any kind holds the token', async () => {
