@@ -12,7 +12,7 @@ import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
 import { scriptOneCall, startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
-import { execAs, findMessage, holdCredentials, runTurn, scriptSteps, turnInput } from './turns.js';
+import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
 const NAMES = AGENTTEAM_TOOLS.map((n) => `mcp__agentteam__${n}`);
@@ -184,5 +184,27 @@ test('claude turn (default settings): instructions reach the model; a shell `age
   } finally {
     model.script = undefined;
     await creds.release();
+  }
+});
+
+test("README example `runtime start --agent demo --runtime claude -- claude -p 'read #general and answer there'` reads and answers in #general as written", async () => {
+  await readmeSetup(rd);
+  const search = { id: 'toolu_readme_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_history_read,mcp__agentteam__message_send', max_results: 2 } };
+  const read = { id: 'toolu_readme_read', name: 'mcp__agentteam__message_history_read', input: { target: 'channel:general' } };
+  const send = { id: 'toolu_readme_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'claude read: hello demo' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  model.script = scriptSteps([
+    { call: search, offered: offers('ToolSearch') },
+    { call: read, offered: (b) => toolResults(b).some((r) => r.tool_use_id === search.id) },
+    { call: send, offered: (b) => toolResults(b).some((r) => r.tool_use_id === read.id) },
+  ]);
+  try {
+    const p = runtimeStart(rd, ['--agent', 'demo', '--runtime', 'claude', '--', 'claude', '-p', README_PROMPT], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+    const r = await p.done;
+    assert.equal(r.code, 0, `the README example failed; stderr: ${p.stderr().slice(-800)}`);
+    assert.match(JSON.stringify((await model.waitForToolResult(read.id, 1)).content), /hello demo/);
+    assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'demo');
+  } finally {
+    model.script = undefined;
   }
 });

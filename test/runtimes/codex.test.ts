@@ -8,8 +8,9 @@
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { execAs, findMessage, holdCredentials, runTurn, scriptSteps, turnInput } from './turns.js';
+import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
@@ -37,6 +38,14 @@ after(async () => {
   await model?.close();
   cleanupTemp();
 });
+
+/** The user's own Codex config: a model provider (the capture) and no model, so Codex picks its default model. */
+function writeCaptureProvider(codexHome: string): void {
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "AGENTTEAM_TEST_MODEL_KEY"\nwire_api = "responses"\n`,
+  );
+}
 
 /** Installs the shim behind an executable named `codex`, so the daemon's codex driver recognises it as codex. */
 function codexShim(): string {
@@ -170,11 +179,7 @@ test('codex turn via app-server (default model, code mode): developer instructio
   const call = { id: 'call_codex_turn', name: 'exec', custom: true, input: js };
   model.script = scriptSteps([{ call, offered: (b) => JSON.stringify(b.input ?? '').includes('"name":"exec"') }]);
   const { env } = isolatedEnv();
-  // The user's own Codex config: a model provider (the capture), and no model, so Codex picks its default model.
-  writeFileSync(
-    join(env.CODEX_HOME!, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "AGENTTEAM_TEST_MODEL_KEY"\nwire_api = "responses"\n`,
-  );
+  writeCaptureProvider(env.CODEX_HOME!);
   const place = { env, cwd: workdir() };
   try {
     const run = await runTurn('codex', creds, turnInput(marker), { AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, place);
@@ -208,5 +213,29 @@ test('codex turn via app-server (default model, code mode): developer instructio
   } finally {
     model.script = undefined;
     await creds.release();
+  }
+});
+
+test("README example `runtime start --agent demo --runtime codex -- codex exec 'read #general and answer there'` reads and answers in #general as written", async () => {
+  await readmeSetup(rd);
+  writeCaptureProvider(rd.env.CODEX_HOME!);
+  const js = [
+    'const read = await tools.mcp__agentteam__message_history_read({ target: "channel:general" });',
+    'text(JSON.stringify(read));',
+    'await tools.mcp__agentteam__message_send({ target: "channel:general", content: "codex read: hello demo" });',
+  ].join('\n');
+  const call = { id: 'call_codex_readme', name: 'exec', custom: true, input: js };
+  model.script = scriptSteps([{ call, offered: (b) => JSON.stringify(b.input ?? '').includes('"name":"exec"') }]);
+  try {
+    // As in the README, run from a checkout: `codex exec` refuses a workdir outside a git repository (its own guard).
+    const cwd = workdir();
+    assert.equal(spawnSync('git', ['init', '-q', cwd]).status, 0);
+    const p = runtimeStart(rd, ['--agent', 'demo', '--runtime', 'codex', '--', 'codex', 'exec', README_PROMPT], { cwd, timeoutMs: DEADLINE_MS });
+    const r = await p.done;
+    assert.equal(r.code, 0, `the README example failed; stderr: ${p.stderr().slice(-800)}`);
+    assert.match(JSON.stringify((await model.waitForToolResult(call.id, 1)).content), /hello demo/);
+    assert.equal((await findMessage(rd, 'channel:general', 'codex read: hello demo'))?.author.name, 'demo');
+  } finally {
+    model.script = undefined;
   }
 });

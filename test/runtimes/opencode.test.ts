@@ -11,7 +11,7 @@ import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, plain, runBounded, workdir } from './harness.js';
 import { scriptOneCall, startModelCapture, type ModelCapture, type ModelRequest } from './model-capture.js';
-import { execAs, findMessage, holdCredentials, runTurn, scriptSteps, turnInput } from './turns.js';
+import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
 const MODEL_ENV = { ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' };
@@ -135,5 +135,25 @@ test('opencode turn (default model and settings): instructions reach the model; 
   } finally {
     model.script = undefined;
     await creds.release();
+  }
+});
+
+test("README example `runtime start --agent demo --runtime opencode -- opencode run 'read #general and answer there'` reads and answers in #general as written", async () => {
+  await readmeSetup(rd);
+  const read = { id: 'toolu_oc_readme_read', name: 'agentteam_message_history_read', input: { target: 'channel:general' } };
+  const send = { id: 'toolu_oc_readme_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'opencode read: hello demo' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  model.script = scriptSteps([
+    { call: read, offered: offers(read.name) },
+    { call: send, offered: offers(send.name) },
+  ]);
+  try {
+    const p = runtimeStart(rd, ['--agent', 'demo', '--runtime', 'opencode', '--', 'opencode', 'run', README_PROMPT], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+    const r = await p.done;
+    assert.equal(r.code, 0, `the README example failed; stderr: ${p.stderr().slice(-800)}`);
+    assert.match(JSON.stringify((await model.waitForToolResult(read.id, 1)).content), /hello demo/);
+    assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'demo');
+  } finally {
+    model.script = undefined;
   }
 });

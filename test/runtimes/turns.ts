@@ -124,3 +124,14 @@ export async function execAs(creds: Credentials, args: string[]): Promise<unknow
   assert.equal(r.code, 0, p.stderr());
   return JSON.parse(p.stdout());
 }
+
+/** The README's runtime example prompt, and what the scripted model answers in #general. */
+export const README_PROMPT = 'read #general and answer there';
+
+/** `agentteam agent add --name demo` (as in the README) on `rd`, and a human message in #general to read. */
+export async function readmeSetup(rd: RuntimeDaemon): Promise<string> {
+  await rd.d.addAgent('demo', 'command');
+  const post = await rd.d.run(['message', 'post', '--target', 'channel:general', 'hello demo']);
+  assert.equal(post.code, 0, post.stderr);
+  return 'demo';
+}
