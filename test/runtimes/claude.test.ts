@@ -8,6 +8,8 @@
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
@@ -148,8 +150,11 @@ test('claude turn (default settings): instructions reach the model; a shell `age
   const exec = { id: 'toolu_turn_exec', name: 'Bash', input: { command: `agentteam exec task create '{"title":"release notes (claude)"}'`, description: 'create the task' } };
   const search = { id: 'toolu_turn_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_send', max_results: 1 } };
   const send = { id: 'toolu_turn_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'claude turn reply: the task is created' } };
+  // Any other command stays behind Claude's permission check (`-p` denies what is not allowed).
+  const other = { id: 'toolu_turn_other', name: 'Bash', input: { command: 'touch not-allowed', description: 'not an agentteam command' } };
   const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   model.script = scriptSteps([
+    { call: other, offered: offers('Bash') },
     { call: exec, offered: offers('Bash') },
     { call: search, offered: offers('ToolSearch') },
     // The deferred tool is callable once ToolSearch returned its schema (Claude then sends it as a tool).
@@ -162,6 +167,10 @@ test('claude turn (default settings): instructions reach the model; a shell `age
     assert.equal(r.code, 0, `claude turn failed; stderr: ${run.p.stderr().slice(-800)}`);
     const first = model.requests.find((q) => JSON.stringify(q.body.system ?? '').includes(marker));
     assert.ok(first, 'the stable instructions never reached the model as system prompt');
+    const denied = await model.waitForToolResult(other.id, 1);
+    t.diagnostic(`claude Bash outside the allowed rules: ${JSON.stringify(denied).slice(0, 200)}`);
+    assert.equal(denied.is_error, true, 'a command other than `agentteam exec` ran without permission');
+    assert.equal(existsSync(join(run.place.cwd, 'not-allowed')), false);
     const execResult = JSON.stringify((await model.waitForToolResult(exec.id, 1)).content);
     t.diagnostic(`claude Bash agentteam exec result: ${execResult.slice(0, 300)}`);
     assert.match(execResult, /tsk_/);

@@ -108,12 +108,13 @@ test('opencode turn (default model and settings): instructions reach the model; 
     { call: exec, offered: offers('bash') },
     { call: send, offered: offers(send.name) },
   ]);
+  const start = model.requests.length;
   try {
     const run = await runTurn('opencode', creds, turnInput(marker), { ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url }, DEADLINE_MS);
     const r = await run.p.done;
     assert.equal(r.timedOut, false, `opencode turn did not finish; stderr: ${run.p.stderr().slice(-800)}`);
     assert.equal(r.code, 0, run.p.stderr().slice(-800));
-    const withTools = model.requests.filter((q) => offers('bash')(q.body));
+    const withTools = model.requests.slice(start).filter((q) => offers('bash')(q.body));
     assert.ok(withTools.length > 0 && withTools.every((q) => JSON.stringify(q.body.system ?? '').includes(marker)), 'the instructions file did not reach the system prompt');
     t.diagnostic(`opencode default model: ${String(withTools[0]!.body.model)}`);
     const execResult = JSON.stringify((await model.waitForToolResult(exec.id, 1)).content);
