@@ -7,6 +7,9 @@
 // ({threadId}, developerInstructions, cwd, model) → turn/start ({threadId, input:[{type:"text",text}]}) → the
 // `turn/completed` notification ({threadId, turn:{id, status, error}}). Server requests this client cannot answer
 // (approvals, user input, elicitation) are declined: a headless turn never waits on a person.
+// `developerInstructions`, not `baseInstructions`: in openai/codex codex-rs/app-server-protocol/src/protocol/v2.rs
+// (ThreadStartParams/ThreadResumeParams) the former is added as a developer message, the latter replaces Codex's own
+// system prompt; real runs (test/runtimes/codex.test.ts) saw the stable part as a developer message.
 import { spawn } from 'node:child_process';
 import { declineServerRequest, isTurnRequest, type CodexTurnRequest } from './codex-protocol.js';
 
