@@ -94,7 +94,9 @@ export function turnInput(marker: string, over: Partial<TurnInput> = {}): TurnIn
  * that offers it (`offered`; other requests, e.g. a title request, are held); an issued call is not issued again.
  * After the last result the model ends the turn with text.
  */
-export function scriptSteps(steps: { call: ScriptedCall; offered: (b: ModelRequest) => boolean }[]): (b: ModelRequest) => ModelReply | undefined {
+export function scriptSteps(
+  steps: { call: ScriptedCall; offered: (b: ModelRequest) => boolean; build?: (b: ModelRequest, call: ScriptedCall) => ScriptedCall }[],
+): (b: ModelRequest) => ModelReply | undefined {
   const issued = new Set<string>();
   return (b) => {
     const done = new Set(toolResults(b).map((r) => r.tool_use_id));
@@ -102,8 +104,14 @@ export function scriptSteps(steps: { call: ScriptedCall; offered: (b: ModelReque
     if (!step) return { text: 'done' };
     if (issued.has(step.call.id) || !step.offered(b)) return undefined;
     issued.add(step.call.id);
-    return { toolUse: step.call };
+    // `build` fills the call from what the model has seen so far (e.g. a task id an earlier result returned).
+    return { toolUse: step.build ? step.build(b, step.call) : step.call };
   };
+}
+
+/** The first `tsk_…` id in the tool results a request carries back to the model. */
+export function taskIdIn(b: ModelRequest): string | undefined {
+  return /tsk_[0-9a-f]+/.exec(JSON.stringify(toolResults(b).map((r) => r.content)))?.[0];
 }
 
 /** The newest message in `target` with `content`, as the owner lists it. */
