@@ -19,6 +19,7 @@ writeFileSync(
 const fs = require('node:fs');
 const log = (m) => fs.appendFileSync(process.env.LOG, JSON.stringify(m) + '\\n');
 log({ argv: process.argv.slice(2) });
+if (process.env.IGNORE_TERM) process.on('SIGTERM', () => {});
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
 let buf = '';
 process.stdin.setEncoding('utf8').on('data', (d) => {
@@ -42,10 +43,10 @@ process.stdin.setEncoding('utf8').on('data', (d) => {
   { mode: 0o755 },
 );
 
-function runHelper(status: string, request: object): Promise<{ code: number | null; stdout: string; stderr: string; log: any[] }> {
+function runHelper(status: string, request: object, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; log: any[] }> {
   const log = join(dir, `log-${status}-${Math.random()}`);
   writeFileSync(log, '');
-  const p = spawn(process.execPath, [codexTurnHelper(), FAKE, '-c', 'k=v'], { env: { ...process.env, LOG: log, STATUS: status }, cwd: dir });
+  const p = spawn(process.execPath, [codexTurnHelper(), FAKE, '-c', 'k=v'], { env: { ...process.env, LOG: log, STATUS: status, ...extraEnv }, cwd: dir });
   let stdout = '';
   let stderr = '';
   p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -87,4 +88,10 @@ test('a failed turn exits 1 naming the error, still printing the thread id; a cr
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /not a turn request/);
   assert.deepEqual(bad.log, [], 'codex must not start for a malformed request');
+});
+
+test('the helper exits once the turn completed even when codex does not stop on SIGTERM', async () => {
+  const r = await runHelper('completed', { developerInstructions: 'S', prompt: 'p' }, { IGNORE_TERM: '1' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /"status":"completed"/);
 });

@@ -21,6 +21,13 @@ async function readStdin(): Promise<string> {
   return s;
 }
 
+/** Exits with `code` once stdout and stderr are flushed, whatever codex is still doing. */
+function exitFlushed(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+// Process stdout/stderr writes are synchronous for files and pipes on Linux (node docs, "A note on process I/O"), so a
+// failure exits at once, from any callback, with its message and every earlier line written.
 function fail(message: string): never {
   process.stderr.write(`codex turn: ${message}\n`);
   process.exit(1);
@@ -86,6 +93,7 @@ async function main(): Promise<void> {
   codex.removeAllListeners('exit');
   codex.kill('SIGTERM');
   if (done.status !== 'completed') fail(`turn ${done.status ?? 'ended'}: ${done.error?.message ?? 'no detail'}`);
+  exitFlushed(0);
 }
 
 await main();
