@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { benchExec } from './exec.js';
 import { benchGrowth } from './growth.js';
 import { benchMcp, mcpFixture } from './mcp.js';
+import { benchMemory } from './memory.js';
 import { benchPagination } from './pagination.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
@@ -41,6 +42,7 @@ if (want('mcp') || want('exec')) {
 
 if (want('pagination')) show(await benchPagination(opts));
 if (want('growth')) show(await benchGrowth(opts));
+if (want('memory')) show(await benchMemory(opts));
 
 const all = reports.flatMap((r) => r.goals);
 process.stdout.write(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);

@@ -17,6 +17,10 @@ export interface HomePaths {
   credentials: string;
   runtimes: string;
   logs: string;
+  /** Managed Memory clones, memory/<agentId>/ (ARCHITECTURE §1). */
+  memory: string;
+  /** One memory index database per agent. */
+  memoryIndex: string;
 }
 
 export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -37,6 +41,8 @@ export function homePaths(root: string): HomePaths {
     credentials: join(root, 'run', 'credentials'),
     runtimes: join(root, 'run', 'runtimes'),
     logs: join(root, 'logs'),
+    memory: join(root, 'memory'),
+    memoryIndex: join(root, 'memory-index'),
   };
 }
 
@@ -51,7 +57,7 @@ export function ensurePrivateDir(dir: string): void {
 export function ensureHome(root: string): HomePaths {
   const p = homePaths(root);
   ensurePrivateDir(root);
-  for (const d of [p.profiles, join(root, 'run'), p.credentials, p.runtimes, p.logs]) ensurePrivateDir(d);
+  for (const d of [p.profiles, join(root, 'run'), p.credentials, p.runtimes, p.logs, p.memory, p.memoryIndex]) ensurePrivateDir(d);
   return p;
 }
 

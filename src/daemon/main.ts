@@ -19,6 +19,7 @@ import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
+import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from './home.js';
 import { createLocalApiServer } from './local-api.js';
@@ -115,6 +116,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       return api;
     };
 
+    const memLog = log.child({ component: 'memory' });
+    const memory = new MemorySearch({
+      memoryRoot: paths.memory,
+      indexRoot: paths.memoryIndex,
+      clock: systemClock,
+      onError: (agentId, what, e) => memLog.warn({ agentId, what, code: (e as NodeJS.ErrnoException).code ?? 'error' }, 'memory index problem'),
+    });
+    cleanups.unshift(() => memory.close());
+
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
     const catalog = buildRuntimeCatalog();
     const router = new Router();
@@ -127,6 +137,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
       log: log.child({ component: 'runtime' }),
+      memory,
     });
 
     let stopping: Promise<void> | undefined;
@@ -171,7 +182,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler(), apiFor });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory }), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log);

@@ -7,6 +7,8 @@ import type { RuntimeCatalog } from '../catalog/types.js';
 import { assembleRuntimeEnv } from '../authz/env.js';
 import type { RuntimeAuthorizationStore } from '../authz/store.js';
 import { ensurePrivateDir } from '../daemon/home.js';
+import { MEMORY_DIR_ENV } from '../memorysearch/clone.js';
+import { writeMemorySkill } from '../memorysearch/skill.js';
 import type { AgentProfile, RuntimeKindName } from '../daemon/profiles.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -47,6 +49,8 @@ export interface LauncherDeps {
   runtimesDir: string;
   catalog: () => RuntimeCatalog;
   log: Logger;
+  /** The agents' Memory clones: created if needed before launch; the folder is handed to the runtime. */
+  memory?: { ensure(agentId: string): { dir: string; git: boolean } };
 }
 
 interface Live {
@@ -96,6 +100,13 @@ export class RuntimeLauncher {
         mcpToken: active.mcpToken,
         binDir: deps.binDir,
       });
+      if (deps.memory) {
+        // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
+        const clone = deps.memory.ensure(req.agent.id);
+        env[MEMORY_DIR_ENV] = clone.dir;
+        if (!clone.git) deps.log.warn({ agentId: req.agent.id }, 'git is not installed: the memory clone is a plain folder');
+        installSkill(req.runtime, req.workdir, deps.log);
+      }
       const plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env });
       child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) } });
     } catch (e) {
@@ -181,6 +192,15 @@ export class RuntimeLauncher {
   async shutdown(timeoutMs: number): Promise<void> {
     const all = [...this.live.keys()].map((id) => this.stop(id).catch(() => undefined));
     await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+}
+
+/** The memory-maintenance skill goes with the memory tool; a workdir that cannot take it does not stop the launch. */
+function installSkill(kind: string, workdir: string, log: Logger): void {
+  try {
+    writeMemorySkill(kind, workdir);
+  } catch (e) {
+    log.warn({ code: (e as NodeJS.ErrnoException).code ?? 'error' }, 'could not write the memory-maintenance skill into the working directory');
   }
 }
 

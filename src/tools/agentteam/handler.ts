@@ -1,4 +1,4 @@
-// Owns the `agentteam` composite MCP handler: the message-tool inventory, input validation compiled once, dispatch, skill docs.
+// Owns the `agentteam` composite MCP handler: the message and memory tool inventory, input validation compiled once, dispatch, skill docs.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type McpHandler, type McpToolDef, UnknownToolError } from '../../wire/mcp/handler.js';
 import { invalidInput } from './failures.js';
@@ -6,11 +6,19 @@ import { messageAttachmentRead } from './message-attachment-read.js';
 import { messageHistoryRead } from './message-history-read.js';
 import { messageReact } from './message-react.js';
 import { messageSend } from './message-send.js';
+import { memorySearchTool, type MemorySearchPort } from './memory-search.js';
 import { renderSkillDoc, renderSkillDocSplit } from './skilldoc.js';
 import type { AgentteamTool } from './tool.js';
 
+export interface AgentteamDeps {
+  /** The memory owner; without it memory_search is still listed and answers index_unavailable. */
+  memory?: MemorySearchPort;
+}
+
 /** The complete inventory in listing order. Exec-owned domains (tasks, reviews, …) are never registered here. */
-export const AGENTTEAM_TOOLS: readonly AgentteamTool[] = [messageSend, messageHistoryRead, messageReact, messageAttachmentRead];
+export function agentteamTools(deps: AgentteamDeps = {}): readonly AgentteamTool[] {
+  return [messageSend, messageHistoryRead, messageReact, messageAttachmentRead, memorySearchTool(deps.memory)];
+}
 
 function describe(e: ErrorObject | undefined): string {
   if (!e) return 'arguments do not match the input schema';
@@ -19,14 +27,15 @@ function describe(e: ErrorObject | undefined): string {
   return `${where} ${e.message ?? 'is invalid'}${extra}`;
 }
 
-export function createAgentteamHandler(): McpHandler {
+export function createAgentteamHandler(deps: AgentteamDeps = {}): McpHandler {
+  const tools = agentteamTools(deps);
   const ajv = new Ajv({ strict: true, allErrors: false, useDefaults: true });
   const byName = new Map<string, { tool: AgentteamTool; validate: ValidateFunction }>();
-  for (const tool of AGENTTEAM_TOOLS) {
+  for (const tool of tools) {
     if (typeof tool.def.annotations?.readOnlyHint !== 'boolean') throw new Error(`tool ${tool.def.name} lacks annotations.readOnlyHint`);
     byName.set(tool.def.name, { tool, validate: ajv.compile(tool.def.inputSchema) });
   }
-  const defs: readonly McpToolDef[] = Object.freeze(AGENTTEAM_TOOLS.map((t) => t.def));
+  const defs: readonly McpToolDef[] = Object.freeze(tools.map((t) => t.def));
 
   return {
     tools: () => [...defs],

@@ -1,6 +1,8 @@
 // Owns the agentteam skill docs (spec §Prompt Integration): short tool-use guidance rendered from the inventory in a runtime's naming.
 import type { McpToolDef, SkillDocParts } from '../../wire/mcp/handler.js';
 import type { ToolNamer } from '../../wire/mcp/naming.js';
+import { MEMORY_DIR_ENV } from '../../memorysearch/clone.js';
+import { MEMORY_SKILL_NAME } from '../../memorysearch/skill.js';
 import { TARGET_FORMS } from './target.js';
 
 function name(defs: readonly McpToolDef[], namer: ToolNamer, raw: string): string | null {
@@ -19,6 +21,10 @@ function stable(defs: readonly McpToolDef[], namer: ToolNamer): string {
   if (history) lines.push(`- \`${history}\` pages newest first; pass \`nextCursor\` to read older messages.`);
   if (send) lines.push('- Attach files by paths relative to your working directory (at most 4, ≤10 MiB each).');
   if (attach) lines.push(`- \`${attach}\` saves the file and returns its path; open that path to read it.`);
+  const memory = name(defs, namer, 'memory_search');
+  if (memory) {
+    lines.push(`- Search with \`${memory}\` before writing to \`$${MEMORY_DIR_ENV}\`; skill \`${MEMORY_SKILL_NAME}\` says how to keep it small, dated and linked.`);
+  }
   lines.push('- A result with `isError` carries `{code, message, hint}`: follow the hint, do not retry unchanged.');
   return lines.join('\n');
 }

@@ -7,16 +7,12 @@ export interface AgentteamTool {
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<McpToolResult>;
 }
 
-/** structuredContent of an isError result. */
-const TOOL_ERROR = {
-  type: 'object',
-  properties: { code: { type: 'string' }, message: { type: 'string' }, hint: { type: 'string' } },
-  required: ['code', 'message'],
-} as const;
+/** structuredContent of an isError result ({code, message, hint?}); kept to its required keys: it is sent on every tools/list. */
+const TOOL_ERROR = { required: ['code', 'message'] } as const;
 
 /** An output schema that admits the success shape or the tool-error shape (isError results carry structuredContent too). */
 export function outputSchema(success: Record<string, unknown>): McpToolDef['outputSchema'] {
-  return { type: 'object', anyOf: [{ type: 'object', ...success }, TOOL_ERROR] };
+  return { type: 'object', anyOf: [success, TOOL_ERROR] };
 }
 
 export const TARGET_PROP = { type: 'string', description: 'exact target, e.g. channel:general' } as const;

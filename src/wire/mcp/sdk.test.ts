@@ -47,7 +47,7 @@ test('initialize, ping and listTools through the SDK; identical inventories on b
   const la = await a.listTools();
   const lb = await b.listTools();
   assert.deepEqual(la, lb);
-  assert.deepEqual(la.tools.map((t) => t.name), ['message_send', 'message_history_read', 'message_react', 'message_attachment_read']);
+  assert.deepEqual(la.tools.map((t) => t.name), ['message_send', 'message_history_read', 'message_react', 'message_attachment_read', 'memory_search']);
   for (const t of la.tools) assert.equal(typeof t.annotations?.readOnlyHint, 'boolean');
   await a.close();
   await b.close();

@@ -1,0 +1,138 @@
+// Owns the memory index database (SQLite FTS5, one 0600 file per clone): schema, per-file replace/delete, bm25 search.
+import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { FtsQuery } from './query.js';
+import { SECTIONS_PER_FILE, type Section } from './sections.js';
+
+/** Bumped when the schema or the sectioning changes; a database of another version is rebuilt. */
+const SCHEMA_VERSION = '1';
+export const SNIPPET_TOKENS = 12;
+export const MAX_SNIPPET_CHARS = 160;
+
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+}
+
+export interface Hit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  snippet: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, mtime_ms INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS sections USING fts5(body, start_line UNINDEXED, end_line UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+`;
+
+/** Deletes an index database and its WAL files (a rebuild starts from nothing). */
+export function removeIndexFiles(path: string): void {
+  for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
+}
+
+/** One clone's index. All calls are synchronous (better-sqlite3); callers keep each batch small. */
+export class IndexStore {
+  private readonly db: Database.Database;
+  private readonly q: Record<string, Database.Statement>;
+
+  /** Opens (creating 0600) the database at `path`; a file of another schema version is deleted and recreated. */
+  constructor(readonly path: string) {
+    if (!existsSync(path)) closeSync(openSync(path, 'wx', 0o600)); // Security invariant: the index file is created owner-only.
+    let db = new Database(path);
+    if (!IndexStore.current(db)) {
+      db.close();
+      removeIndexFiles(path);
+      closeSync(openSync(path, 'wx', 0o600));
+      db = new Database(path);
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+    db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema', SCHEMA_VERSION);
+    this.db = db;
+    const search = (expr: string) =>
+      db.prepare(
+        `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
+         (SELECT rowid, start_line, end_line, -bm25(sections) AS score, snippet(sections, 0, '', '', '…', ${SNIPPET_TOKENS}) AS snip
+          FROM sections WHERE sections MATCH ${expr} ORDER BY rank LIMIT ?) s
+         JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} ORDER BY s.score DESC`,
+      );
+    this.q = {
+      stamps: db.prepare('SELECT path, mtime_ms AS mtimeMs, size FROM files'),
+      fileId: db.prepare('SELECT id FROM files WHERE path = ?'),
+      insertFile: db.prepare('INSERT INTO files(path, mtime_ms, size) VALUES (?, ?, ?)'),
+      updateFile: db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?'),
+      deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
+      clearSections: db.prepare('DELETE FROM sections WHERE rowid >= ? AND rowid < ?'),
+      insertSection: db.prepare('INSERT INTO sections(rowid, body, start_line, end_line) VALUES (?, ?, ?, ?)'),
+      search: search('?'),
+    };
+  }
+
+  private static current(db: Database.Database): boolean {
+    try {
+      const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get();
+      if (!hasMeta) return (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n === 0;
+      return (db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value?: string } | undefined)?.value === SCHEMA_VERSION;
+    } catch {
+      return false; // not a database, or corrupt: rebuilt
+    }
+  }
+
+  /** Every indexed file with the stamp it was indexed at. */
+  stamps(): Map<string, FileStamp> {
+    const m = new Map<string, FileStamp>();
+    for (const r of this.q.stamps!.all() as Array<{ path: string } & FileStamp>) m.set(r.path, { mtimeMs: r.mtimeMs, size: r.size });
+    return m;
+  }
+
+  /** Runs fn in one transaction (a batch of replace/remove). */
+  batch(fn: () => void): void {
+    this.db.transaction(fn)();
+  }
+
+  /** Replaces one file's sections (by rowid range, never a table scan). */
+  replace(path: string, stamp: FileStamp, sections: readonly Section[]): void {
+    const row = this.q.fileId!.get(path) as { id: number } | undefined;
+    let id: number;
+    if (row) {
+      id = row.id;
+      this.q.updateFile!.run(Math.trunc(stamp.mtimeMs), stamp.size, id);
+      this.q.clearSections!.run(id * SECTIONS_PER_FILE, (id + 1) * SECTIONS_PER_FILE);
+    } else {
+      id = Number(this.q.insertFile!.run(path, Math.trunc(stamp.mtimeMs), stamp.size).lastInsertRowid);
+    }
+    sections.forEach((s, n) => this.q.insertSection!.run(id * SECTIONS_PER_FILE + n, s.body, s.startLine, s.endLine));
+  }
+
+  remove(path: string): void {
+    const row = this.q.fileId!.get(path) as { id: number } | undefined;
+    if (!row) return;
+    this.q.clearSections!.run(row.id * SECTIONS_PER_FILE, (row.id + 1) * SECTIONS_PER_FILE);
+    this.q.deleteFile!.run(row.id);
+  }
+
+  /** Best sections first: every term required, or (when that finds nothing) any term. */
+  search(query: FtsQuery, limit: number): Hit[] {
+    const run = (expr: string) =>
+      (this.q.search!.all(expr, limit) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
+    const hits = run(query.all);
+    return hits.length > 0 || query.any === query.all ? hits : run(query.any);
+  }
+
+  get fileCount(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function clip(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_SNIPPET_CHARS ? `${flat.slice(0, MAX_SNIPPET_CHARS - 1)}…` : flat;
+}

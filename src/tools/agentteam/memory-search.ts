@@ -1,0 +1,45 @@
+// Owns the memory_search tool: locator-only full-text search over the calling agent's own managed Memory clone.
+import { MEMORY_DIR_ENV } from '../../memorysearch/clone.js';
+import type { SearchOutcome } from '../../memorysearch/index.js';
+import { toolError, toolResult } from '../../wire/mcp/resultbudget/budget.js';
+import { invalidInput } from './failures.js';
+import { outputSchema, type AgentteamTool } from './tool.js';
+
+export const MEMORY_DEFAULT_LIMIT = 5;
+export const MEMORY_MAX_LIMIT = 20;
+
+/** What the tool needs from the memory owner (src/memorysearch/service.ts). */
+export interface MemorySearchPort {
+  search(agentId: string, query: string, limit: number): SearchOutcome;
+}
+
+/** The classified failure for a missing or rebuilding index; it names the fallback. */
+export const INDEX_UNAVAILABLE = 'index_unavailable';
+const FALLBACK = `search the folder directly: grep -rn WORD "$${MEMORY_DIR_ENV}"`;
+
+export function memorySearchTool(memory: MemorySearchPort | undefined): AgentteamTool {
+  return {
+    def: {
+      name: 'memory_search',
+      title: 'Search memory',
+      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}). Returns locators: path, lines, snippet.`,
+      inputSchema: {
+        type: 'object',
+        properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: MEMORY_MAX_LIMIT, default: MEMORY_DEFAULT_LIMIT } },
+        required: ['query'],
+        additionalProperties: false,
+      },
+      outputSchema: outputSchema({ properties: { hits: { type: 'array' } }, required: ['hits'] }),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async run(ctx, args) {
+      // Security invariant: the clone searched is the one of the agent bound to the caller's credential, never an argument.
+      const agentId = ctx.info.authorization.agentId;
+      const out = memory ? memory.search(agentId, args.query as string, (args.limit as number | undefined) ?? MEMORY_DEFAULT_LIMIT) : ({ ok: false, reason: 'missing' } as const);
+      if (out.ok) return toolResult({ hits: out.hits });
+      if (out.reason === 'no_terms') return invalidInput('query has no words to search', 'use letters or digits; add * for a prefix');
+      const why = out.reason === 'building' ? 'the memory index is being built' : 'there is no memory index yet';
+      return toolError(INDEX_UNAVAILABLE, why, FALLBACK);
+    },
+  };
+}
