@@ -28,13 +28,10 @@ export function parseDbUrl(db: string): DbLocation {
 export interface OpenStoreOptions {
   clock?: Clock;
   onPoolError?: (e: Error) => void;
-  /** Calls in a transaction's async context join it (AsyncLocalStorage). Default false here: the server passes `sql` explicitly. */
-  ambient?: boolean;
 }
 
 export async function openStore(db: string | DbLocation, opts: OpenStoreOptions = {}): Promise<Store> {
   const loc = typeof db === 'string' ? parseDbUrl(db) : db;
-  const ambient = opts.ambient ?? false;
-  if (loc.kind === 'sqlite') return openSqliteStore(loc.path, { ...(opts.clock ? { clock: opts.clock } : {}), ambient });
-  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ambient });
+  if (loc.kind === 'sqlite') return openSqliteStore(loc.path, opts.clock ? { clock: opts.clock } : {});
+  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}) });
 }

@@ -1,5 +1,4 @@
 // Owns the PostgreSQL store: a pg Pool behind the Store seam, `?` → $n, serializable transactions with retry, savepoints, migrations.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
@@ -19,8 +18,6 @@ export interface OpenPostgresOptions {
   maxAttempts?: number;
   /** Told about idle-connection failures; never given the connection string. */
   onPoolError?: (e: Error) => void;
-  /** Calls inside a transaction's async context join it (AsyncLocalStorage); default true. The server passes false. */
-  ambient?: boolean;
 }
 
 /** SQLSTATEs after which the whole transaction is re-run: serialization_failure, deadlock_detected, unique_violation. */
@@ -120,34 +117,26 @@ class PgSql implements Sql {
  * Transactions run at SERIALIZABLE on one pooled connection, so a read-modify-write (revision check, idempotency
  * claim, task transition) behaves as on SQLite's single writer even with several server processes on one database:
  * the loser of a race gets a serialization failure and its whole transaction is re-run, where it sees the winner's
- * commit and answers like any stale request (conflict). A caller passes its transaction on with `within(sql)`; with
- * `ambient` (the default for direct opens) calls made inside a transaction's async context join it too. A nested `tx`
- * is a SAVEPOINT, as in the SQLite store.
+ * commit and answers like any stale request (conflict). A caller passes its transaction on with `within(sql)` (no
+ * ambient joining); a nested `tx` on that view is a SAVEPOINT, as in the SQLite store.
  */
 class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   private closed = false;
-  private readonly ambient: AsyncLocalStorage<PgSql> | undefined;
   private readonly plain: PgSql;
 
   constructor(
     private readonly pool: pg.Pool,
     readonly schemaVersion: number,
     private readonly maxAttempts: number,
-    ambient: boolean,
+    private readonly clock: Clock,
   ) {
     this.plain = new PgSql(pool, false);
-    this.ambient = ambient ? new AsyncLocalStorage<PgSql>() : undefined;
-  }
-
-  private active(): PgSql | undefined {
-    const a = this.ambient?.getStore();
-    return a && !a.ended ? a : undefined;
   }
 
   private handle(): PgSql {
     if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
-    return this.active() ?? this.plain;
+    return this.plain;
   }
 
   async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
@@ -162,8 +151,7 @@ class PostgresStore implements Store {
 
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
-    const a = this.active();
-    return a ? this.savepoint(a, fn) : this.outer(fn);
+    return this.outer(fn);
   }
 
   within(sql: Sql): Store {
@@ -208,7 +196,7 @@ class PostgresStore implements Store {
         let out: T | undefined;
         let failure: { e: unknown } | undefined;
         try {
-          out = await (this.ambient ? this.ambient.run(h, () => fn(h)) : fn(h));
+          out = await fn(h);
         } catch (e) {
           failure = { e };
         }
@@ -229,7 +217,7 @@ class PostgresStore implements Store {
         // a genuine duplicate then surfaces as the same conflict SQLite gives.
         const dup = isPgUniqueViolation(h.doomed);
         if (h.doomed && attempt < (dup ? Math.min(3, this.maxAttempts) : this.maxAttempts)) {
-          await backoff(attempt);
+          await backoff(this.clock, attempt);
           continue;
         }
         if (dup) throw duplicateKey();
@@ -250,9 +238,9 @@ class PostgresStore implements Store {
 }
 
 /** Short, jittered, growing pause before re-running a transaction that lost a race. */
-function backoff(attempt: number): Promise<void> {
+function backoff(clock: Clock, attempt: number): Promise<void> {
   const ms = Math.min(50, 2 ** attempt) * (0.5 + Math.random());
-  return new Promise((r) => systemClock.setTimer(ms, r));
+  return new Promise((r) => clock.setTimer(ms, r));
 }
 
 /** A pool whose int8 columns (millisecond timestamps, counts) come back as JS numbers; the global pg types are untouched. */
@@ -277,7 +265,7 @@ export async function openPostgresStore(url: string, opts: OpenPostgresOptions =
   const pool = createPool(url, opts.maxConnections ?? 10, opts.onPoolError);
   try {
     const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
-    return new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), opts.ambient ?? true);
+    return new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), opts.clock ?? systemClock);
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw e;
