@@ -8,6 +8,7 @@ import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { MAX_BODY_BYTES } from '../../wire/http/body.js';
 import { loadCredentialSource } from './credentials.js';
 import { projectAnswer } from './project.js';
+import { loopbackProxyFor } from './proxy.js';
 import { sendOnce } from './send.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, credentials: 3, denied: 4, unreachable: 5 } as const;
@@ -85,7 +86,8 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
     return fail(io, errorEnvelope('denied', 'no valid Exec credential source', { hint: 'run this inside a runtime launched by the AgentTeam daemon' }), EXIT.credentials, `agentteam exec: ${cred.reason}`);
   }
   const base = cred.baseUrl.href.replace(/\/$/, '');
-  const sent = await sendOnce(new URL(`${base}/${domain}/${action}`), cred.token, JSON.stringify(input));
+  const url = new URL(`${base}/${domain}/${action}`);
+  const sent = await sendOnce(url, cred.token, JSON.stringify(input), loopbackProxyFor(url, env));
   if (sent.kind === 'unreachable') {
     const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running and that this runtime\'s sandbox allows loopback connections';
     return fail(io, errorEnvelope('upstream_unavailable', 'the AgentTeam daemon is not reachable', { hint }), EXIT.unreachable);
