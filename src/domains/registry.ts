@@ -10,6 +10,7 @@ import { reviewDomain } from './review/index.js';
 import { taskDomain } from './task/index.js';
 import { teamDomain } from './team/index.js';
 import { turnDomain } from './turn/index.js';
+import { knowledgeDomain } from './knowledge/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -21,6 +22,7 @@ export const DOMAINS = [
   projectDomain,
   teamDomain,
   turnDomain,
+  knowledgeDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];

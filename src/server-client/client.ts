@@ -29,8 +29,8 @@ export class ServerCallError extends AppError {
   readonly httpStatus: number | undefined;
   readonly aborted: boolean;
 
-  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean } = {}) {
-    super(code, message, opts.hint !== undefined ? { hint: opts.hint } : {});
+  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean; stage?: string } = {}) {
+    super(code, message, { ...(opts.hint !== undefined ? { hint: opts.hint } : {}), ...(opts.stage !== undefined ? { details: { stage: opts.stage } } : {}) });
     this.name = 'ServerCallError';
     this.kind = kind;
     this.httpStatus = opts.httpStatus;
@@ -183,7 +183,7 @@ export function readResponse(res: IncomingMessage, done: (err: ServerCallError |
   });
   res.on('error', () => done(new ServerCallError('upstream_unavailable', 'server response was cut off', 'network', { httpStatus: status })));
   res.on('end', () => {
-    let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown } } | undefined;
+    let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown; details?: { stage?: unknown } } } | undefined;
     try {
       env = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
@@ -193,7 +193,9 @@ export function readResponse(res: IncomingMessage, done: (err: ServerCallError |
     const code = env?.error?.code;
     const message = typeof env?.error?.message === 'string' ? env.error.message.slice(0, 500) : `server answered HTTP ${status}`;
     const hint = typeof env?.error?.hint === 'string' ? env.error.hint : undefined;
-    const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}) };
+    const stage = env?.error?.details?.stage;
+    // Only a knowledge call's outer failure stage crosses from the server's details (a short closed word, never data).
+    const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}), ...(typeof stage === 'string' && /^[a-z_]{1,32}$/.test(stage) ? { stage } : {}) };
     // Server faults (and unparseable answers) are the upstream's problem; 4xx refusals keep the server's code.
     if (status >= 500 || !isErrorCode(code) || status < 400) return done(new ServerCallError('upstream_unavailable', `server error: ${message}`, 'server', opts));
     done(new ServerCallError(code, message, 'client', opts));

@@ -1,0 +1,94 @@
+// Owns the `knowledge` domain contract: sources with scope ACLs, documents split into sections, search/fetch requests bound to a Human turn, and every bound.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const SOURCE_NAME_MAX = 200;
+export const SCOPES_MAX = 32;
+export const PATH_MAX = 1000;
+export const TITLE_MAX = 300;
+/** A document's text, in characters; larger files are refused by the owner commands and the route. */
+export const DOCUMENT_MAX_CHARS = 1_000_000;
+/** A section's text, in characters: worst-case JSON escaping keeps one section well inside the 64 KiB result budget. */
+export const SECTION_MAX_CHARS = 8_000;
+/** Fetch returns sections from the one asked for until this many characters of section text. */
+export const FETCH_MAX_CHARS = 8_000;
+export const QUERY_MAX = 512;
+export const SEARCH_MAX_LIMIT = 20;
+export const SEARCH_DEFAULT_LIMIT = 5;
+export const HASH_RE = /^[0-9a-f]{64}$/;
+
+/** Outer failure stages of a knowledge call (spec §Failure Model). */
+export const KB_STAGES = ['route', 'request_validation', 'target_scope_resolution', 'upstream'] as const;
+export type KbStage = (typeof KB_STAGES)[number];
+
+/** A scope a source may be read from: the whole workspace, or one exact target (a channel scope also covers its threads). */
+export const SCOPE_PATTERN = '^(workspace|channel:[a-z0-9][a-z0-9-]{0,62}|dm:[A-Za-z0-9_]{1,64}|thread:[a-z0-9][a-z0-9-]{0,62}/[A-Za-z0-9_]{1,64}|task:[A-Za-z0-9_]{1,64})$';
+export const Scope = Type.String({ pattern: SCOPE_PATTERN, maxLength: 300 });
+
+const strict = { additionalProperties: false } as const;
+export const CreateSourceBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: SOURCE_NAME_MAX }), kind: Type.Union([Type.Literal('folder'), Type.Literal('upload')]), scopes: Type.Array(Scope, { minItems: 1, maxItems: SCOPES_MAX }) }, strict);
+export const PutDocumentBody = Type.Object(
+  {
+    path: Type.String({ minLength: 1, maxLength: PATH_MAX }),
+    title: Type.Optional(Type.String({ maxLength: TITLE_MAX })),
+    hash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    mtime: Type.Integer({ minimum: 0 }),
+    content: Type.String({ maxLength: DOCUMENT_MAX_CHARS }),
+  },
+  strict,
+);
+export const RemoveDocumentBody = Type.Object({ path: Type.String({ minLength: 1, maxLength: PATH_MAX }) }, strict);
+
+/** What every knowledge call forwards from session metadata: opaque to the daemon, revalidated by the server. */
+const TurnFields = {
+  serverId: Type.String({ minLength: 1, maxLength: 100 }),
+  target: Type.String({ minLength: 1, maxLength: 300 }),
+  targetType: Type.String({ minLength: 1, maxLength: 16 }),
+  messageId: Type.String({ minLength: 1, maxLength: 100 }),
+};
+export const SearchBody = Type.Object({ ...TurnFields, query: Type.String({ minLength: 1, maxLength: QUERY_MAX }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT })) }, strict);
+export const FetchBody = Type.Object({ ...TurnFields, documentId: Type.String({ minLength: 1, maxLength: 100 }), section: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })) }, strict);
+export type SearchInput = Static<typeof SearchBody>;
+export type FetchInput = Static<typeof FetchBody>;
+export type TurnBinding = Pick<SearchInput, 'serverId' | 'target' | 'targetType' | 'messageId'>;
+
+export interface SourceDto {
+  id: string;
+  name: string;
+  kind: 'folder' | 'upload';
+  scopes: string[];
+  documents: number;
+  sections: number;
+  createdAt: string;
+  syncedAt: string | null;
+}
+export interface DocumentStateDto {
+  id: string;
+  path: string;
+  hash: string;
+  mtime: number;
+}
+export interface PutResult {
+  documentId: string;
+  sections: number;
+  changed: boolean;
+}
+export interface KbHit {
+  documentId: string;
+  section: number;
+  title: string;
+  heading: string;
+  snippet: string;
+  score: number;
+}
+export interface KbSection {
+  section: number;
+  heading: string;
+  text: string;
+}
+export interface KbDocument {
+  documentId: string;
+  title: string;
+  sections: KbSection[];
+  sectionCount: number;
+  nextSection?: number;
+}

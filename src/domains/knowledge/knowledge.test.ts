@@ -1,0 +1,131 @@
+// Tests the knowledge domain on the real server (SQLite, or PostgreSQL via the suites runner): owner-only sources, sync upserts,
+// every turn revalidation rule (positive and negative), source ACLs per scope, sectioned fetch, failure stages, fuzzed queries.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import type { ServerApi } from '../../server-client/api.js';
+import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import type { SearchInput } from './contract.js';
+
+let t: TestServer;
+let alice: ServerApi;
+let aliceId: string;
+let bob: ServerApi;
+let serverId: string;
+let humanMsg: string;
+let agentMsg: string;
+let engMsg: string;
+let generalSrc: string;
+let engSrc: string;
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const put = (src: string, path: string, content: string, mtime = 1) => t.owner.knowledge.putDocument(src, { path, hash: sha(content), mtime, content });
+const stageOf = (e: unknown) => ((e as { details?: { stage?: string } }).details ?? {}).stage;
+const failsAt = (stage: string, code: string) => (e: unknown) => stageOf(e) === stage && (e as { code?: string }).code === code;
+
+before(async () => {
+  t = await startTestServer();
+  serverId = t.server.serverId;
+  const a = await t.owner.members.createAgent({ name: 'alice' });
+  alice = t.client.as(a.credential);
+  aliceId = a.agent.id;
+  bob = t.client.as((await t.owner.members.createAgent({ name: 'bob' })).credential);
+  await t.owner.channels.addMember('general', aliceId);
+  await t.owner.channels.create({ id: 'eng' });
+  await t.owner.channels.addMember('eng', aliceId);
+  humanMsg = (await t.owner.messages.send({ target: 'channel:general', content: 'where is the deploy guide?' })).id;
+  agentMsg = (await alice.messages.send({ target: 'channel:general', content: 'I wrote this' })).id;
+  engMsg = (await t.owner.messages.send({ target: 'channel:eng', content: 'eng question' })).id;
+  generalSrc = (await t.owner.knowledge.createSource({ name: 'handbook', kind: 'folder', scopes: ['channel:general'] })).id;
+  engSrc = (await t.owner.knowledge.createSource({ name: 'eng notes', kind: 'upload', scopes: ['channel:eng'] })).id;
+  await put(generalSrc, 'deploy.md', '# Deploy guide\nRun the pipeline, then verify canary health.\n## Rollback\nRevert the release tag.');
+  await put(engSrc, 'secret.md', '# Eng only\nThe canary pipeline secret plan.');
+});
+after(async () => t.stop());
+
+const bind = (over: Partial<SearchInput> = {}) => {
+  const { query: _q, ...b } = turn(over);
+  return b;
+};
+const turn = (over: Partial<SearchInput> = {}): SearchInput => ({ serverId, target: 'channel:general', targetType: 'channel', messageId: humanMsg, query: 'canary pipeline', ...over });
+
+test('only the owner manages sources; a sync upsert with the same hash changes nothing', async () => {
+  await assert.rejects(alice.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['workspace'] }), (e: { code?: string }) => e.code === 'denied');
+  await assert.rejects(alice.knowledge.listSources(), (e: { code?: string }) => e.code === 'denied');
+  await assert.rejects(t.owner.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['channel:Bad Name'] }), (e: { code?: string }) => e.code === 'validation_failed');
+  const again = await put(generalSrc, 'deploy.md', '# Deploy guide\nRun the pipeline, then verify canary health.\n## Rollback\nRevert the release tag.', 5);
+  assert.equal(again.changed, false);
+  const docs = (await t.owner.knowledge.documents(generalSrc)).documents;
+  assert.deepEqual(docs.map((d) => [d.path, d.mtime]), [['deploy.md', 5]]);
+  const listed = (await t.owner.knowledge.listSources()).sources.find((s) => s.id === generalSrc)!;
+  assert.deepEqual([listed.documents, listed.sections, listed.scopes], [1, 2, ['channel:general']]);
+});
+
+test('a Human turn in #general finds #general knowledge and never the #eng source (ACL)', async () => {
+  const hits = (await alice.knowledge.search(turn())).hits;
+  assert.ok(hits.length >= 1);
+  assert.ok(hits.every((h) => h.title === 'Deploy guide'), JSON.stringify(hits));
+  assert.match(hits[0]!.snippet, /\[(canary|pipeline)\]/i);
+  const fromEng = (await alice.knowledge.search(turn({ target: 'channel:eng', messageId: engMsg }))).hits;
+  assert.deepEqual([...new Set(fromEng.map((h) => h.title))], ['Eng only']);
+  const engDoc = fromEng[0]!.documentId;
+  await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: engDoc }), failsAt('upstream', 'not_found'));
+  const doc = await alice.knowledge.fetch({ ...bind({ target: 'channel:eng', messageId: engMsg }), documentId: engDoc });
+  assert.equal(doc.sections[0]!.heading, 'Eng only');
+});
+
+test('revalidation: workspace, scope type, message in target, Human author, agent readability (each negative is target_scope_resolution)', async () => {
+  assert.ok((await alice.knowledge.search(turn())).hits.length > 0, 'positive: every rule holds');
+  const denied = failsAt('target_scope_resolution', 'denied');
+  await assert.rejects(alice.knowledge.search(turn({ serverId: 'srv_other' })), denied, 'cross-workspace turn');
+  await assert.rejects(alice.knowledge.search(turn({ targetType: 'dm' })), denied, 'scope type mismatch');
+  await assert.rejects(alice.knowledge.search(turn({ messageId: engMsg })), denied, 'message not in the target');
+  await assert.rejects(alice.knowledge.search(turn({ messageId: agentMsg })), denied, 'message by an agent');
+  await assert.rejects(bob.knowledge.search(turn()), denied, 'agent not a member of the target');
+  await assert.rejects(alice.knowledge.search(turn({ target: 'channel:General' })), failsAt('request_validation', 'validation_failed'));
+  await assert.rejects(alice.knowledge.search(turn({ messageId: '../x' })), failsAt('request_validation', 'validation_failed'));
+  await assert.rejects(alice.knowledge.search(turn({ query: '*** ((' })), failsAt('request_validation', 'validation_failed'));
+});
+
+test('workspace-scoped sources are visible from every readable target; a thread sees its channel', async () => {
+  const ws = (await t.owner.knowledge.createSource({ name: 'all', kind: 'upload', scopes: ['workspace'] })).id;
+  await put(ws, 'zebra.md', '# Zebra policy\nzebras everywhere');
+  assert.equal((await alice.knowledge.search(turn({ query: 'zebras' }))).hits.length, 1);
+  assert.equal((await alice.knowledge.search(turn({ target: 'channel:eng', messageId: engMsg, query: 'zebras' }))).hits.length, 1);
+  const reply = await t.owner.messages.send({ target: `thread:general/${humanMsg}`, content: 'in thread' });
+  const th = (await alice.knowledge.search(turn({ target: `thread:general/${humanMsg}`, targetType: 'thread', messageId: reply.id, query: 'rollback' }))).hits;
+  assert.deepEqual(th.map((h) => h.heading), ['Rollback']);
+});
+
+test('a large document is fetched section by section, each page bounded', async () => {
+  const big = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n${'lorem ipsum '.repeat(300)}`).join('\n');
+  const d = await put(generalSrc, 'big.md', big);
+  assert.equal(d.sections, 40);
+  let section: number | undefined = 0;
+  const seen: number[] = [];
+  while (section !== undefined) {
+    const page: Awaited<ReturnType<ServerApi['knowledge']['fetch']>> = await alice.knowledge.fetch({ ...bind(), documentId: d.documentId, section });
+    assert.ok(page.sections.reduce((n, s) => n + s.text.length, 0) <= 8000 || page.sections.length === 1);
+    seen.push(...page.sections.map((s) => s.section));
+    section = page.nextSection;
+  }
+  assert.deepEqual(seen, Array.from({ length: 40 }, (_, i) => i));
+  await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: d.documentId, section: 40 }), failsAt('request_validation', 'validation_failed'));
+  assert.equal((await t.owner.knowledge.removeDocument(generalSrc, 'big.md')).removed, true);
+  await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: d.documentId }), failsAt('upstream', 'not_found'));
+});
+
+test('fuzz: no query string makes full-text search throw anything but a classified validation failure', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(fc.string({ minLength: 1, maxLength: 80 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.constantFrom('"', 'NEAR(a b)', 'a OR', 'heading:x', '!&|', "'", '\\', '*', 'a:* & !b', '(((')), async (q) => {
+      try {
+        const r = await alice.knowledge.search(turn({ query: q }));
+        assert.ok(Array.isArray(r.hits));
+      } catch (e) {
+        assert.ok(failsAt('request_validation', 'validation_failed')(e), `query ${JSON.stringify(q)} failed with ${String((e as Error).message)}`);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
