@@ -1,9 +1,10 @@
-// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, runtime and server commands.
+// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, runtime, kb and server commands.
 import { Command, Option } from 'commander';
 import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
 import { serverStart } from './server-cmd.js';
+import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { duration, printList } from './output.js';
 import { watch } from './watch.js';
 
@@ -183,6 +184,19 @@ runtime
   .description('stop a runtime')
   .argument('<run>', 'run id')
   .action(async (run: string) => print(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/runtimes/${encodeURIComponent(run)}/stop`))));
+
+const kb = program.command('kb').description('knowledge sources agents search with kb_search');
+kb.command('add-source')
+  .description('add a folder of Markdown/text files, e.g. agentteam kb add-source ./docs --scope channel:general')
+  .argument('<folder>', 'folder path')
+  .option('--scope <scope...>', 'who may read it: workspace, channel:<slug>, dm:<id>, thread:<channel>/<msg>, task:<id>', [])
+  .action(async (folder: string, o: { scope: string[] }) => print(await kbAddSource(home(), folder, o.scope)));
+kb.command('sync')
+  .description('send new and changed files of every folder source, remove deleted ones')
+  .action(async () => print(await kbSync(home(), process.stderr.isTTY ? process.stderr : null)));
+kb.command('ls')
+  .description('list knowledge sources')
+  .action(async () => print(await kbList(home())));
 
 const server = program.command('server').description('run the AgentTeam Server standalone');
 server

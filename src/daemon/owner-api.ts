@@ -1,4 +1,4 @@
-// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, runtimes. Thin: decode, dispatch, encode.
+// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, runtimes, knowledge sources. Thin: decode, dispatch, encode.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import { AppError, errorBody } from '../shared/errors.js';
@@ -11,6 +11,7 @@ import type { Router } from '../wire/http/router.js';
 import type { RateLimitedLogger } from '../shared/log.js';
 import { RUNTIME_KINDS } from './profiles.js';
 import type { OwnerService } from './owner-service.js';
+import { CreateSourceBody, PutDocumentBody, RemoveDocumentBody } from '../domains/knowledge/contract.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 const RuntimeKind = Type.Union(RUNTIME_KINDS.map((k) => Type.Literal(k)));
@@ -124,5 +125,13 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/messages', owner(async (req, res) => ok(res, await service.postMessage(parseStrict(PostMessage, await jsonBody(req))), 201)));
   router.add('GET', '/api/daemon/runtimes', owner(async (_q, res) => ok(res, { runtimes: service.listRuntimes() })));
   router.add('POST', '/api/daemon/runtimes', owner(async (req, res) => service.startRuntime(parseStrict(StartRuntime, await jsonBody(req)), res)));
+  // Knowledge sources: thin proxies to the server's owner-only knowledge routes (`agentteam kb …` walks the folder itself).
+  const kb = () => service.knowledge();
+  router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources())));
+  router.add('POST', '/api/daemon/kb/sources', owner(async (req, res) => ok(res, await kb().createSource(parseStrict(CreateSourceBody, await jsonBody(req))), 201)));
+  router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (_q, res, p) => ok(res, await kb().documents(p.sourceId!))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument(p.sourceId!, parseStrict(PutDocumentBody, await jsonBody(req))))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/remove', owner(async (req, res, p) => ok(res, await kb().removeDocument(p.sourceId!, parseStrict(RemoveDocumentBody, await jsonBody(req)).path))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced(p.sourceId!))));
   router.add('POST', '/api/daemon/runtimes/{runId}/stop', owner(async (_q, res, p) => ok(res, await service.stopRuntime(p.runId!))));
 }

@@ -64,6 +64,11 @@ export class OwnerService {
     return this.deps.owner().messages.send(input);
   }
 
+  /** The server's knowledge routes as the Human owner (sources, documents, sync marks). */
+  knowledge() {
+    return this.deps.owner().knowledge;
+  }
+
   listMessages(target: string, limit?: number, cursor?: string) {
     return this.deps.owner().messages.list({ target, limit, cursor });
   }
