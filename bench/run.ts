@@ -7,6 +7,7 @@ import { benchExec } from './exec.js';
 import { benchGrowth } from './growth.js';
 import { benchMcp, mcpFixture } from './mcp.js';
 import { benchMemory } from './memory.js';
+import { benchKb } from './kb.js';
 import { benchPagination } from './pagination.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
@@ -44,6 +45,7 @@ if (want('mcp') || want('exec')) {
 if (want('pagination')) show(await benchPagination(opts));
 if (want('growth')) show(await benchGrowth(opts));
 if (want('memory')) show(await benchMemory(opts));
+if (want('kb')) show(await benchKb(opts));
 if (want('attachments')) show(await benchAttachments(opts));
 
 const all = reports.flatMap((r) => r.goals);
