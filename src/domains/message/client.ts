@@ -1,6 +1,8 @@
 // Owns the daemon's `message` client: `api.messages.*` (send with attachments, newest-first list, reactions, attachment reads).
 import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
 import type { AttachmentMeta, MessageDto, MessagePage, NewAttachment } from './contract.js';
+import { checkText } from '../../shared/bounds.js';
+import { ATTACHMENT_NAME, CONTENT, EMOJI } from './contract.js';
 
 export interface MessageApi {
   /** Targets are exact canonical strings; the server authorizes membership. */
@@ -13,7 +15,10 @@ export interface MessageApi {
 
 export function messageClient(send: Send): MessageApi {
   return {
-    send: (input, o) => {
+    // The server enforces every bound; the daemon checks the same contract first so an oversized field never travels.
+    send: async (input, o) => {
+      checkText(input.content, { ...CONTENT, min: input.attachments?.length ? 0 : 1 });
+      for (const a of input.attachments ?? []) checkText(a.name, ATTACHMENT_NAME);
       const body: Record<string, unknown> = { target: input.target, content: input.content };
       if (input.replyTo !== undefined) body.replyTo = input.replyTo;
       if (input.attachments !== undefined) {
@@ -22,7 +27,8 @@ export function messageClient(send: Send): MessageApi {
       return send({ method: 'POST', path: '/v1/messages', body, opts: o });
     },
     list: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),
-    react: (input, o) => {
+    react: async (input, o) => {
+      checkText(input.emoji, EMOJI);
       const body: Record<string, unknown> = { emoji: input.emoji };
       if (input.remove !== undefined) body.remove = input.remove;
       return send({ method: 'POST', path: `/v1/messages/${seg(input.messageId, 'messageId')}/reactions`, body, opts: o });

@@ -6,7 +6,10 @@ import { TARGET_HINT, canonicalizeTarget } from './target.js';
 import { TARGET_PROP, outputSchema, type AgentteamTool } from './tool.js';
 import { MAX_ATTACHMENTS, WorkdirError, readWorkdirAttachment } from './workdir.js';
 
-export const MAX_CONTENT_CHARS = 8000;
+import { CONTENT } from '../../domains/message/contract.js';
+
+/** The message contract's content bound (the daemon client also checks its serialized bytes before sending). */
+export const MAX_CONTENT_CHARS = CONTENT.chars;
 
 export const messageSend: AgentteamTool = {
   def: {
