@@ -185,8 +185,10 @@ export async function keysetPage<R extends Record<string, unknown>>(sql: Sql, co
   }
   const st = pageStatement(q, cur?.values, limit + 1);
   const rows = await sql.all<R>(st.sql, st.params);
-  const hasMore = rows.length > limit;
-  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  // Safety net for every list: the stored rows of one page stay within the page budget (fitPage then checks the DTOs).
+  const fit = fittingPrefix(rows.slice(0, limit));
+  const hasMore = rows.length > fit;
+  const pageRows = rows.slice(0, fit);
   const cursorAfter = (i: number): string => {
     const last = pageRows[i]!;
     const values = o.keys.map((k) => (k.type === 'text' ? String(last[k.field]) : Number(last[k.field])));
