@@ -86,11 +86,9 @@ test('a message can never exceed the budget: oversized content is refused, one s
   const huge = await fx.srv.owner.messages.send({ target: 'channel:huge', content: 'to be made huge' });
   // As an older version could have stored it: 30,000 control characters (180 KB escaped).
   assert.equal(await fx.srv.runSql('UPDATE messages SET content = ? WHERE id = ?', ['\u0001'.repeat(30_000), huge.id]), 1);
-  const r = await call({ target: 'channel:huge' });
-  assert.equal(r.isError, undefined);
-  assert.ok(Buffer.byteLength(JSON.stringify(r)) <= RESULT_BUDGET_BYTES);
-  const s = structured(r);
-  assert.deepEqual(s.messages.map((m: { id: string }) => m.id), [huge.id, older.id]);
+  assert.deepEqual((await pageAll('channel:huge')).ids, [huge.id, older.id], 'the walk goes on past it');
+  const s = structured(await call({ target: 'channel:huge', limit: 1 }));
+  assert.equal(s.messages[0].id, huge.id);
   assert.ok(s.messages[0].content.endsWith('…[truncated]'));
   assert.ok(Buffer.byteLength(JSON.stringify(s.messages[0].content)) <= 8002);
 });
