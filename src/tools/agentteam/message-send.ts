@@ -8,7 +8,10 @@ import { TARGET_PROP, outputSchema, type AgentteamTool } from './tool.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
 import { MAX_ATTACHMENTS, WorkdirError, openWorkdirAttachment, readChunks, type OpenedAttachment } from './workdir.js';
 
-export const MAX_CONTENT_CHARS = 8000;
+import { CONTENT } from '../../domains/message/contract.js';
+
+/** The message contract's content bound (the daemon client also checks its serialized bytes before sending). */
+export const MAX_CONTENT_CHARS = CONTENT.chars;
 const ATTACH_HINT = 'attach regular files inside the working directory, by relative path, not through symlinks';
 
 const DEF: AgentteamTool['def'] = {
