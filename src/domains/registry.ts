@@ -9,6 +9,7 @@ import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
 import { taskDomain } from './task/index.js';
 import { teamDomain } from './team/index.js';
+import { workspaceDomain } from './workspace/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -19,6 +20,7 @@ export const DOMAINS = [
   reviewDomain,
   projectDomain,
   teamDomain,
+  workspaceDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];
