@@ -5,6 +5,7 @@ import type { AnyDomain, DomainModule } from './module.js';
 import { channelDomain } from './channel/index.js';
 import { memberDomain } from './member/index.js';
 import { messageDomain } from './message/index.js';
+import { profileDomain } from './profile/index.js';
 import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
 import { taskDomain } from './task/index.js';
@@ -21,6 +22,7 @@ export const DOMAINS = [
   projectDomain,
   teamDomain,
   workspaceDomain,
+  profileDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];
