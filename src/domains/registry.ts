@@ -2,6 +2,7 @@
 import type { BoundAction } from '../wire/exec/action.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { AnyDomain, DomainModule } from './module.js';
+import { approvalDomain } from './approval/index.js';
 import { channelDomain } from './channel/index.js';
 import { memberDomain } from './member/index.js';
 import { messageDomain } from './message/index.js';
@@ -23,6 +24,7 @@ export const DOMAINS = [
   teamDomain,
   workspaceDomain,
   profileDomain,
+  approvalDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];
