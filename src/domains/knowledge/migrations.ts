@@ -3,7 +3,7 @@ import type { MigrationStep } from '../../server/store/migrations.js';
 
 export const MIGRATIONS: readonly MigrationStep[] = [
   {
-    version: 11,
+    version: 14,
     name: 'knowledge',
     sqlite: `
 CREATE TABLE kb_sources (
