@@ -1,16 +1,27 @@
 // Owns the `knowledge` domain contract: sources with scope ACLs, documents split into sections, search/fetch requests bound to a Human turn, and every bound.
 import { Type, type Static } from '@sinclair/typebox';
+import type { TextBound } from '../../shared/bounds.js';
 
-export const SOURCE_NAME_MAX = 200;
+/** Stored text fields, in characters and serialized (JSON, UTF-8) bytes. A folder source's name is its absolute path. */
+export const KB_BOUNDS = {
+  name: { field: 'name', min: 1, chars: 1000, bytes: 2000 },
+  path: { field: 'path', min: 1, chars: 1000, bytes: 2000 },
+  title: { field: 'title', min: 0, chars: 300, bytes: 1200 },
+  content: { field: 'content', min: 0, chars: 1_000_000, bytes: 2_000_000 },
+} as const satisfies Record<string, TextBound>;
+export const SOURCES_MAX = 1000;
 export const SCOPES_MAX = 32;
-export const PATH_MAX = 1000;
-export const TITLE_MAX = 300;
-/** A document's text, in characters; larger files are refused by the owner commands and the route. */
-export const DOCUMENT_MAX_CHARS = 1_000_000;
-/** A section's text, in characters: worst-case JSON escaping keeps one section well inside the 64 KiB result budget. */
-export const SECTION_MAX_CHARS = 8_000;
-/** Fetch returns sections from the one asked for until this many characters of section text. */
-export const FETCH_MAX_CHARS = 8_000;
+/** Sections one document may split into (a document with more is refused). */
+export const SECTIONS_MAX = 5000;
+/** A section's body and heading in serialized bytes: a section item stays far under ITEM_BYTES_MAX. */
+export const SECTION_BYTES_MAX = 8 * 1024;
+export const HEADING_BYTES_MAX = 1200;
+/** Fetch returns sections from the one asked for while their JSON array fits this (one at least). */
+export const FETCH_PAGE_BYTES = 16 * 1024;
+/** Search hits: title, heading and snippet clipped to these bytes each; the hits array fits HITS_BYTES_MAX. */
+export const HIT_TEXT_BYTES = 400;
+export const SNIPPET_BYTES = 600;
+export const HITS_BYTES_MAX = 16 * 1024;
 export const QUERY_MAX = 512;
 export const SEARCH_MAX_LIMIT = 20;
 export const SEARCH_DEFAULT_LIMIT = 5;
@@ -25,18 +36,18 @@ export const SCOPE_PATTERN = '^(workspace|channel:[a-z0-9][a-z0-9-]{0,62}|dm:[A-
 export const Scope = Type.String({ pattern: SCOPE_PATTERN, maxLength: 300 });
 
 const strict = { additionalProperties: false } as const;
-export const CreateSourceBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: SOURCE_NAME_MAX }), kind: Type.Union([Type.Literal('folder'), Type.Literal('upload')]), scopes: Type.Array(Scope, { minItems: 1, maxItems: SCOPES_MAX }) }, strict);
+export const CreateSourceBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: KB_BOUNDS.name.chars }), kind: Type.Union([Type.Literal('folder'), Type.Literal('upload')]), scopes: Type.Array(Scope, { minItems: 1, maxItems: SCOPES_MAX }) }, strict);
 export const PutDocumentBody = Type.Object(
   {
-    path: Type.String({ minLength: 1, maxLength: PATH_MAX }),
-    title: Type.Optional(Type.String({ maxLength: TITLE_MAX })),
+    path: Type.String({ minLength: 1, maxLength: KB_BOUNDS.path.chars }),
+    title: Type.Optional(Type.String({ maxLength: KB_BOUNDS.title.chars })),
     hash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     mtime: Type.Integer({ minimum: 0 }),
-    content: Type.String({ maxLength: DOCUMENT_MAX_CHARS }),
+    content: Type.String({ maxLength: KB_BOUNDS.content.chars }),
   },
   strict,
 );
-export const RemoveDocumentBody = Type.Object({ path: Type.String({ minLength: 1, maxLength: PATH_MAX }) }, strict);
+export const RemoveDocumentBody = Type.Object({ path: Type.String({ minLength: 1, maxLength: KB_BOUNDS.path.chars }) }, strict);
 
 /** What every knowledge call forwards from session metadata: opaque to the daemon, revalidated by the server. */
 const TurnFields = {
@@ -46,7 +57,7 @@ const TurnFields = {
   messageId: Type.String({ minLength: 1, maxLength: 100 }),
 };
 export const SearchBody = Type.Object({ ...TurnFields, query: Type.String({ minLength: 1, maxLength: QUERY_MAX }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT })) }, strict);
-export const FetchBody = Type.Object({ ...TurnFields, documentId: Type.String({ minLength: 1, maxLength: 100 }), section: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })) }, strict);
+export const FetchBody = Type.Object({ ...TurnFields, documentId: Type.String({ minLength: 1, maxLength: 100 }), section: Type.Optional(Type.Integer({ minimum: 0, maximum: SECTIONS_MAX - 1 })) }, strict);
 export type SearchInput = Static<typeof SearchBody>;
 export type FetchInput = Static<typeof FetchBody>;
 export type TurnBinding = Pick<SearchInput, 'serverId' | 'target' | 'targetType' | 'messageId'>;

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import type { SearchInput } from './contract.js';
+import { jsonBytes, textBytes } from '../../shared/bounds.js';
+import { FETCH_PAGE_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SECTION_BYTES_MAX, SECTIONS_MAX, type SearchInput } from './contract.js';
 
 let t: TestServer;
 let alice: ServerApi;
@@ -106,7 +107,7 @@ test('a large document is fetched section by section, each page bounded', async 
   const seen: number[] = [];
   while (section !== undefined) {
     const page: Awaited<ReturnType<ServerApi['knowledge']['fetch']>> = await alice.knowledge.fetch({ ...bind(), documentId: d.documentId, section });
-    assert.ok(page.sections.reduce((n, s) => n + s.text.length, 0) <= 8000 || page.sections.length === 1);
+    assert.ok(jsonBytes(page.sections) <= FETCH_PAGE_BYTES || page.sections.length === 1);
     seen.push(...page.sections.map((s) => s.section));
     section = page.nextSection;
   }
@@ -128,4 +129,40 @@ test('fuzz: no query string makes full-text search throw anything but a classifi
     }),
     { numRuns: 150 },
   );
+});
+
+test('bounds in serialized bytes: worst-case characters split into byte-bounded sections, pages and hits; over-bound documents are refused and store nothing', async () => {
+  // Control characters and quotes cost 6 and 2 bytes as JSON: 2,000 runs of them are ~48 KB serialized in one heading's body.
+  const nasty = `# "Quoted" ${'"'.repeat(600)}\n${'canary \u0001\u0002"\\ '.repeat(2000)}`;
+  const d = await put(generalSrc, 'nasty.md', nasty);
+  assert.ok(d.sections >= 5, `${d.sections} sections`);
+  let section: number | undefined = 0;
+  let text = '';
+  while (section !== undefined) {
+    const page: Awaited<ReturnType<ServerApi['knowledge']['fetch']>> = await alice.knowledge.fetch({ ...bind(), documentId: d.documentId, section });
+    assert.ok(jsonBytes(page.sections) <= FETCH_PAGE_BYTES, `page of ${jsonBytes(page.sections)} bytes`);
+    assert.ok(textBytes(page.title) <= KB_BOUNDS.title.bytes);
+    for (const s of page.sections) assert.ok(textBytes(s.text) <= SECTION_BYTES_MAX && textBytes(s.heading) <= 1200);
+    text += page.sections.map((s) => s.text).join('');
+    section = page.nextSection;
+  }
+  assert.equal(text, nasty.slice(nasty.indexOf('\n') + 1), 'the sections hold the whole body, cut but not lost');
+  const hits = (await alice.knowledge.search(turn({ query: 'canary quoted', limit: 20 }))).hits;
+  assert.ok(hits.length >= 1 && jsonBytes(hits) <= HITS_BYTES_MAX, `${hits.length} hits, ${jsonBytes(hits)} bytes`);
+
+  const before = (await t.owner.knowledge.documents(generalSrc)).documents.length;
+  const tooBig = '\u0001'.repeat(400_000);
+  await assert.rejects(put(generalSrc, 'huge.md', tooBig), (e: Error & { code?: string }) => e.code === 'validation_failed' && /content is 2400000 bytes as JSON; the limit is 2000000 bytes/.test(e.message));
+  await assert.rejects(put(generalSrc, 'headings.md', '# h\n'.repeat(SECTIONS_MAX + 1)), (e: Error & { code?: string }) => e.code === 'validation_failed' && e.message.includes(`limit is ${SECTIONS_MAX}`));
+  await assert.rejects(put(generalSrc, '"'.repeat(1001), 'x'), (e: { code?: string }) => e.code === 'validation_failed');
+  await assert.rejects(put(generalSrc, '\u0001'.repeat(400), 'x'), (e: Error & { code?: string }) => e.code === 'validation_failed' && /path is 2400 bytes as JSON; the limit is 2000 bytes/.test(e.message));
+  assert.equal((await t.owner.knowledge.documents(generalSrc)).documents.length, before, 'nothing stored');
+  assert.equal((await t.owner.knowledge.removeDocument(generalSrc, 'nasty.md')).removed, true);
+});
+
+test('tampered fetch positions: an unknown documentId shape, a section past the bound, another scope\'s document', async () => {
+  await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: '../kbd_x' }), failsAt('request_validation', 'validation_failed'));
+  await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: 'kbd_x', section: SECTIONS_MAX }), (e: { code?: string }) => e.code === 'validation_failed');
+  const eng = (await alice.knowledge.search(turn({ target: 'channel:eng', messageId: engMsg, query: 'secret' }))).hits[0]!.documentId;
+  await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: eng, section: 0 }), failsAt('upstream', 'not_found'));
 });

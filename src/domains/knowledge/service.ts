@@ -2,7 +2,9 @@
 import { AppError } from '../../shared/errors.js';
 import { idOf, iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
 import type { Sql, SqlValue } from '../../server/store/types.js';
-import { FETCH_MAX_CHARS, SEARCH_DEFAULT_LIMIT, type DocumentStateDto, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
+import { checkText, clipText, fittingPrefix } from '../../shared/bounds.js';
+import { ID_RE } from '../../shared/ids.js';
+import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
 import { ftsMatch, pgWords, searchTerms } from './query.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
@@ -39,9 +41,12 @@ export class Knowledge {
   /** Security invariant: only the Human owner adds sources and decides which scopes read them. */
   async createSource(actor: Actor, input: { name: string; kind: 'folder' | 'upload'; scopes: string[] }): Promise<SourceDto> {
     requireOwner(actor, 'add knowledge sources');
+    checkText(input.name, KB_BOUNDS.name);
     const now = this.deps.clock.now();
     const row: SourceRow = { id: this.deps.ids.next('kbs', now), name: input.name, kind: input.kind, created_at: now, synced_at: null };
     return this.deps.store.tx(async (sql) => {
+      const n = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM kb_sources');
+      if (Number(n?.n ?? 0) >= SOURCES_MAX) throw new AppError('validation_failed', `the knowledge base holds at most ${SOURCES_MAX} sources`);
       await sql.run('INSERT INTO kb_sources (id, name, kind, created_at, synced_at) VALUES (?, ?, ?, ?, NULL)', [row.id, row.name, row.kind, row.created_at]);
       for (const s of new Set(input.scopes)) await sql.run('INSERT INTO kb_source_scopes (source_id, scope) VALUES (?, ?)', [row.id, s]);
       return this.dto(sql, row);
@@ -51,7 +56,7 @@ export class Knowledge {
   async listSources(actor: Actor): Promise<SourceDto[]> {
     requireOwner(actor, 'list knowledge sources');
     return this.deps.store.tx(async (sql) => {
-      const rows = await sql.all<SourceRow>('SELECT id, name, kind, created_at, synced_at FROM kb_sources ORDER BY created_at, id LIMIT 1000');
+      const rows = await sql.all<SourceRow>('SELECT id, name, kind, created_at, synced_at FROM kb_sources ORDER BY created_at, id LIMIT ?', [SOURCES_MAX]);
       const out: SourceDto[] = [];
       for (const r of rows) out.push(await this.dto(sql, r));
       return out;
@@ -71,6 +76,9 @@ export class Knowledge {
   /** Adds or replaces one document; the same hash only moves its mtime (no re-index). */
   async putDocument(actor: Actor, sourceId: string, input: { path: string; title?: string; hash: string; mtime: number; content: string }): Promise<PutResult> {
     requireOwner(actor, 'change knowledge sources');
+    checkText(input.path, KB_BOUNDS.path);
+    if (input.title !== undefined) checkText(input.title, KB_BOUNDS.title);
+    checkText(input.content, KB_BOUNDS.content);
     return this.deps.store.tx(async (sql) => {
       await this.source(sql, sourceId);
       const old = await sql.get<{ id: string; hash: string; section_count: number }>('SELECT id, hash, section_count FROM kb_documents WHERE source_id = ? AND path = ?', [sourceId, input.path]);
@@ -83,6 +91,7 @@ export class Knowledge {
         if (Number(n?.n ?? 0) >= SOURCE_DOCUMENTS_MAX) throw new AppError('payload_too_large', `a source holds at most ${SOURCE_DOCUMENTS_MAX} documents`);
       }
       const sections = splitSections(input.content);
+      if (sections.length > SECTIONS_MAX) throw new AppError('validation_failed', `content splits into ${sections.length} sections; the limit is ${SECTIONS_MAX} (fewer headings, or a smaller file)`);
       const title = input.title || titleOf(input.path, sections);
       const id = old?.id ?? this.deps.ids.next('kbd', this.deps.clock.now());
       if (old) {
@@ -125,7 +134,16 @@ export class Knowledge {
     return this.deps.store.tx(async (sql) => {
       const scopes = await revalidateTurn(sql, this.deps, actor, input);
       const rows = await this.rank(sql, terms, scopes, limit);
-      return { hits: rows.map((r) => ({ documentId: r.document_id, section: Number(r.position), title: r.title, heading: r.heading, snippet: r.snippet.slice(0, 400), score: Math.round(Math.abs(Number(r.score)) * 1000) / 1000 })) };
+      const hits: KbHit[] = rows.map((r) => ({
+        documentId: r.document_id,
+        section: Number(r.position),
+        title: clipText(r.title, HIT_TEXT_BYTES),
+        heading: clipText(r.heading, HIT_TEXT_BYTES),
+        snippet: clipText(r.snippet, SNIPPET_BYTES),
+        score: Math.round(Math.abs(Number(r.score)) * 1000) / 1000,
+      }));
+      // Ranked best first, so a byte cut keeps the best hits.
+      return { hits: hits.slice(0, fittingPrefix(hits, HITS_BYTES_MAX)) };
     });
   }
 
@@ -147,8 +165,9 @@ export class Knowledge {
     );
   }
 
-  /** Sections from `section` on, as many as fit FETCH_MAX_CHARS (one at least); nextSection continues. */
+  /** Sections from `section` on while their JSON fits FETCH_PAGE_BYTES (one at least); nextSection continues. */
   async fetch(actor: Actor, input: FetchInput): Promise<KbDocument> {
+    if (!ID_RE.test(input.documentId)) throw kbError('request_validation', 'validation_failed', 'documentId is not a document id', 'use a documentId from kb_search');
     return this.deps.store.tx(async (sql) => {
       const scopes = await revalidateTurn(sql, this.deps, actor, input);
       // Security invariant: a document outside the turn's scopes answers exactly like a missing one.
@@ -161,14 +180,10 @@ export class Knowledge {
       const count = Number(doc.section_count);
       if (from >= count) throw kbError('request_validation', 'validation_failed', `section must be below ${count}`);
       const rows = await sql.all<{ position: number; heading: string; body: string }>('SELECT position, heading, body FROM kb_sections WHERE document_id = ? AND position >= ? ORDER BY position LIMIT 64', [doc.id, from]);
-      const sections: KbSection[] = [];
-      let chars = 0;
-      for (const r of rows) {
-        if (sections.length > 0 && chars + r.body.length > FETCH_MAX_CHARS) break;
-        sections.push({ section: Number(r.position), heading: r.heading, text: r.body });
-        chars += r.body.length;
-      }
-      const out: KbDocument = { documentId: doc.id, title: doc.title, sectionCount: count, sections };
+      // Stored rows are clipped to their bounds (a net for rows written by another writer), then cut to the page budget.
+      const all: KbSection[] = rows.map((r) => ({ section: Number(r.position), heading: clipText(r.heading, HEADING_BYTES_MAX), text: clipText(r.body, SECTION_BYTES_MAX) }));
+      const sections = all.slice(0, fittingPrefix(all, FETCH_PAGE_BYTES));
+      const out: KbDocument = { documentId: doc.id, title: clipText(doc.title, KB_BOUNDS.title.bytes), sectionCount: count, sections };
       const next = from + sections.length;
       if (next < count) out.nextSection = next;
       return out;

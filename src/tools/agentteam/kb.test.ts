@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { CurrentTurn } from '../../sessions/metadata.js';
+import { ServerClient } from '../../server-client/client.js';
 import { RESULT_BUDGET_BYTES, resultBytes } from '../../wire/mcp/resultbudget/budget.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, testToolDeps, type ToolsFixture } from './testkit.js';
@@ -45,12 +46,22 @@ test('kb_search and kb_fetch answer a Human turn with the sources its target may
   assert.ok(doc.documentId);
 });
 
-test('stage route: no turn in session metadata', async () => {
-  const s = structured(await call('kb_search', { query: 'release' }, null));
-  assert.deepEqual([s.stage, s.code], ['route', 'denied']);
+test('stage route: the AgentTeam server the daemon reaches has no knowledge route', async () => {
+  // The real server answers its own 404 "no such route": the daemon's server base path points at no AgentTeam route.
+  const skewed = new ServerClient({ baseUrl: `${fx.srv.server.url}/v0` });
+  try {
+    for (const [name, args] of [['kb_search', { query: 'release' }], ['kb_fetch', { documentId: 'kbd_x' }]] as const) {
+      const s = structured(await h.callTool({ ...fx.ctx(), api: skewed.as(fx.agentCredential), turn }, fx.agentId, name, args));
+      assert.deepEqual([s.stage, s.code], ['route', 'not_found'], name);
+    }
+  } finally {
+    skewed.close();
+  }
 });
 
-test('stage target_scope_resolution: a turn started by an agent, and a message that is not in the target', async () => {
+test('stage target_scope_resolution: no turn in session metadata, a turn started by an agent, a message that is not in the target', async () => {
+  const none = structured(await call('kb_search', { query: 'release' }, null));
+  assert.deepEqual([none.stage, none.code], ['target_scope_resolution', 'denied']);
   const a = structured(await call('kb_search', { query: 'release' }, { ...turn, authorKind: 'agent' }));
   assert.deepEqual([a.stage, a.code], ['target_scope_resolution', 'denied']);
   const other = await fx.srv.owner.messages.send({ target: `dm:${(await fx.srv.owner.channels.openDm([fx.agentId])).id}`, content: 'elsewhere' });
@@ -65,6 +76,40 @@ test('stage request_validation: a query with no words (server), a section past t
   const big = (await fx.srv.owner.knowledge.documents(src)).documents.find((d) => d.path === 'big.md')!;
   const p = structured(await call('kb_fetch', { documentId: big.id, section: 30 }));
   assert.deepEqual([p.stage, p.code], ['request_validation', 'validation_failed']);
+});
+
+test('worst-case characters: every kb_fetch page and a 20-hit kb_search stay within the 64 KiB result budget', async () => {
+  const src = await fx.srv.owner.knowledge.createSource({ name: 'nasty', kind: 'upload', scopes: ['workspace'] });
+  // Quotes and control characters are 2 and 6 bytes in JSON and double again in the mirrored text content.
+  const heading = `nasty ${'"\u0001'.repeat(300)}`;
+  const body = `nasty ${'"\\\u0001'.repeat(3000)}`;
+  const doc = Array.from({ length: 6 }, () => `# ${heading}\n${body}`).join('\n');
+  let id = '';
+  for (let i = 0; i < 25; i++) id = (await fx.srv.owner.knowledge.putDocument(src.id, { path: `n${i}.md`, hash: sha(`${i}${doc}`), mtime: 1, content: `${i}\n${doc}` })).documentId;
+  const s = await call('kb_search', { query: 'nasty', limit: 20 });
+  assert.ok(!s.isError && resultBytes(s) <= RESULT_BUDGET_BYTES, `${resultBytes(s)} bytes`);
+  assert.ok(structured(s).hits.length >= 1);
+  let section: number | undefined = 0;
+  let seen = 0;
+  while (section !== undefined) {
+    const r = await call('kb_fetch', { documentId: id, section });
+    assert.ok(!r.isError && resultBytes(r) <= RESULT_BUDGET_BYTES, `${resultBytes(r)} bytes`);
+    seen += structured(r).sections.length;
+    section = structured(r).nextSection;
+  }
+  assert.equal(seen, structured(await call('kb_fetch', { documentId: id })).sectionCount);
+});
+
+test('tampered arguments: a negative or huge section, an off-grammar documentId, arguments that try to set the binding', async () => {
+  assert.equal(structured(await call('kb_fetch', { documentId: 'kbd_x', section: -1 })).code, 'invalid_input');
+  const huge = structured(await call('kb_fetch', { documentId: 'kbd_x', section: 1e9 }));
+  assert.deepEqual([huge.stage, huge.code], ['request_validation', 'validation_failed']);
+  const bad = structured(await call('kb_fetch', { documentId: '../../kbd_x' }));
+  assert.deepEqual([bad.stage, bad.code], ['request_validation', 'validation_failed']);
+  // Security invariant under test: the binding comes only from session metadata, never from arguments.
+  for (const extra of [{ target: 'channel:eng' }, { messageId: 'msg_x' }, { serverId: 'srv_x' }]) {
+    assert.equal(structured(await call('kb_search', { query: 'release', ...extra })).code, 'invalid_input');
+  }
 });
 
 test('stage upstream: the KB owner has no such document, and the server is down', async () => {
