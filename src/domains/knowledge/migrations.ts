@@ -1,4 +1,4 @@
-// Owns the `knowledge` domain schema steps for SQLite (FTS5) and PostgreSQL (tsvector + GIN) (global version numbers; never edit or reorder an applied step).
+// Owns the `knowledge` domain schema steps for SQLite (FTS5) and PostgreSQL (tsvector of pgIndexText + GIN) (global version numbers; never edit or reorder an applied step).
 import type { MigrationStep } from '../../server/store/migrations.js';
 
 export const MIGRATIONS: readonly MigrationStep[] = [
@@ -75,7 +75,7 @@ CREATE TABLE kb_sections (
   position INTEGER NOT NULL,
   heading TEXT NOT NULL,
   body TEXT NOT NULL,
-  tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', heading || ' ' || body)) STORED,
+  tsv tsvector NOT NULL,
   UNIQUE (document_id, position)
 );
 CREATE INDEX kb_sections_tsv ON kb_sections USING GIN (tsv);

@@ -5,7 +5,7 @@ import type { Sql, SqlValue } from '../../server/store/types.js';
 import { checkText, clipText, fittingPrefix } from '../../shared/bounds.js';
 import { ID_RE } from '../../shared/ids.js';
 import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
-import { ftsMatch, pgWords, searchTerms } from './query.js';
+import { ftsMatch, pgIndexText, pgWords, searchTerms } from './query.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
 
@@ -100,7 +100,11 @@ export class Knowledge {
       } else {
         await sql.run('INSERT INTO kb_documents (id, source_id, path, title, hash, mtime, section_count) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, sourceId, input.path, title, input.hash, input.mtime, sections.length]);
       }
-      for (const [i, s] of sections.entries()) await sql.run('INSERT INTO kb_sections (document_id, position, heading, body) VALUES (?, ?, ?, ?)', [id, i, s.heading, s.body]);
+      const pg = this.deps.store.dialect === 'postgres';
+      for (const [i, s] of sections.entries()) {
+        if (pg) await sql.run("INSERT INTO kb_sections (document_id, position, heading, body, tsv) VALUES (?, ?, ?, ?, to_tsvector('simple', ?))", [id, i, s.heading, s.body, pgIndexText(s.heading, s.body)]);
+        else await sql.run('INSERT INTO kb_sections (document_id, position, heading, body) VALUES (?, ?, ?, ?)', [id, i, s.heading, s.body]);
+      }
       return { documentId: id, sections: sections.length, changed: true };
     });
   }
