@@ -166,3 +166,23 @@ test('tampered fetch positions: an unknown documentId shape, a section past the 
   const eng = (await alice.knowledge.search(turn({ target: 'channel:eng', messageId: engMsg, query: 'secret' }))).hits[0]!.documentId;
   await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: eng, section: 0 }), failsAt('upstream', 'not_found'));
 });
+
+test('dm and task targets: a Human message there binds its own scope; a DM the agent is not in, or a task message off the task, is refused', async () => {
+  const dm = await t.owner.channels.openDm([aliceId]);
+  const dmMsg = (await t.owner.messages.send({ target: `dm:${dm.id}`, content: 'private question' })).id;
+  const dmSrc = (await t.owner.knowledge.createSource({ name: 'dm notes', kind: 'upload', scopes: [`dm:${dm.id}`] })).id;
+  await put(dmSrc, 'dm.md', '# Private runbook\nwalrus procedure');
+  const dmTurn = { target: `dm:${dm.id}`, targetType: 'dm', messageId: dmMsg, query: 'walrus' };
+  assert.deepEqual((await alice.knowledge.search(turn(dmTurn))).hits.map((h) => h.title), ['Private runbook']);
+  assert.deepEqual((await alice.knowledge.search(turn({ query: 'walrus' }))).hits, [], 'the DM source is invisible from #general');
+  await assert.rejects(bob.knowledge.search(turn(dmTurn)), failsAt('target_scope_resolution', 'denied'), 'bob is not in the DM');
+
+  const task = await t.owner.tasks.create({ title: 'ship it' });
+  const taskMsg = (await t.owner.messages.send({ target: `task:${task.id}`, content: 'how do we ship?' })).id;
+  const taskSrc = (await t.owner.knowledge.createSource({ name: 'task notes', kind: 'upload', scopes: [`task:${task.id}`] })).id;
+  await put(taskSrc, 'task.md', '# Task brief\nnarwhal checklist');
+  const taskTurn = { target: `task:${task.id}`, targetType: 'task', messageId: taskMsg, query: 'narwhal' };
+  assert.deepEqual((await bob.knowledge.search(turn(taskTurn))).hits.map((h) => h.title), ['Task brief'], 'a task discussion is open to every member');
+  await assert.rejects(alice.knowledge.search(turn({ ...taskTurn, messageId: humanMsg })), failsAt('target_scope_resolution', 'denied'), 'message not on the task');
+  await assert.rejects(alice.knowledge.search(turn({ ...taskTurn, targetType: 'channel' })), failsAt('target_scope_resolution', 'denied'), 'scope type mismatch');
+});
