@@ -15,7 +15,10 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const want = (n: string) => !only || only.includes(n);
-const opts = benchOptions(quick);
+const listArg = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(',');
+const methods = listArg('methods');
+const conns = listArg('conns')?.map(Number);
+const opts = { ...benchOptions(quick), ...(methods ? { methods } : {}), ...(conns ? { connections: conns } : {}) };
 
 const root = resolve(import.meta.dirname, '..');
 if (!args.includes('--no-build')) {
