@@ -27,11 +27,13 @@ before(async () => {
   await d.start();
   await d.addAgent('alice');
   bobId = (await d.addAgent('bob')).id;
-  // Far enough ahead that the runtime has started and created it before the instant passes.
-  const at = new Date(Date.now() + 20_000).toISOString();
+  // The one-shot's instant is taken inside the runtime (3 s after its request is sent), so a slow start cannot make it past.
+  const once = await runRaw('alice', [{ name: 'once', path: 'scheduled-message/create', body: JSON.stringify({ target: 'channel:general', content: fireContent, at: '@NOW+3000' }) }]);
+  // Every other instant is a day ahead: no step depends on how fast the machine is.
+  const at = new Date(Date.now() + 86_400_000).toISOString();
   a = await runExecSteps(d, 'alice', [
-    { name: 'once', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: fireContent, at, idempotencyKey: 'sch-e2e-1' } },
-    { name: 'replay', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: fireContent, at, idempotencyKey: 'sch-e2e-1' } },
+    { name: 'keyed', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'keyed', at, idempotencyKey: 'sch-e2e-1' } },
+    { name: 'replay', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'keyed', at, idempotencyKey: 'sch-e2e-1' } },
     { name: 'keyReuse', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'other', at, idempotencyKey: 'sch-e2e-1' } },
     { name: 'cron', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'standup', cron: '55 8 * * 1-5', timeZone: 'Europe/Berlin' } },
     { name: 'get', run: ['scheduled-message', 'get'], input: { scheduleId: '${cron.data.schedule.id}' } },
@@ -54,12 +56,13 @@ before(async () => {
     { name: 'longContent', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'c'.repeat(8001), at } },
     { name: 'badPolicy', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', at, missedPolicy: 'later' } },
     { name: 'badFilter', run: ['scheduled-message', 'list'], input: { filters: { enabled: 'yes' } } },
-    { name: 'badLimit', run: ['scheduled-message', 'runs'], input: { scheduleId: '${once.data.schedule.id}', limit: 101 } },
+    { name: 'badLimit', run: ['scheduled-message', 'runs'], input: { scheduleId: '${keyed.data.schedule.id}', limit: 101 } },
     { name: 'notMine', run: ['scheduled-message', 'create'], input: { target: 'dm:dm_nope', content: 'x', at } },
     { name: 'missing', run: ['scheduled-message', 'get'], input: { scheduleId: 'sch_missing' } },
     { name: 'examples', examples: 'scheduled-message' },
     { name: 'listBefore', run: ['scheduled-message', 'list'], input: { limit: 100 } },
   ]);
+  a.once = { code: once.once.status === 200 ? 0 : 1, out: once.once.body };
   const id = a.once.out.data.schedule.id;
   b = await runExecSteps(d, 'bob', [
     { name: 'get', run: ['scheduled-message', 'get'], input: { scheduleId: id } },
@@ -92,15 +95,16 @@ after(() => d.dispose());
 test('create, replay, get, list, update, disable/enable (idempotent), runs and delete work through agentteam exec', () => {
   const s = a.once.out.data.schedule;
   assert.deepEqual([a.once.code, s.target, s.enabled, s.nextRunAt], [0, 'channel:general', true, s.at]);
-  assert.equal(a.replay.out.data.schedule.id, s.id);
+  const k = a.keyed.out.data.schedule;
+  assert.equal(a.replay.out.data.schedule.id, k.id);
   assert.equal(a.keyReuse.out.error.code, 'idempotency_conflict');
   assert.deepEqual([a.cron.out.data.schedule.cron, a.cron.out.data.schedule.timeZone], ['55 8 * * 1-5', 'Europe/Berlin']);
   assert.deepEqual(a.get.out.data.schedule, a.cron.out.data.schedule);
-  assert.deepEqual([a.list.out.data.schedules[0].id, a.list2.out.data.schedules[0].id, a.list2.out.data.hasMore], [a.cron.out.data.schedule.id, s.id, false], 'newest first, one per page');
+  assert.deepEqual([a.list.out.data.schedules[0].id, a.list2.out.data.schedules[0].id, a.list2.out.data.hasMore], [a.cron.out.data.schedule.id, k.id, true], 'newest first, one per page');
   assert.deepEqual([a.update.out.data.schedule.content, a.update.out.data.schedule.missedPolicy, a.update.out.data.schedule.revision], ['standup now', 'fireOnce', 2]);
   assert.deepEqual([a.disable.out.data.schedule.enabled, a.disable.out.data.schedule.nextRunAt], [false, null]);
   assert.deepEqual(a.disableAgain.out.data.schedule, a.disable.out.data.schedule);
-  assert.deepEqual(a.enabledOnly.out.data.schedules.map((x: any) => x.id), [s.id]);
+  assert.deepEqual(a.enabledOnly.out.data.schedules.map((x: any) => x.id), [k.id, s.id]);
   assert.equal(a.enable.out.data.schedule.enabled, true);
   assert.deepEqual(a.runs.out.data, { runs: [], hasMore: false });
   assert.deepEqual(a.delete.out.data, { scheduleId: a.cron.out.data.schedule.id, deleted: true });
