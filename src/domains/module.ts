@@ -27,6 +27,15 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   service(deps: DomainDeps): Svc;
   readonly routes: readonly DomainRoute<Svc>[];
   readonly migrations?: readonly MigrationStep[];
+  /** Server-side work on the injected clock (e.g. the scheduler), started once by the server's composition root. */
+  background?(deps: DomainDeps): BackgroundLoop;
+}
+
+/** A server loop: start once; idle() resolves when no pass is in flight; stop() cancels and waits for the pass. */
+export interface BackgroundLoop {
+  start(onError: (e: unknown) => void): void;
+  idle(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** Keeps the literal key so ServerApi and the services map are typed from the registry. */

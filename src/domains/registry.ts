@@ -9,6 +9,7 @@ import { messageDomain } from './message/index.js';
 import { profileDomain } from './profile/index.js';
 import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
+import { scheduledMessageDomain } from './scheduled-message/index.js';
 import { taskDomain } from './task/index.js';
 import { teamDomain } from './team/index.js';
 import { turnDomain } from './turn/index.js';
@@ -29,6 +30,7 @@ export const DOMAINS = [
   profileDomain,
   approvalDomain,
   knowledgeDomain,
+  scheduledMessageDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];

@@ -2,7 +2,7 @@
 import { SortableIds } from '../shared/ids.js';
 import type { Clock } from '../shared/clock.js';
 import { DOMAINS, type DomainServices } from '../domains/registry.js';
-import type { AnyDomain } from '../domains/module.js';
+import type { AnyDomain, BackgroundLoop } from '../domains/module.js';
 import type { DomainDeps } from './context.js';
 import { IdempotencyReceipts } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
@@ -20,9 +20,15 @@ export interface ServerDomains {
   within(sql: Sql): ServerDomains;
 }
 
-export async function createDomains(store: Store, clock: Clock): Promise<ServerDomains> {
+export interface ServerComposition extends ServerDomains {
+  /** The domains' background loops (the scheduler), not yet started; the server starts and stops them. */
+  loops: readonly BackgroundLoop[];
+}
+
+export async function createDomains(store: Store, clock: Clock): Promise<ServerComposition> {
   const meta = await loadWorkspaceMeta(store);
-  return wire({ store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() });
+  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() };
+  return { ...wire(deps), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };
 }
 
 /** Services are cheap views over deps: meta, cursors and ids are shared, only the store differs per transaction. */

@@ -29,6 +29,8 @@ export interface StartServerOptions {
 export interface RunningServer {
   url: string;
   serverId: string;
+  /** Resolves when no background pass (scheduler tick) is in flight (in-process servers only). */
+  idle?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,15 +65,19 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       domains.receipts.purgeExpired().catch((e) => logger.warn({ err: e }, 'receipt purge failed'));
       purge = clock.setTimer(RECEIPT_PURGE_MS, tick);
     });
+    for (const loop of domains.loops) loop.start((e) => logger.warn({ err: e }, 'background pass failed'));
     logger.info({ serverId: domains.meta.serverId, port: addr.port }, 'server listening');
     let closing: Promise<void> | undefined;
     const s = server;
     return {
       url: `http://${urlHost}:${addr.port}`,
       serverId: domains.meta.serverId,
+      idle: async () => void (await Promise.all(domains.loops.map((l) => l.idle()))),
       close() {
         closing ??= (async () => {
           purge.cancel();
+          // Background passes finish (or never start) before the store closes.
+          await Promise.all(domains.loops.map((l) => l.stop()));
           await new Promise<void>((resolve) => {
             s.close(() => resolve());
             s.closeIdleConnections();

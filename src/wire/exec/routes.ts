@@ -68,9 +68,18 @@ export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
   const actions = buildActionMap(catalog, deps.actions ?? builtinActions(), deps.clock);
   const validator = new DescriptorValidator();
 
-  router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (_req, res, { info, lease }) => {
+  // The merged catalog is an index (no schemas), so it stays within the result budget as domains are added;
+  // `?domain=<name>` returns that domain's full descriptors with their input/output schemas.
+  router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (req, res, { info, lease }) => {
     const rc = info.authorization.catalog;
-    const list = [...rc.actions.values()].map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, risk: d.risk, resultPolicy: d.resultPolicy, input: d.input, output: d.output, example: d.example }));
+    const q = new URL(req.url ?? '/', 'http://local').searchParams;
+    const domain = q.get('domain');
+    if ([...q.keys()].some((k) => k !== 'domain') || (domain !== null && ![...rc.actions.values()].some((d) => d.domain === domain))) {
+      return sendEnvelope(res, errorEnvelope('validation_failed', 'the catalog takes only ?domain=<a domain of this catalog>', { hint: 'use agentteam exec --help' }));
+    }
+    const list = [...rc.actions.values()]
+      .filter((d) => domain === null || d.domain === domain)
+      .map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, risk: d.risk, resultPolicy: d.resultPolicy, example: d.example, ...(domain !== null ? { input: d.input, output: d.output } : {}) }));
     const body = JSON.stringify({ ok: true, data: { version: rc.version, actions: list } });
     if (!lease.live()) return sendDenied(res);
     if (Buffer.byteLength(body) > RESULT_BUDGET_BYTES) return sendEnvelope(res, errorEnvelope('result_budget_exceeded', 'the catalog is too large to return', { hint: 'use agentteam exec --help' }));
