@@ -28,6 +28,8 @@ import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
 import { OwnerService } from './owner-service.js';
 import { ProfileStore, type AgentProfile } from './profiles.js';
+import { AgentIndex } from './agent-index.js';
+import type { LocalServices } from '../wire/exec/register.js';
 import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
 import { TurnJournal } from '../sessions/journal.js';
 import { SessionMetadata } from '../sessions/metadata.js';
@@ -182,6 +184,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       opts.turns,
     );
 
+    const agentIndex = new AgentIndex({ store: profiles, live: (id) => ({ runtimeLive: launcher.runtimeLive(id), turnLive: engine.turnLive(id) }) });
+    const localsFor = (): LocalServices => ({ agents: agentIndex });
+
     let stopping: Promise<void> | undefined;
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => (resolveDone = r));
@@ -231,7 +236,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
     const attachments = { home: paths.root, budget: new AttachmentBudget() };
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });
 
     const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {

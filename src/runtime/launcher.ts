@@ -255,6 +255,12 @@ export class RuntimeLauncher {
     return [...[...this.live.values()].map((l) => l.record), ...this.exited];
   }
 
+  /** Whether a runtime process of this agent is live now. */
+  runtimeLive(agentId: string): boolean {
+    for (const l of this.live.values()) if (l.record.agentId === agentId) return true;
+    return false;
+  }
+
   get running(): number {
     return this.live.size;
   }

@@ -91,6 +91,13 @@ export class TurnEngine {
     await Promise.allSettled([...this.running.values()]);
   }
 
+  /** Whether a turn of this agent is running now (the busy set holds `agentId\0target` keys). */
+  turnLive(agentId: string): boolean {
+    const prefix = `${agentId}\u0000`;
+    for (const k of this.busy) if (k.startsWith(prefix)) return true;
+    return false;
+  }
+
   get active(): number {
     return this.running.size;
   }
