@@ -217,6 +217,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const service = new OwnerService({
       owner: () => ownerApi,
       profiles,
+      index: agentIndex,
       launcher,
       journal,
       onAgentAdded: (p) => engine.follow(p),

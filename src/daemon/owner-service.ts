@@ -6,11 +6,18 @@ import type { ServerApi } from '../server-client/api.js';
 import { AppError } from '../shared/errors.js';
 import type { RunEvent, RunRecord, RuntimeLauncher } from '../runtime/launcher.js';
 import type { TurnJournal, TurnRow } from '../sessions/journal.js';
-import { type AgentProfile, type ProfileStore, type PublicProfile, type RuntimeKindName, publicProfile } from './profiles.js';
+import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from './profiles.js';
+import { type AgentIndex, type AgentView } from './agent-index.js';
+
+/** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
+export type OwnerAgentView = AgentView & { id: string };
+/** The agent configuration fields the owner sets; secrets arrive in the body, never in argv of a runtime. */
+export type AgentConfigInput = Pick<ProfilePatch, 'model' | 'baseUrl' | 'apiKey' | 'headers' | 'allowedPaths' | 'sourceIds' | 'enabled' | 'runtime'> & { workdir?: string };
 
 export interface OwnerServiceDeps {
   owner: () => ServerApi;
   profiles: ProfileStore;
+  index: AgentIndex;
   launcher: RuntimeLauncher;
   journal: TurnJournal;
   /** Starts following the new agent's turns. */
@@ -31,12 +38,50 @@ export class OwnerService {
     return this.deps.stop();
   }
 
-  listAgents(): PublicProfile[] {
-    return this.deps.profiles.list().map(publicProfile);
+  private view(id: string): OwnerAgentView {
+    return { id, ...this.deps.index.get(id) };
+  }
+
+  private found(agent: string): AgentProfile {
+    const p = this.deps.profiles.find(agent);
+    if (!p) throw new AppError('not_found', `no agent named ${agent}`);
+    return p;
+  }
+
+  listAgents(): OwnerAgentView[] {
+    return this.deps.profiles.list().map((p) => this.view(p.id));
+  }
+
+  getAgent(agent: string): OwnerAgentView {
+    return this.view(this.found(agent).id);
+  }
+
+  updateAgent(agent: string, input: AgentConfigInput & { name?: string }): OwnerAgentView {
+    const p = this.found(agent);
+    if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
+    const patch: ProfilePatch = { ...input };
+    if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
+    this.deps.index.update(p.id, patch);
+    return this.view(p.id);
+  }
+
+  /** Removes the local profile; its live runtimes are stopped (each exit revokes its authorization) before the profile goes. */
+  async removeAgent(agent: string): Promise<{ removed: string }> {
+    const p = this.found(agent);
+    // Security invariant: revoke the agent's live authorizations first, so no runtime outlives its profile.
+    const runs = this.deps.launcher.list().filter((r) => r.agentId === p.id && r.status === 'running');
+    await Promise.all(runs.map((r) => this.deps.launcher.stop(r.runId)));
+    this.deps.index.remove(p.id);
+    return { removed: p.id };
+  }
+
+  reloadAgents(): { changed: boolean; revision: number; agents: number } {
+    const changed = this.deps.index.reload();
+    return { changed, revision: this.deps.index.revision, agents: this.deps.profiles.size };
   }
 
   /** Creates the agent member on the server, joins it to #general, and stores its profile and server credential locally. */
-  async addAgent(input: { name: string; runtime?: RuntimeKindName; model?: string; workdir?: string; command?: string[] }): Promise<PublicProfile> {
+  async addAgent(input: { name: string; runtime?: RuntimeKindName; workdir?: string; command?: string[] } & AgentConfigInput): Promise<OwnerAgentView> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const workdir = input.workdir === undefined ? undefined : checkedWorkdir(input.workdir);
     const api = this.deps.owner();
@@ -46,9 +91,10 @@ export class OwnerService {
     if (input.model !== undefined) profile.model = input.model;
     if (workdir !== undefined) profile.workdir = workdir;
     if (input.command !== undefined && input.command.length > 0) profile.command = input.command;
-    this.deps.profiles.save(profile);
+    for (const k of ['baseUrl', 'apiKey', 'headers', 'allowedPaths', 'sourceIds', 'enabled'] as const) if (input[k] !== undefined) (profile as unknown as Record<string, unknown>)[k] = input[k];
+    this.deps.index.add(profile);
     this.deps.onAgentAdded(profile);
-    return publicProfile(profile);
+    return this.view(profile.id);
   }
 
   /** Recent turns of one agent, newest first, with outcome and duration. */
@@ -83,6 +129,7 @@ export class OwnerService {
   async startRuntime(input: { agent: string; runtime?: RuntimeKindName; workdir?: string; command: string[]; detach?: boolean }, res: ServerResponse): Promise<void> {
     const agent = this.deps.profiles.find(input.agent);
     if (!agent) throw new AppError('not_found', `no agent named ${input.agent}; add it with: agentteam agent add --name ${input.agent}`);
+    if (agent.enabled === false) throw new AppError('conflict', `agent ${agent.name} is disabled; enable it with: agentteam agent enable ${agent.name}`);
     const workdir = checkedWorkdir(input.workdir ?? process.cwd());
     const runtime = input.runtime ?? agent.runtime;
     if (input.detach) {
