@@ -155,7 +155,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
-      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().map((p) => p.credential)],
+      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().flatMap((p) => [p.credential, ...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers ?? {})])],
       log: log.child({ component: 'runtime' }),
       memory,
     });
