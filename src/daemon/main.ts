@@ -146,7 +146,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const router = new Router();
     let port = 0;
     const metadata = new SessionMetadata();
-    const mcpHandler = createAgentteamHandler({ memory });
+    const attachments = { home: paths.root, budget: new AttachmentBudget() };
+    const mcpHandler = createAgentteamHandler({ memory, attachments });
     const launcher = new RuntimeLauncher({
       metadata,
       store,
@@ -235,7 +236,6 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    const attachments = { home: paths.root, budget: new AttachmentBudget() };
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });
 
