@@ -88,10 +88,10 @@ test('done when, Claude Code: the task is created through agentteam exec and the
 });
 
 test('done when, Codex (app-server, default model, code mode): the task is created through agentteam exec and the answer with its id appears in #general', async (t) => {
-  const rd = await startRuntimeDaemon({ AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' });
+  const rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
   writeFileSync(
     join(rd.env.CODEX_HOME!, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "AGENTTEAM_TEST_MODEL_KEY"\nwire_api = "responses"\n`,
+    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
   );
   const js = [
     `const made = await tools.exec_command({ cmd: ${JSON.stringify(CREATE)} });`,
