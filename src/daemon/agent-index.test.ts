@@ -1,5 +1,6 @@
 // Tests the profile index: Agent ID order, a2 cursors bound to filters and revision, limit + 1 copies, orphan cleanup, projection rules.
 import { test } from 'node:test';
+import { createHmac } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,9 +76,12 @@ test('churn between pages (add, update, delete, reload, orphan cleanup) is a sta
     assert.throws(() => s.idx.page({ limit: 1, cursor: p.nextCursor! }), (e: any) => e.code === 'validation_failed' && /changed/.test(e.message));
   }
   const r = s.idx.revision;
+  const p = s.idx.page({ limit: 1 });
   assert.equal(s.idx.reload(), false, 'an unchanged folder');
+  assert.equal(s.idx.revision, r + 1, 'a reload invalidates the revision even when nothing changed');
+  assert.throws(() => s.idx.page({ limit: 1, cursor: p.nextCursor! }), code('validation_failed'));
   assert.deepEqual(s.idx.cleanupOrphans(() => true), []);
-  assert.equal(s.idx.revision, r, 'no change, no bump');
+  assert.equal(s.idx.revision, r + 1, 'an orphan cleanup that removes nothing does not bump');
   s.done();
 });
 
@@ -88,6 +92,14 @@ test('malformed, forged and anchor-less cursors are validation failures', () => 
   for (const bad of ['x', 'a2.', `a1.${body}.${sig}`, `a2.${body}.${sig}x`, `a2.${body}x.${sig}`, `a2.${Buffer.from(JSON.stringify({ f: {}, r: s.idx.revision, a: 'mem_003' })).toString('base64url')}.${sig}`]) {
     assert.throws(() => s.idx.page({ cursor: bad }), code('validation_failed'), bad);
   }
+  // A validly signed body with a wrong shape (as if minted by a buggy version) is still only a validation failure.
+  const key = Buffer.alloc(32, 7);
+  const keyed = new AgentIndex({ store: s.store, live: () => idle, cursorKey: key });
+  const mint = (o: unknown) => {
+    const b = Buffer.from(JSON.stringify(o)).toString('base64url');
+    return `a2.${b}.${createHmac('sha256', key).update(b).digest('base64url')}`;
+  };
+  for (const body of [null, 7, { r: 'x' }, { f: {}, r: keyed.revision, a: 'mem_000', o: '' }]) assert.throws(() => keyed.page({ cursor: mint(body) }), code('validation_failed'), JSON.stringify(body));
   // Another daemon (another key) cannot mint a cursor for this one.
   const other = new AgentIndex({ store: s.store, live: () => idle });
   assert.throws(() => other.page({ cursor: p.nextCursor! }), code('validation_failed'));
@@ -127,4 +139,37 @@ test('get of an unknown agent is not_found and names nothing', () => {
   assert.throws(() => s.idx.get('mem_nope'), code('not_found'));
   assert.equal(s.idx.get('mem_000').agentId, 'mem_000');
   s.done();
+});
+
+test('a cursor is bound to its owning profile, and any filter (even a 128-character query of escapes) keeps it under the 1024-character bound', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agidx-'));
+  const store = new ProfileStore(dir);
+  const key = Buffer.alloc(32, 1);
+  const mine = new AgentIndex({ store, live: () => idle, cursorKey: key, owner: 'mem_alice' });
+  const query = '\u0001'.repeat(128);
+  for (let i = 0; i < 3; i++) mine.add(agent(`mem_${i}`, 'command', { name: `${query}${i}` }));
+  const p = mine.page({ limit: 1, filters: { query } });
+  assert.ok(p.nextCursor!.length <= 1024, `cursor is ${p.nextCursor!.length} characters`);
+  assert.equal(mine.page({ limit: 1, cursor: p.nextCursor!, filters: { query } }).agents.length, 1);
+  const theirs = new AgentIndex({ store, live: () => idle, cursorKey: key, owner: 'mem_bob' });
+  assert.throws(() => theirs.page({ cursor: p.nextCursor!, filters: { query } }), (e: any) => e.code === 'validation_failed' && /another owner/.test(e.message));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the profile store loads only its owner\'s profiles, adopts owner-less ones, and refuses a file whose name is not its id', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agidx-'));
+  const put = (file: string, p: AgentProfile) => {
+    writeFileSync(join(dir, file), JSON.stringify(p));
+    chmodSync(join(dir, file), 0o600);
+  };
+  put('mem_a.json', agent('mem_a', 'command', { owner: 'mem_alice' }));
+  put('mem_b.json', agent('mem_b', 'command', { owner: 'mem_bob' }));
+  put('mem_c.json', agent('mem_c'));
+  put('mem_x.json', agent('../mem_y', 'command', { owner: 'mem_alice' }));
+  const alice = new ProfileStore(dir, 'mem_alice');
+  assert.deepEqual(alice.ids(), ['mem_a', 'mem_c']);
+  assert.equal(alice.get('mem_c')!.owner, 'mem_alice');
+  assert.equal(alice.find('n-mem_b'), undefined);
+  assert.deepEqual(new ProfileStore(dir, 'mem_bob').ids(), ['mem_b', 'mem_c']);
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -1,5 +1,5 @@
 // Owns the profile index: local agent configurations of one owning profile, its collection revision, `a2` cursor pages and the safe public projection.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../shared/errors.js';
 import type { AgentProfile, ProfilePatch, ProfileStore, RuntimeKindName } from './profiles.js';
 
@@ -88,12 +88,14 @@ function matches(p: AgentProfile, f: AgentFilters): boolean {
 }
 
 interface CursorBody {
-  /** The normalized filters, canonical key order. */
-  f: AgentFilters;
+  /** A digest of the normalized filters in canonical key order (a fixed size, so any query keeps the cursor within its bound). */
+  f: string;
   /** The owning-profile collection revision. */
   r: number;
   /** The anchor: the last Agent ID of the previous page. */
   a: string;
+  /** The owning profile the collection belongs to. */
+  o: string;
 }
 
 export interface IndexDeps {
@@ -102,6 +104,8 @@ export interface IndexDeps {
   live: (agentId: string) => LiveState;
   /** Cursor signing key; random per daemon by default (a restart invalidates cursors, loudly). */
   cursorKey?: Buffer;
+  /** The owning profile (the Human member whose agents these are); bound into every cursor. */
+  owner?: string;
 }
 
 export class AgentIndex {
@@ -143,10 +147,10 @@ export class AgentIndex {
     return gone;
   }
 
-  /** Re-reads home/profiles; a changed, added or vanished file bumps the revision. */
+  /** Re-reads home/profiles; returns whether a file changed, appeared or vanished. A reload always bumps the revision (spec). */
   reload(): boolean {
     const changed = this.deps.store.reload();
-    if (changed) this.bump();
+    this.bump();
     return changed;
   }
 
@@ -185,7 +189,7 @@ export class AgentIndex {
     // Only the page's sessions are resolved.
     const agents = rows.map((p) => projectAgent(p, this.deps.live(p.id)));
     if (!hasMore) return { agents, hasMore: false };
-    return { agents, hasMore: true, nextCursor: this.sealCursor({ f, r: this.rev, a: rows[rows.length - 1]!.id }) };
+    return { agents, hasMore: true, nextCursor: this.sealCursor({ f: filterDigest(f), r: this.rev, a: rows[rows.length - 1]!.id, o: this.deps.owner ?? '' }) };
   }
 
   private sign(body: string): string {
@@ -193,7 +197,7 @@ export class AgentIndex {
   }
 
   private sealCursor(c: CursorBody): string {
-    const body = Buffer.from(JSON.stringify({ f: canonical(c.f), r: c.r, a: c.a })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ f: c.f, r: c.r, a: c.a, o: c.o })).toString('base64url');
     return `a2.${body}.${this.sign(body)}`;
   }
 
@@ -211,11 +215,17 @@ export class AgentIndex {
     } catch {
       throw bad('malformed');
     }
-    if (JSON.stringify(canonical(c.f)) !== JSON.stringify(canonical(f))) throw bad('the filters differ from the first page');
+    if (typeof c !== 'object' || c === null || typeof c.a !== 'string' || typeof c.r !== 'number' || typeof c.f !== 'string') throw bad('malformed');
+    if (c.o !== (this.deps.owner ?? '')) throw bad('it belongs to another owner');
+    if (c.f !== filterDigest(f)) throw bad('the filters differ from the first page');
     if (c.r !== this.rev) throw bad('the agent list changed since the first page');
     if (!this.deps.store.get(c.a)) throw bad('the anchor agent is gone');
     return c.a;
   }
+}
+
+function filterDigest(f: AgentFilters): string {
+  return createHash('sha256').update(JSON.stringify(canonical(f))).digest('base64url').slice(0, 22);
 }
 
 function canonical(f: AgentFilters): AgentFilters {

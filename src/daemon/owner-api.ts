@@ -119,9 +119,9 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   }));
   router.add('GET', '/api/daemon/agents', owner(async (_q, res) => ok(res, { agents: service.listAgents() })));
   router.add('POST', '/api/daemon/agents', owner(async (req, res) => ok(res, await service.addAgent(parseStrict(AddAgent, await jsonBody(req))), 201)));
-  router.add('POST', '/api/daemon/agents/reload', owner(async (_q, res) => ok(res, service.reloadAgents())));
+  router.add('POST', '/api/daemon/agents/reload', owner(async (_q, res) => ok(res, await service.reloadAgents())));
   router.add('GET', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, service.getAgent(p.agent!))));
-  router.add('PATCH', '/api/daemon/agents/{agent}', owner(async (req, res, p) => ok(res, service.updateAgent(p.agent!, parseStrict(UpdateAgent, await jsonBody(req))))));
+  router.add('PATCH', '/api/daemon/agents/{agent}', owner(async (req, res, p) => ok(res, await service.updateAgent(p.agent!, parseStrict(UpdateAgent, await jsonBody(req))))));
   router.add('DELETE', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, await service.removeAgent(p.agent!))));
   router.add('GET', '/api/daemon/agents/{agent}/turns', owner(async (req, res, p) => {
     const q = query(req);

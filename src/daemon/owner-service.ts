@@ -8,6 +8,7 @@ import type { RunEvent, RunRecord, RuntimeLauncher } from '../runtime/launcher.j
 import type { TurnJournal, TurnRow } from '../sessions/journal.js';
 import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from './profiles.js';
 import { type AgentIndex, type AgentView } from './agent-index.js';
+import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
 export type OwnerAgentView = AgentView & { id: string };
@@ -18,6 +19,9 @@ export interface OwnerServiceDeps {
   owner: () => ServerApi;
   profiles: ProfileStore;
   index: AgentIndex;
+  lifecycle: AgentLifecycle;
+  /** The owning profile: the Human member id every new profile records. */
+  ownerId: string;
   launcher: RuntimeLauncher;
   journal: TurnJournal;
   /** Starts following the new agent's turns. */
@@ -56,28 +60,27 @@ export class OwnerService {
     return this.view(this.found(agent).id);
   }
 
-  updateAgent(agent: string, input: AgentConfigInput & { name?: string }): OwnerAgentView {
+  /** Updates the configuration; disabling stops the agent's turn feed and live runtimes, enabling follows it again. */
+  async updateAgent(agent: string, input: AgentConfigInput & { name?: string }): Promise<OwnerAgentView> {
     const p = this.found(agent);
     if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const patch: ProfilePatch = { ...input };
     if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
-    this.deps.index.update(p.id, patch);
+    const next = this.deps.index.update(p.id, patch);
+    if (input.enabled !== undefined) await this.deps.lifecycle.setEnabled(next);
     return this.view(p.id);
   }
 
-  /** Removes the local profile; its live runtimes are stopped (each exit revokes its authorization) before the profile goes. */
+  /** Removes the agent: its live runtimes are stopped (each exit revokes its authorization) before the profile and its local state go. */
   async removeAgent(agent: string): Promise<{ removed: string }> {
     const p = this.found(agent);
-    // Security invariant: revoke the agent's live authorizations first, so no runtime outlives its profile.
-    const runs = this.deps.launcher.list().filter((r) => r.agentId === p.id && r.status === 'running');
-    await Promise.all(runs.map((r) => this.deps.launcher.stop(r.runId)));
-    this.deps.index.remove(p.id);
+    await this.deps.lifecycle.remove(p.id);
     return { removed: p.id };
   }
 
-  reloadAgents(): { changed: boolean; revision: number; agents: number } {
-    const changed = this.deps.index.reload();
-    return { changed, revision: this.deps.index.revision, agents: this.deps.profiles.size };
+  /** Re-reads the profiles folder and removes profiles whose server member is gone. */
+  reloadAgents(): Promise<ReconcileResult> {
+    return this.deps.lifecycle.reload();
   }
 
   /** Creates the agent member on the server, joins it to #general, and stores its profile and server credential locally. */
@@ -91,6 +94,7 @@ export class OwnerService {
     if (input.model !== undefined) profile.model = input.model;
     if (workdir !== undefined) profile.workdir = workdir;
     if (input.command !== undefined && input.command.length > 0) profile.command = input.command;
+    profile.owner = this.deps.ownerId;
     for (const k of ['baseUrl', 'apiKey', 'headers', 'allowedPaths', 'sourceIds', 'enabled'] as const) if (input[k] !== undefined) (profile as unknown as Record<string, unknown>)[k] = input[k];
     this.deps.index.add(profile);
     this.deps.onAgentAdded(profile);

@@ -1,4 +1,4 @@
-// Owns local agent profiles (home/profiles/<agentId>.json, 0600): name, runtime kind and the agent's server credential.
+// Owns local agent profiles (home/profiles/<agentId>.json, 0600) of one owning profile: configuration and the agent's server credential.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTextIfExists, writePrivateFile } from './home.js';
@@ -14,6 +14,8 @@ export interface AgentProfile {
   name: string;
   runtime: RuntimeKindName;
   createdAt: string;
+  /** The owning profile: the Human member who added the agent. Absent in older files (adopted by the daemon's owner). */
+  owner?: string;
   /** The model the runtime uses for turns; absent means the runtime's default. */
   model?: string;
   /** The absolute working directory turns run in. */
@@ -52,18 +54,22 @@ export type ProfilePatch = Partial<Pick<AgentProfile, 'name' | 'runtime' | 'mode
 export class ProfileStore {
   private byId = new Map<string, AgentProfile>();
 
-  constructor(private readonly dir: string) {
-    this.byId = ProfileStore.readAll(dir);
+  /** `owner`: the owning profile's member id; another owner's profile files are never loaded (invisible, never touched). */
+  constructor(private readonly dir: string, private readonly owner?: string) {
+    this.byId = ProfileStore.readAll(dir, owner);
   }
 
-  /** Reads every profile file; a file that is someone else's, a link or readable by others throws. */
-  static readAll(dir: string): Map<string, AgentProfile> {
+  /** Reads every profile file of `owner`; a file that is someone else's, a link or readable by others throws. */
+  static readAll(dir: string, owner?: string): Map<string, AgentProfile> {
     const byId = new Map<string, AgentProfile>();
     for (const f of readdirSync(dir)) {
       if (!f.endsWith('.json')) continue;
       try {
         const p = JSON.parse(readTextIfExists(join(dir, f)) ?? '{}') as AgentProfile;
-        if (p.id && p.credential) byId.set(p.id, p);
+        // Security invariant: a profile another owner added is not this owner's agent: never listed, launched or removed.
+        if (owner !== undefined && p.owner !== undefined && p.owner !== owner) continue;
+        // The file name is the agent id: a file whose id disagrees is not loaded (remove() must delete the file it came from).
+        if (typeof p.id === 'string' && p.credential && f === `${p.id}.json`) byId.set(p.id, owner !== undefined && p.owner === undefined ? { ...p, owner } : p);
       } catch (e) {
         // A profile that is someone else's, a link or readable by others is never loaded: refuse to start.
         if (e instanceof UnsafeHomeError) throw e;
@@ -75,7 +81,7 @@ export class ProfileStore {
 
   /** Re-reads the folder; returns whether anything changed. */
   reload(): boolean {
-    const next = ProfileStore.readAll(this.dir);
+    const next = ProfileStore.readAll(this.dir, this.owner);
     const same = next.size === this.byId.size && [...next].every(([id, p]) => JSON.stringify(p) === JSON.stringify(this.byId.get(id)));
     this.byId = next;
     return !same;
@@ -101,6 +107,7 @@ export class ProfileStore {
   }
 
   save(p: AgentProfile): void {
+    if (this.owner !== undefined && p.owner === undefined) p = { ...p, owner: this.owner };
     writePrivateFile(join(this.dir, `${p.id}.json`), JSON.stringify(p, null, 2) + '\n');
     this.byId.set(p.id, p);
   }

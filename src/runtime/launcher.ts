@@ -256,6 +256,11 @@ export class RuntimeLauncher {
     return [...[...this.live.values()].map((l) => l.record), ...this.exited];
   }
 
+  /** The run ids of this agent's live runtime processes. */
+  runIdsOf(agentId: string): string[] {
+    return [...this.live.values()].filter((l) => l.record.agentId === agentId).map((l) => l.record.runId);
+  }
+
   /** Whether a runtime process of this agent is live now. */
   runtimeLive(agentId: string): boolean {
     for (const l of this.live.values()) if (l.record.agentId === agentId) return true;

@@ -2,7 +2,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { cliJson, runExecSteps, TestDaemon } from '../../../test/harness.js';
+import { buildRuntimeCatalog, openApiDocument } from '../../catalog/index.js';
+import { builtinDescriptors } from '../registry.js';
 
 const d = new TestDaemon();
 const SECRETS = {
@@ -13,17 +18,21 @@ const SECRETS = {
   FRAG: 'frag-S3CR3T-5',
   PATH: '/srv/path-S3CR3T-6',
   SOURCE: 'src-S3CR3T-7',
+  WORKDIR: 'wd-S3CR3T-8',
 };
+const workdir = join(mkdtempSync(join(tmpdir(), 'agentteam-agent-')), SECRETS.WORKDIR);
+mkdirSync(workdir);
 const outputs: string[] = [];
 let a: Record<string, any>;
 let b: Record<string, any>;
+let attacks: Record<string, any>;
 let added: any;
 
 before(async () => {
   await d.start();
   await d.addAgent('alice');
   const r = await d.run(
-    ['agent', 'add', '--name', 'vault', '--runtime', 'claude', '--base-url', `https://${SECRETS.USER}:pw@api.example.com/v1?k=${SECRETS.QUERY}#${SECRETS.FRAG}`, '--api-key-env', 'VAULT_KEY', '--header', 'X-Org-Token=VAULT_HDR', '--allow-path', SECRETS.PATH, '--source', SECRETS.SOURCE],
+    ['agent', 'add', '--name', 'vault', '--runtime', 'claude', '--base-url', `https://${SECRETS.USER}:pw@api.example.com/v1?k=${SECRETS.QUERY}#${SECRETS.FRAG}`, '--api-key-env', 'VAULT_KEY', '--header', 'X-Org-Token=VAULT_HDR', '--allow-path', SECRETS.PATH, '--source', SECRETS.SOURCE, '--workdir', workdir],
     { env: { VAULT_KEY: SECRETS.KEY, VAULT_HDR: SECRETS.HDR } },
   );
   outputs.push(r.stdout, r.stderr);
@@ -36,10 +45,25 @@ before(async () => {
     { name: 'get', run: ['agent', 'get'], input: { agentId: added.id } },
     { name: 'mismatch', run: ['agent', 'list'], input: { limit: 2, cursor: '${p1.data.nextCursor}', filters: { runtime: 'claude' } } },
     { name: 'bad', run: ['agent', 'list'], input: { cursor: 'a2.AAAA.BBBB' } },
+    { name: 'p1again', run: ['agent', 'list'], input: { limit: 2 } },
     { name: 'claude', run: ['agent', 'list'], input: { filters: { runtime: 'claude', query: ' VAULT ' } } },
     { name: 'missing', run: ['agent', 'get'], input: { agentId: 'mem_missing' } },
     { name: 'examples', examples: 'agent' },
   ]);
+  // Tampered cursors: one character changed in the body, in the signature, and a body re-encoded to another anchor.
+  const good: string = a.p1again.out.data.nextCursor;
+  const [, body, sig] = good.split('.') as [string, string, string];
+  const flip = (t: string, i: number) => t.slice(0, i) + (t[i] === 'A' ? 'B' : 'A') + t.slice(i + 1);
+  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), a: a.p1again.out.data.agents[0].agentId })).toString('base64url'); // another anchor than the signed one
+  const big = 'q'.repeat(129);
+  attacks = await runExecSteps(d, 'alice', [
+    ...[`a2.${flip(body, 5)}.${sig}`, `a2.${body}.${flip(sig, 5)}`, `a2.${forged}.${sig}`, `a2.${body}.${sig}.x`, good.replace('a2.', 'a1.')].map((cursor, i) => ({ name: `t${i}`, run: ['agent', 'list'], input: { limit: 2, cursor } })),
+    { name: 'longQuery', run: ['agent', 'list'], input: { filters: { query: big } } },
+    { name: 'longId', run: ['agent', 'get'], input: { agentId: `agt_${'x'.repeat(5000)}` } },
+    { name: 'limit', run: ['agent', 'list'], input: { limit: 101 } },
+    { name: 'extra', run: ['agent', 'list'], input: { filters: { apiKey: 'x' } } },
+  ]);
+  outputs.push(JSON.stringify(attacks));
   // Churn between pages: the owner adds an agent after page one, so page two is a stale-revision failure.
   const first = await runExecSteps(d, 'alice', [{ name: 'p1', run: ['agent', 'list'], input: { limit: 1 } }]);
   await d.addAgent('erin');
@@ -76,6 +100,32 @@ test('filter mismatch, a malformed cursor and churn between pages are validation
   assert.equal(a.missing.out.error.code, 'not_found');
 });
 
+test('tampered cursors are validation_failed; oversized or unknown inputs are refused before the daemon acts', () => {
+  for (let i = 0; i < 5; i++) assert.equal(attacks[`t${i}`].out.error?.code, 'validation_failed', `t${i}: ${JSON.stringify(attacks[`t${i}`]).slice(0, 300)}`);
+  for (const k of ['longQuery', 'longId', 'limit', 'extra']) {
+    assert.equal(attacks[k].code, 2, k);
+    assert.equal(attacks[k].out.error.code, 'validation_failed', k);
+  }
+});
+
+test('oversized owner input (name, header value, base URL) is refused, names no secret and changes nothing', async () => {
+  const before = cliJson(await d.run(['agent', 'ls', '--json'])).length;
+  const probes = [
+    await d.run(['agent', 'add', '--name', 'n'.repeat(65)]),
+    await d.run(['agent', 'add', '--name', 'probe', '--api-key-env', 'BIG'], { env: { BIG: SECRETS.KEY + 'x'.repeat(5000) } }),
+    await d.run(['agent', 'add', '--name', 'probe', '--header', 'X-Big=BIG'], { env: { BIG: SECRETS.HDR + 'x'.repeat(5000) } }),
+    await d.run(['agent', 'update', 'vault', '--base-url', `https://${SECRETS.USER}@h/${'p'.repeat(3000)}`]),
+    await d.run(['agent', 'update', 'vault', '--name', 'v'.repeat(65)]),
+  ];
+  for (const p of probes) {
+    assert.notEqual(p.code, 0, p.stdout);
+    outputs.push(p.stdout, p.stderr);
+  }
+  assert.equal(cliJson(await d.run(['agent', 'ls', '--json'])).length, before);
+  const v = cliJson(await d.run(['agent', 'get', 'vault']));
+  assert.deepEqual([v.name, v.baseUrl], ['vault', 'https://api.example.com/v1']);
+});
+
 test('owner update, disable, enable, reload and rm; the running agent sees itself live and the removed agent vanish', async () => {
   const up = cliJson(await d.run(['agent', 'update', 'carol', '--model', 'm2', '--api-key-env', 'K'], { env: { K: SECRETS.KEY } }));
   assert.deepEqual([up.model, up.apiKeyConfigured], ['m2', true]);
@@ -92,6 +142,10 @@ test('owner update, disable, enable, reload and rm; the running agent sees itsel
   assert.deepEqual(gone.l.out.data.agents, []);
   const help = await Promise.all([['exec', '--help'], ['exec', 'agent', '--help'], ['exec', 'agent', 'list', '--help'], ['exec', 'agent', 'get', '--output-schema'], ['agent', 'ls', '--json'], ['agent', 'get', 'vault'], ['agent', '--help']].map((args) => d.run(args)));
   outputs.push(JSON.stringify(up), JSON.stringify(self), ...help.flatMap((h) => [h.stdout, h.stderr]));
+  // MCP output of the configured agent itself, and the OpenAPI document of the Exec catalog.
+  const mcp = await d.run(['runtime', 'start', '--agent', 'vault', '--runtime', 'command', '--', process.execPath, resolve(import.meta.dirname, '../../../test/fixtures/mcp-call.mjs'), JSON.stringify({ name: 'message_history_read', arguments: { target: 'channel:general' } })]);
+  assert.match(mcp.stdout, /RESULT/);
+  outputs.push(mcp.stdout, mcp.stderr, JSON.stringify(openApiDocument(builtinDescriptors(), buildRuntimeCatalog().version)));
 });
 
 test('no secret of the configuration appears in any output, log line or error (the daemon home holds it only in the 0600 profile)', () => {
