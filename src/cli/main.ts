@@ -57,6 +57,31 @@ daemon
   });
 
 const agent = program.command('agent').description('manage agents');
+interface ConfigOptions { baseUrl?: string; apiKeyEnv?: string; header?: string[]; allowPath?: string[]; source?: string[] }
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+/** Secrets never go in argv: the API key and header values are named by environment variable. */
+function withConfigOptions(c: Command): Command {
+  return c
+    .option('--base-url <url>', 'provider base URL')
+    .option('--api-key-env <VAR>', 'read the provider API key from this environment variable')
+    .option('--header <Name=VAR>', 'provider header whose value is read from env VAR (repeatable)', collect)
+    .option('--allow-path <dir>', 'filesystem policy: an allowed path (repeatable)', collect)
+    .option('--source <id>', 'knowledge source id (repeatable)', collect);
+}
+function fromEnv(name: string): string {
+  const v = process.env[name];
+  if (v === undefined || v === '') throw new CliError(`environment variable ${name} is not set`, 2);
+  return v;
+}
+function configBody(o: ConfigOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (o.baseUrl) out.baseUrl = o.baseUrl;
+  if (o.apiKeyEnv) out.apiKey = fromEnv(o.apiKeyEnv);
+  if (o.header?.length) out.headers = Object.fromEntries(o.header.map((h) => { const i = h.indexOf('='); if (i < 1) throw new CliError('--header takes Name=VAR', 2); return [h.slice(0, i), fromEnv(h.slice(i + 1))]; }));
+  if (o.allowPath?.length) out.allowedPaths = o.allowPath;
+  if (o.source?.length) out.sourceIds = o.source;
+  return out;
+}
 agent
   .command('add')
   .description('create an agent that answers its messages, e.g. agentteam agent add --name demo --runtime claude')
@@ -65,11 +90,45 @@ agent
   .option('--model <model>', "model for turns (default: the runtime's own)")
   .option('--workdir <dir>', 'where turns run (default: current directory)')
   .argument('[cmd...]', 'for --runtime command: the command each turn runs (prompt on stdin)')
-  .passThroughOptions()
-  .action(async (cmd: string[], o: { name: string; runtime?: string; model?: string; workdir?: string }) => {
-    const body = { name: o.name, workdir: o.workdir ?? process.cwd(), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(cmd.length ? { command: cmd } : {}) };
-    print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', body)));
-  });
+  .passThroughOptions();
+withConfigOptions(agent.commands.at(-1)!).action(async (cmd: string[], o: ConfigOptions & { name: string; runtime?: string; model?: string; workdir?: string }) => {
+  const body = { name: o.name, workdir: o.workdir ?? process.cwd(), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(cmd.length ? { command: cmd } : {}), ...configBody(o) };
+  print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', body)));
+});
+withConfigOptions(
+  agent
+    .command('update')
+    .description('change an agent, e.g. agentteam agent update demo --model m2')
+    .argument('<agent>', 'agent name or id')
+    .option('--name <name>', 'new name')
+    .addOption(new Option('--runtime <kind>', 'runtime kind').choices(RUNTIMES))
+    .option('--model <model>', 'model for turns')
+    .option('--workdir <dir>', 'where turns run'),
+).action(async (name: string, o: ConfigOptions & { name?: string; runtime?: string; model?: string; workdir?: string }) => {
+  const body = { ...(o.name ? { name: o.name } : {}), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(o.workdir ? { workdir: o.workdir } : {}), ...configBody(o) };
+  print(unwrap(await ownerRequest(home(), 'PATCH', `/api/daemon/agents/${encodeURIComponent(name)}`, body)));
+});
+for (const [cmd, enabled] of [['enable', true], ['disable', false]] as const) {
+  agent
+    .command(cmd)
+    .description(`${cmd} an agent`)
+    .argument('<agent>', 'agent name or id')
+    .action(async (name: string) => print(unwrap(await ownerRequest(home(), 'PATCH', `/api/daemon/agents/${encodeURIComponent(name)}`, { enabled }))));
+}
+agent
+  .command('get')
+  .description('show one agent (secrets only as configured/not configured)')
+  .argument('<agent>', 'agent name or id')
+  .action(async (name: string) => print(unwrap(await ownerRequest(home(), 'GET', `/api/daemon/agents/${encodeURIComponent(name)}`))));
+agent
+  .command('rm')
+  .description('remove an agent profile; its runtimes are stopped first')
+  .argument('<agent>', 'agent name or id')
+  .action(async (name: string) => print(unwrap(await ownerRequest(home(), 'DELETE', `/api/daemon/agents/${encodeURIComponent(name)}`))));
+agent
+  .command('reload')
+  .description('re-read agent profiles from the home')
+  .action(async () => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents/reload', {}))));
 agent
   .command('ls')
   .description('list agents (a table on a terminal, JSON when piped or with --json)')

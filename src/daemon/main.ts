@@ -28,6 +28,9 @@ import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
 import { OwnerService } from './owner-service.js';
 import { ProfileStore, type AgentProfile } from './profiles.js';
+import { AgentIndex } from './agent-index.js';
+import { AgentLifecycle } from './agent-lifecycle.js';
+import type { LocalServices } from '../wire/exec/register.js';
 import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
 import { TurnJournal } from '../sessions/journal.js';
 import { SessionMetadata } from '../sessions/metadata.js';
@@ -105,17 +108,22 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const serverId = info.serverId;
 
     // The Human owner's server credential lives in owner.json (0600); bootstrap is idempotent.
-    let ownerCred = (JSON.parse(readTextIfExists(paths.ownerProfile) ?? '{}') as { serverId?: string; credential?: string }).credential;
+    const ownerFile = JSON.parse(readTextIfExists(paths.ownerProfile) ?? '{}') as { serverId?: string; memberId?: string; credential?: string };
+    let ownerCred = ownerFile.credential;
+    let ownerMemberId = ownerFile.memberId;
     if (!ownerCred) {
       if (!adminToken) throw new Error('no owner credential for this server and no admin token to bootstrap it');
       const boot = await client.bootstrap(adminToken, { ownerName: 'owner' });
       if (!boot.ownerCredential) throw new Error('the server already has an owner and this home has lost its credential');
       writePrivateFile(paths.ownerProfile, JSON.stringify({ serverId, memberId: boot.owner.id, credential: boot.ownerCredential }, null, 2) + '\n');
       ownerCred = boot.ownerCredential;
+      ownerMemberId = boot.owner.id;
     }
     const ownerApi = client.as(ownerCred);
+    // The owning profile: this daemon's Human owner. Profiles another owner added are never loaded.
+    const ownerId = ownerMemberId ?? (await ownerApi.members.me()).id;
 
-    const profiles = new ProfileStore(paths.profiles);
+    const profiles = new ProfileStore(paths.profiles, ownerId);
     const agentApis = new Map<string, ServerApi>();
     const apiOf = (p: AgentProfile): ServerApi => {
       const cached = agentApis.get(p.id);
@@ -154,7 +162,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
-      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().map((p) => p.credential)],
+      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().flatMap((p) => [p.credential, ...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers ?? {})])],
       log: log.child({ component: 'runtime' }),
       memory,
     });
@@ -182,6 +190,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       },
       opts.turns,
     );
+
+    const agentIndex = new AgentIndex({ store: profiles, owner: ownerId, live: (id) => ({ runtimeLive: launcher.runtimeLive(id), turnLive: engine.turnLive(id) }) });
+    const localsFor = (): LocalServices => ({ agents: agentIndex });
+    const lifecycle = new AgentLifecycle({
+      index: agentIndex,
+      profiles,
+      runtimes: launcher,
+      turns: engine,
+      leftovers: [journal, memory],
+      agentMembers: async () => new Set((await ownerApi.members.list()).filter((m) => m.kind === 'agent').map((m) => m.id)),
+      log: log.child({ component: 'agents' }),
+    });
+    // Orphan cleanup before any turn runs: a profile whose server member is gone leaves nothing behind.
+    await lifecycle.cleanupOrphans();
 
     let stopping: Promise<void> | undefined;
     let resolveDone!: () => void;
@@ -213,6 +235,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const service = new OwnerService({
       owner: () => ownerApi,
       profiles,
+      index: agentIndex,
+      lifecycle,
+      ownerId,
       launcher,
       journal,
       onAgentAdded: (p) => engine.follow(p),
@@ -231,7 +256,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });
 
     const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {

@@ -15,6 +15,16 @@ import { CreateSourceBody, PutDocumentBody, RemoveDocumentBody } from '../domain
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 const RuntimeKind = Type.Union(RUNTIME_KINDS.map((k) => Type.Literal(k)));
+const Model = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$' });
+/** Agent configuration; every stored field is bounded. */
+const Config = {
+  baseUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  headers: Type.Optional(Type.Record(Type.String({ pattern: '^[!#$%&\'*+.^_`|~0-9A-Za-z-]{1,128}$' }), Type.String({ maxLength: 4096 }), { maxProperties: 32 })),
+  allowedPaths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 256 })),
+  sourceIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 256 })),
+  enabled: Type.Optional(Type.Boolean()),
+};
 const AddAgent = Type.Object(
   {
     name: Name,
@@ -22,9 +32,11 @@ const AddAgent = Type.Object(
     model: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$' })),
     workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     command: Type.Optional(Type.Array(Type.String({ maxLength: 65536 }), { maxItems: 1024 })),
+    ...Config,
   },
   { additionalProperties: false },
 );
+const UpdateAgent = Type.Object({ name: Type.Optional(Name), runtime: Type.Optional(RuntimeKind), model: Type.Optional(Model), workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), ...Config }, { additionalProperties: false });
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 const StartRuntime = Type.Object(
   {
@@ -108,6 +120,10 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   }));
   router.add('GET', '/api/daemon/agents', owner(async (_q, res) => ok(res, { agents: service.listAgents() })));
   router.add('POST', '/api/daemon/agents', owner(async (req, res) => ok(res, await service.addAgent(parseStrict(AddAgent, await jsonBody(req))), 201)));
+  router.add('POST', '/api/daemon/agents/reload', owner(async (_q, res) => ok(res, await service.reloadAgents())));
+  router.add('GET', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, service.getAgent(p.agent!))));
+  router.add('PATCH', '/api/daemon/agents/{agent}', owner(async (req, res, p) => ok(res, await service.updateAgent(p.agent!, parseStrict(UpdateAgent, await jsonBody(req))))));
+  router.add('DELETE', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, await service.removeAgent(p.agent!))));
   router.add('GET', '/api/daemon/agents/{agent}/turns', owner(async (req, res, p) => {
     const q = query(req);
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;

@@ -19,7 +19,9 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   /** Exec descriptors in help order, and their inventory rows (Exec domains). */
   readonly descriptors?: readonly ActionDescriptor[];
   readonly inventory?: readonly InventoryRow[];
-  /** Daemon handlers, one per descriptor; each receives `api.<key>` only. */
+  /** A daemon-local domain: its handlers receive the daemon's local service `<key>` (e.g. the profile index), not a server API. */
+  readonly local?: boolean;
+  /** Daemon handlers, one per descriptor; each receives `api.<key>` only (or the local service `<key>`). */
   readonly actions?: readonly BoundAction<any, any, Api>[];
   /** The daemon's typed client of this domain's server routes. */
   client(send: Send): Api;

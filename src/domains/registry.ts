@@ -2,6 +2,7 @@
 import type { BoundAction } from '../wire/exec/action.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { AnyDomain, DomainModule } from './module.js';
+import { agentDomain } from './agent/index.js';
 import { approvalDomain } from './approval/index.js';
 import { channelDomain } from './channel/index.js';
 import { memberDomain } from './member/index.js';
@@ -31,6 +32,7 @@ export const DOMAINS = [
   approvalDomain,
   knowledgeDomain,
   scheduledMessageDomain,
+  agentDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];
@@ -54,7 +56,7 @@ export function assembledInventory(): InventoryRow[] {
 
 /** Every built-in handler, tagged with the ServerApi group it receives. */
 export function builtinActions(): BoundAction[] {
-  return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key })));
+  return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key, ...(d.local ? { local: true } : {}) })));
 }
 
 /** Receipt selector → the Exec domain whose `get` reads that resource back, from each domain's `selector`. */

@@ -13,7 +13,7 @@ import { Schedules } from './service.js';
 export const scheduledMessageDomain = defineDomain({
   name: 'scheduled-message',
   key: 'schedules',
-  summary: 'Post a message at a time or on a cron; see its runs.',
+  summary: 'Messages posted at a time or on a cron.',
   selector: 'scheduleId',
   descriptors: SCHEDULE_DESCRIPTORS,
   inventory: rows as InventoryRow[],

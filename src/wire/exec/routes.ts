@@ -16,7 +16,7 @@ import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
 import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelope.js';
-import { registerJson, type RegisteredAction } from './register.js';
+import { registerJson, type LocalServices, type RegisteredAction } from './register.js';
 import { DescriptorValidator } from './validator.js';
 
 import { EXEC_ROOT } from '../../shared/routes.js';
@@ -29,6 +29,8 @@ export interface ExecRouteDeps {
   log: Logger;
   /** The ServerApi bound to the token's authorized agent. */
   apiFor(info: TokenInfo): ServerApi;
+  /** Daemon-local services for the token's agent (local domains such as `agent`); none by default. */
+  localsFor?(info: TokenInfo): LocalServices;
   /** Concrete handlers; the built-ins by default. */
   actions?: readonly BoundAction[];
   /** Descriptors + inventory; DefaultDescriptorCatalog() by default. */
@@ -47,7 +49,7 @@ export function buildActionMap(catalog: DescriptorCatalog, actions: readonly Bou
     if (catalog.find(a.descriptor.domain, a.descriptor.action) !== a.descriptor) throw new Error(`exec routes: handler ${k} has no catalog descriptor`);
     if (!catalog.inventory.has(k)) throw new Error(`exec routes: handler ${k} has no inventory row`);
     if (map.has(k)) throw new Error(`exec routes: duplicate handler ${k}`);
-    map.set(k, registerJson(a.descriptor, a.handler, a.apiKey, clock));
+    map.set(k, registerJson(a.descriptor, a.handler, a.apiKey, clock, a.local === true));
   }
   for (const d of catalog.actions) if (!map.has(actionKey(d.domain, d.action))) throw new Error(`exec routes: descriptor ${actionKey(d.domain, d.action)} has no handler`);
   return map;
@@ -131,7 +133,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
   if (!lease.live()) return sendDenied(res);
   let result;
   try {
-    result = await registered.invoke(scoped, deps.apiFor(info));
+    result = await registered.invoke(scoped, deps.apiFor(info), deps.localsFor?.(info));
   } catch (e) {
     const env = classify(e);
     if (env.error.code === 'internal') deps.log.warn({ domain, action: name, generationId: info.generationId, error: e instanceof Error ? e.name : typeof e }, 'exec action failed');
