@@ -17,6 +17,7 @@ import { newToken } from '../shared/ids.js';
 import { createLogger, RateLimitedLogger } from '../shared/log.js';
 import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
+import { withChildEffectCheck } from '../wire/mcp/child-effect.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { MemorySearch } from '../memorysearch/service.js';
@@ -182,7 +183,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory }), apiFor });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(createAgentteamHandler({ memory }), diag), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log);

@@ -16,6 +16,7 @@ import { newId } from '../shared/ids.js';
 import { execRootPath } from '../shared/routes.js';
 import { processStartTime } from '../shared/proc.js';
 import { prepareRuntime } from './drivers/index.js';
+import { MCP_CHILD_TOKEN_ENV } from './drivers/types.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
@@ -104,6 +105,8 @@ export class RuntimeLauncher {
         mcpToken: active.mcpToken,
         binDir: deps.binDir,
       });
+      // Appended after the scrub (the AGENTTEAM_MCP* family is daemon-owned, so no inherited copy survives it).
+      env[MCP_CHILD_TOKEN_ENV] = active.mcpChildToken;
       if (deps.memory) {
         // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
         const clone = deps.memory.ensure(req.agent.id);

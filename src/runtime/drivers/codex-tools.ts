@@ -8,7 +8,8 @@
 // success}. The client therefore sees the calling thread before any request to the daemon exists, and it alone holds
 // the MCP bearer: the turn's codex gets no `mcp_servers.agentteam` entry and no AGENTTEAM_MCP_* variable, so neither
 // Codex's own MCP client nor a model-run command can reach the MCP endpoint around the gate. (Native MCP calls run
-// inside Codex; its approval hook is skipped under some approval policies, so it cannot be the enforcement point.)
+// inside Codex's own MCP client, which asks for approval only as Codex's approval configuration says, so an approval
+// request cannot be the enforcement point.)
 import { allowed, CHILD_DENIED_TEXT, decide, EffectInventory, type GateDecision, type InventoryTool } from '../child-gate.js';
 import type { RateLimitedLogger } from '../../shared/rate-limited-log.js';
 import { MCP_SERVER_NAME } from './types.js';
