@@ -19,6 +19,7 @@ import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
 import { withChildEffectCheck } from '../wire/mcp/child-effect.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
+import { AttachmentBudget } from '../tools/agentteam/attachment-budget.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
@@ -183,7 +184,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(createAgentteamHandler({ memory }), diag), apiFor });
+    const attachments = { home: paths.root, budget: new AttachmentBudget() };
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(createAgentteamHandler({ memory, attachments }), diag), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log);
