@@ -22,7 +22,7 @@ before(
   async () => {
     ensureRuntimes();
     model = await startModelCapture();
-    rd = await startRuntimeDaemon({ AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' });
+    rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
   },
   { timeout: 11 * 60_000 },
 );
@@ -35,7 +35,7 @@ after(async () => {
 function writeCaptureProvider(codexHome: string): void {
   writeFileSync(
     join(codexHome, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "AGENTTEAM_TEST_MODEL_KEY"\nwire_api = "responses"\n`,
+    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
   );
 }
 
@@ -56,7 +56,7 @@ test('codex turn: the agentteam tools are the helper\'s dynamic tools (no native
   const { env } = isolatedEnv();
   writeCaptureProvider(env.CODEX_HOME!);
   try {
-    const run = await runTurn('codex', creds, turnInput('GATE-1'), { AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, { env, cwd: workdir() });
+    const run = await runTurn('codex', creds, turnInput('GATE-1'), { CAPTURE_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, { env, cwd: workdir() });
     const r = await run.p.done;
     assert.equal(r.code, 0, `codex turn failed; stderr: ${run.p.stderr().slice(-800)}`);
     const out = JSON.stringify((await model.waitForToolResult(call.id, 1)).content).replace(/\\/g, '');

@@ -29,7 +29,7 @@ before(
     ensureRuntimes();
     model = await startModelCapture();
     // The env var named by the capture provider's env_key (below); no API accepts it.
-    rd = await startRuntimeDaemon({ AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' });
+    rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
   },
   { timeout: 11 * 60_000 },
 );
@@ -43,7 +43,7 @@ after(async () => {
 function writeCaptureProvider(codexHome: string): void {
   writeFileSync(
     join(codexHome, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "AGENTTEAM_TEST_MODEL_KEY"\nwire_api = "responses"\n`,
+    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
   );
 }
 
@@ -77,7 +77,7 @@ test('codex: app-server launched by the daemon (driver -c overrides) lists the a
     ['model_provider', '"capture"'],
     ['model_providers.capture.name', '"capture"'],
     ['model_providers.capture.base_url', JSON.stringify(`${model.url}/v1`)],
-    ['model_providers.capture.env_key', '"AGENTTEAM_TEST_MODEL_KEY"'],
+    ['model_providers.capture.env_key', '"CAPTURE_MODEL_KEY"'],
     ['model_providers.capture.wire_api', '"responses"'],
     ['model', '"gpt-5.1-codex"'],
     // Headless: no approval round-trips for the scripted tool call (the shim answers no server requests).
@@ -182,7 +182,7 @@ test('codex turn via app-server (default model, code mode): developer instructio
   writeCaptureProvider(env.CODEX_HOME!);
   const place = { env, cwd: workdir() };
   try {
-    const run = await runTurn('codex', creds, turnInput(marker), { AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, place);
+    const run = await runTurn('codex', creds, turnInput(marker), { CAPTURE_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, place);
     const r = await run.p.done;
     assert.equal(r.code, 0, `codex turn failed; stdout: ${run.p.stdout().slice(-400)} stderr: ${run.p.stderr().slice(-800)}`);
     const first = model.requests.find((q) => JSON.stringify(q.body.input ?? '').includes(marker))?.body;
@@ -205,7 +205,7 @@ test('codex turn via app-server (default model, code mode): developer instructio
 
     model.script = () => ({ text: 'resumed' });
     const before = model.requests.length;
-    const next = await runTurn('codex', creds, turnInput(marker, { prompt: 'second turn', resumeId: threadId }), { AGENTTEAM_TEST_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, place);
+    const next = await runTurn('codex', creds, turnInput(marker, { prompt: 'second turn', resumeId: threadId }), { CAPTURE_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, place);
     assert.equal((await next.p.done).code, 0, next.p.stderr().slice(-800));
     assert.equal(next.plan.resumeIdFrom?.(next.p.stdout()), threadId);
     const resumed = model.requests.slice(before).at(-1)?.body;

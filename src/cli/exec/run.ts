@@ -3,6 +3,7 @@ import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
 import { validateValue } from '../../catalog/validate.js';
+import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { MAX_BODY_BYTES } from '../../wire/http/body.js';
 import { loadCredentialSource } from './credentials.js';
@@ -70,8 +71,9 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
   } else {
     if (Buffer.byteLength(text) > MAX_INPUT) return usage(io, 'input exceeds 1 MiB', 'send a smaller input');
     try {
-      input = JSON.parse(text);
-    } catch {
+      input = parseStrictJson(text);
+    } catch (e) {
+      if (e instanceof DuplicateKeyError) return usage(io, `input has a ${e.message}`, 'send each field once');
       return usage(io, 'input is not valid JSON', `run agentteam exec ${domain} ${action} --help`);
     }
   }
