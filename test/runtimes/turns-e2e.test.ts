@@ -96,7 +96,7 @@ test('done when, Codex (app-server, default model, code mode): the task is creat
   const js = [
     `const made = await tools.exec_command({ cmd: ${JSON.stringify(CREATE)} });`,
     'const id = /tsk_[0-9a-f]+/.exec(JSON.stringify(made))[0];',
-    'await tools.mcp__agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
+    'await tools.agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
     'text(JSON.stringify(made));',
   ].join('\n');
   const call = { id: 'call_done_codex', name: 'exec', custom: true, input: js };

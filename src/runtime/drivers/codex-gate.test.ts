@@ -66,6 +66,17 @@ test('primary proceeds; a child calls only readOnlyHint === true tools; missing,
   assert.ok(!JSON.stringify(lines).includes('secret-arg'), 'the log never holds call arguments');
 });
 
+test('the flat Codex name agentteam__<tool> is the same raw tool; mcp__agentteam__<tool> is not ours; after close() nobody runs anything', async () => {
+  const { gate, calls, lines } = gateWith();
+  assert.equal((await gate.handle({ threadId: 'thr_primary', namespace: null, tool: 'agentteam__send' })).success, true);
+  assert.equal((await gate.handle({ threadId: 'thr_primary', namespace: null, tool: 'mcp__agentteam__send' })).success, false);
+  gate.close();
+  assert.deepEqual(await gate.handle({ threadId: 'thr_primary', namespace: DYNAMIC_NAMESPACE, tool: 'send' }), { contentItems: [{ type: 'inputText', text: 'the turn has ended' }], success: false });
+  assert.deepEqual(await gate.handle({ threadId: 'thr_child', namespace: DYNAMIC_NAMESPACE, tool: 'read' }), { contentItems: [{ type: 'inputText', text: CHILD_DENIED_TEXT }], success: false });
+  assert.deepEqual(calls, ['send']);
+  assert.deepEqual(lines.map((l) => l.decision), ['allow-primary', 'deny-unknown', 'deny-turn-ended', 'deny-turn-ended']);
+});
+
 test('a child announced by thread/started is logged with its parent thread id', async () => {
   const { gate, lines } = gateWith();
   gate.noteThread({ id: 'thr_kid', parentThreadId: 'thr_primary' });
@@ -105,6 +116,13 @@ const CALLS = [
   ['thr_c', 'message_send', { target: 'channel:general', content: 'child posts' }],
   ['thr_c', 'message_react', { messageId: 'msg_x', emoji: 'eyes' }],
   ['thr_c', 'no_such_tool', {}],
+  ['thr_stranger', 'message_send', { target: 'channel:general', content: 'stranger posts' }],
+];
+// Sent on the same line batch as the primary's turn/completed: a child (and the primary) still calling after the turn ended.
+const LATE = [
+  ['thr_c', 'message_send', { target: 'channel:general', content: 'late child posts' }],
+  ['thr_p', 'message_send', { target: 'channel:general', content: 'late primary posts' }],
+  ['thr_c', 'message_history_read', { target: 'channel:general', limit: 1 }],
 ];
 let answered = 0;
 let buf = '';
@@ -122,7 +140,11 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
     }
     if (typeof m.id === 'number' && m.id >= 500 && !m.method) {
       log({ call: CALLS[m.id - 500].slice(0, 2), result: m.result });
-      if (++answered === CALLS.length) send({ method: 'turn/completed', params: { threadId: 'thr_p', turn: { id: 'turn_1', status: 'completed', error: null } } });
+      if (++answered === CALLS.length) {
+        const done = { method: 'turn/completed', params: { threadId: 'thr_p', turn: { id: 'turn_1', status: 'completed', error: null } } };
+        const late = LATE.map(([threadId, tool, args], n) => JSON.stringify({ id: 900 + n, method: 'item/tool/call', params: { threadId, turnId: 'turn_1', callId: 'l' + n, namespace: 'agentteam', tool, arguments: args } }));
+        process.stdout.write([JSON.stringify(done), ...late].join('\\n') + '\\n');
+      }
     }
   }
 });
@@ -130,7 +152,7 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
   { mode: 0o755 },
 );
 
-test('the codex-turn helper under a real daemon: primary write posts; child read allowed; child write, effectful and unknown tools denied with no post; codex never holds the MCP bearer', async () => {
+test('the codex-turn helper under a real daemon: primary write posts; child read allowed; child write, effectful and unknown tools, a thread that is not the turn\'s, and every call after the turn ended denied with no post; codex never holds the MCP bearer', async () => {
   const logFile = join(dir, 'log');
   writeFileSync(logFile, '');
   const request = JSON.stringify({ developerInstructions: 'S', prompt: 'p' });
@@ -152,7 +174,7 @@ test('the codex-turn helper under a real daemon: primary write posts; child read
   const ls = cliJson(await d.run(['message', 'ls', '--target', 'channel:general']));
   const contents = (ls.messages as { content: string }[]).map((m) => m.content);
   assert.ok(contents.includes('primary posts'));
-  assert.ok(!contents.includes('child posts'), 'a child thread posted a message');
+  for (const c of ['child posts', 'stranger posts', 'late child posts', 'late primary posts']) assert.ok(!contents.includes(c), `posted after all: ${c}`);
   // The decisions are on the run's diagnostic output: thread id, tool, decision; no argument text.
   const decisions = (r.stdout + r.stderr).split('\n').filter((l) => l.includes('"component":"codex-gate"')).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
   assert.deepEqual(decisions.map((x) => [x.threadId, x.tool, x.decision]), [
@@ -161,7 +183,12 @@ test('the codex-turn helper under a real daemon: primary write posts; child read
     ['thr_c', 'message_send', 'deny-effectful'],
     ['thr_c', 'message_react', 'deny-effectful'],
     ['thr_c', 'no_such_tool', 'deny-unknown'],
+    ['thr_stranger', 'message_send', 'deny-effectful'],
+    ['thr_c', 'message_send', 'deny-turn-ended'],
+    ['thr_p', 'message_send', 'deny-turn-ended'],
+    ['thr_c', 'message_history_read', 'deny-turn-ended'],
   ]);
   assert.equal(decisions[2].parentThreadId, 'thr_p');
+  assert.equal(decisions[5].parentThreadId, undefined, 'a thread codex never announced is still a child');
   assert.ok(!decisions.some((x) => JSON.stringify(x).includes('child posts')));
 });

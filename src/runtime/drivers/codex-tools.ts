@@ -12,11 +12,12 @@
 // request cannot be the enforcement point.)
 import { allowed, CHILD_DENIED_TEXT, decide, EffectInventory, type GateDecision, type InventoryTool } from '../child-gate.js';
 import type { RateLimitedLogger } from '../../shared/rate-limited-log.js';
+import { CODEX_TOOL_PREFIX } from '../../wire/mcp/naming.js';
 import { MCP_SERVER_NAME } from './types.js';
 
 /**
- * The namespace Codex offers the model, raw names inside. Not `mcp__agentteam`: Codex 0.169.0 refuses thread/start with
- * "dynamic tool namespace is reserved" for the `mcp__` prefix, which belongs to its own MCP servers.
+ * The namespace Codex offers the model, raw names inside; code mode shows them as `agentteam__<tool>`, the Codex name
+ * the prompt uses too (wire/mcp/naming.ts CODEX_TOOL_PREFIX says why it is not `mcp__agentteam__<tool>`).
  */
 export const DYNAMIC_NAMESPACE = MCP_SERVER_NAME;
 
@@ -59,13 +60,16 @@ export function dynamicToolSpecs(tools: readonly McpTool[]): object[] {
   ];
 }
 
-/** The raw tool a dynamic call names: our namespace + raw name, or the flat `mcp__agentteam__<tool>`; else undefined. */
+/** The raw tool a dynamic call names: our namespace + raw name, or the flat Codex name `agentteam__<tool>`; else undefined. */
 export function rawToolName(namespace: unknown, tool: unknown): string | undefined {
   if (typeof tool !== 'string') return undefined;
   if (namespace === DYNAMIC_NAMESPACE) return tool;
-  if ((namespace === null || namespace === undefined) && tool.startsWith(`${DYNAMIC_NAMESPACE}__`)) return tool.slice(DYNAMIC_NAMESPACE.length + 2);
+  if ((namespace === null || namespace === undefined) && tool.startsWith(CODEX_TOOL_PREFIX)) return tool.slice(CODEX_TOOL_PREFIX.length);
   return undefined;
 }
+
+/** The gate's decisions: the shared child rule's, and every call after the turn ended. */
+export type CodexGateDecision = GateDecision | 'deny-turn-ended';
 
 type ContentItem = { type: 'inputText'; text: string };
 export interface DynamicToolCallResponse {
@@ -89,6 +93,7 @@ export class CodexToolGate {
   private readonly inventory: EffectInventory;
   /** Child threads Codex announced (thread/started with a parent): for the log only; the rule is "not the primary". */
   private readonly parents = new Map<string, string>();
+  private closed = false;
 
   constructor(private readonly deps: ToolGateDeps) {
     this.inventory = new EffectInventory(deps.inventory);
@@ -101,14 +106,21 @@ export class CodexToolGate {
     if (typeof t?.id === 'string' && typeof parent === 'string' && this.parents.size < 1024) this.parents.set(t.id, parent);
   }
 
+  /** The primary thread's turn completed: from now on every call, the primary's included, is refused. */
+  close(): void {
+    this.closed = true;
+  }
+
   async handle(params: Record<string, unknown> | undefined): Promise<DynamicToolCallResponse> {
     const threadId = typeof params?.threadId === 'string' ? params.threadId : '';
     const tool = rawToolName(params?.namespace, params?.tool);
     const primary = threadId !== '' && threadId === this.deps.primaryThreadId();
     // Security invariant: the caller's identity is the provider thread id; every thread but the primary is a
     // delegated child and may call only tools the trusted inventory declares readOnlyHint === true.
-    const decision: GateDecision = tool === undefined ? 'deny-unknown' : decide(this.inventory, primary, tool);
+    // Security invariant: nothing runs after the turn ended (a child left running cannot act once its leader is done).
+    const decision: CodexGateDecision = this.closed ? 'deny-turn-ended' : tool === undefined ? 'deny-unknown' : decide(this.inventory, primary, tool);
     this.log(threadId, tool ?? String(params?.tool ?? ''), decision);
+    if (decision === 'deny-turn-ended') return failed(primary ? 'the turn has ended' : CHILD_DENIED_TEXT);
     if (!allowed(decision)) return failed(primary ? 'unknown tool' : CHILD_DENIED_TEXT);
     try {
       const r = await this.deps.callTool(tool!, params?.arguments ?? {});
@@ -121,7 +133,7 @@ export class CodexToolGate {
     }
   }
 
-  private log(threadId: string, tool: string, decision: GateDecision): void {
+  private log(threadId: string, tool: string, decision: CodexGateDecision): void {
     const role = threadId === this.deps.primaryThreadId() ? 'primary' : 'child';
     const fields: Record<string, unknown> = { threadId, role, tool: tool.slice(0, 128), decision };
     const parent = this.parents.get(threadId);

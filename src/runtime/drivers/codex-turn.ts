@@ -121,7 +121,14 @@ async function main(): Promise<void> {
   primaryThreadId = threadId;
   // Printed first: even a failed turn leaves a thread the next turn can resume.
   process.stdout.write(JSON.stringify({ threadId }) + '\n');
-  const completed = new Promise<Msg>((resolve) => notes.push((m) => m.method === 'turn/completed' && m.params?.threadId === threadId && resolve(m)));
+  // The gate closes synchronously on the primary's turn/completed, before any later line from codex is read.
+  const completed = new Promise<Msg>((resolve) =>
+    notes.push((m) => {
+      if (m.method !== 'turn/completed' || m.params?.threadId !== threadId) return;
+      gate.close();
+      resolve(m);
+    }),
+  );
   await call('turn/start', { threadId, input: [{ type: 'text', text: req.prompt, text_elements: [] }] });
   const done = (await completed).params!.turn as { id?: string; status?: string; error?: { message?: string } | null };
   process.stdout.write(JSON.stringify({ threadId, turnId: done.id, status: done.status }) + '\n');
