@@ -57,3 +57,29 @@ test('while the parent lives the child credential is refused on Exec (scope mcp 
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /EXEC<<403>>/);
 });
+
+test('a forged, altered or re-bound child credential is refused on MCP while the genuine one (same run) works', async (t) => {
+  const other = (await d.addAgent('otherbot')).id;
+  // Run inside the parent runtime, so the genuine child token is live while the forgeries are tried.
+  const ping = `-X POST -H 'content-type: application/json' -H 'accept: application/json' --data '{"jsonrpc":"2.0","id":1,"method":"ping"}'`;
+  const script = [
+    `hit() { curl -s -o /dev/null -w "$1<<%{http_code}>>" ${ping} -H "authorization: Bearer $2" "$3"; echo; }`,
+    't="$AGENTTEAM_MCP_CHILD_TOKEN"; u="$AGENTTEAM_MCP_URL"',
+    'hit GENUINE "$t" "$u"',
+    `hit FORGED "atm_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \\n')" "$u"`,
+    // One character changed (the last one rotated through the token alphabet).
+    `last=$(printf %s "$t" | tail -c 1); case "$last" in a) n=b;; *) n=a;; esac; hit ALTERED "\${t%?}$n" "$u"`,
+    `hit OTHER_AGENT "$t" "$(printf %s "$u" | sed 's#/agents/[^/]*$#/agents/${other}#')"`,
+    `hit LEGACY_OTHER "$t" "$(printf %s "$u" | sed 's#/api/internal/mcp/servers/\\([^/]*\\)/agents/[^/]*$#/mcp/agentteam/\\1/${other}#')"`,
+  ].join('\n');
+  const r = await d.run(['runtime', 'start', '--agent', 'parentbot', '--', 'sh', '-c', script]);
+  assert.equal(r.code, 0, r.stderr);
+  t.diagnostic(r.stdout.replace(/\n/g, ' '));
+  const status = (k: string) => new RegExp(`${k}<<(\\d+)>>`).exec(r.stdout)?.[1];
+  assert.equal(status('GENUINE'), '200', r.stdout);
+  assert.ok(!r.stdout.includes('atm_'), 'a token was printed');
+  for (const k of ['FORGED', 'ALTERED', 'OTHER_AGENT', 'LEGACY_OTHER']) {
+    const s = Number(status(k));
+    assert.ok(s === 401 || s === 403, `${k} answered ${s}: ${r.stdout}`);
+  }
+});

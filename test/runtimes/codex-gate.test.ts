@@ -79,6 +79,9 @@ test('codex turn: the agentteam tools are the helper\'s dynamic tools (no native
 });
 
 
+/** A shell scan for the MCP bearer: names of AGENTTEAM_MCP* vars in the env, then every /proc/<pid>/environ holding one. */
+const SCAN = "env | grep -o '^AGENTTEAM_MCP[A-Z_]*=.' | sed 's/^/ENV /'; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f 2>/dev/null | grep -q '^AGENTTEAM_MCP[A-Z_]*=.' && echo HIT $f; done; echo SCAN-END";
+
 /** True for a model request of a Codex child thread (Codex marks a spawned agent's requests with these headers). */
 const isChildRequest = (h: Record<string, string | string[] | undefined>) => h['x-openai-subagent'] === 'collab_spawn' && typeof h['x-codex-parent-thread-id'] === 'string';
 
@@ -93,6 +96,9 @@ test('codex turn: a real child thread spawned by the primary reads through the g
     'text(JSON.stringify({ read }));',
     `let sent; try { sent = await tools.agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(childText)} }); } catch (e) { sent = { threw: String(e) }; }`,
     'text(JSON.stringify({ sent }));',
+    // Around the gate: the MCP bearer in the child's own env or in any process env its sandbox can see.
+    `const scan = await tools.exec_command({ cmd: ${JSON.stringify(SCAN)} });`,
+    'text(JSON.stringify({ scan }));',
   ].join('\n');
   const child: ScriptedCall = { id: 'call_child_exec', name: 'exec', custom: true, input: childJs };
   const post: ScriptedCall = { id: 'call_primary_post', name: 'exec', custom: true, input: `text(JSON.stringify(await tools.agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(primaryText)} })));` };
@@ -124,6 +130,8 @@ test('codex turn: a real child thread spawned by the primary reads through the g
     t.diagnostic(`child exec output: ${out.slice(0, 900)}`);
     assert.match(out, /"read":/);
     assert.ok(out.includes(CHILD_DENIED_TEXT), 'the child was not given the fixed refusal');
+    assert.match(out, /SCAN-END/);
+    assert.ok(!/ENV AGENTTEAM_MCP|HIT \/proc/.test(out), 'the child can reach an MCP bearer around the gate');
     assert.equal(await findMessage(rd, 'channel:general', childText), undefined, 'a Codex child thread posted a message');
     assert.equal((await findMessage(rd, 'channel:general', primaryText))?.author.name, 'cxc');
     // The gate's decisions: the child by its own thread id (never the primary's), the primary allowed.

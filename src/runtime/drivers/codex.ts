@@ -19,9 +19,9 @@
 //   stays false: no other loopback or private address; a `host:port` key does not narrow it to one port in 0.169.0).
 //   `mode = "full"` because Exec calls are POSTs ("limited" allows GET/HEAD/OPTIONS only). The Exec CLI sends through
 //   that proxy (src/cli/exec/proxy.ts). A user `sandbox_mode` (or `--sandbox`) replaces profiles, and with it this.
-// - Code mode (the default model in 0.169.0): MCP tools are a deferred namespace (`Deferred tool namespaces:
-//   - mcp__agentteam`), callable from the `exec` tool as `tools.mcp__agentteam__<tool>(…)` without a search step;
-//   test/runtimes/codex.test.ts calls message_send and exec_command that way.
+// - Code mode (the default model in 0.169.0): a hand-run codex's MCP tools are a deferred namespace (`Deferred tool
+//   namespaces: - mcp__agentteam`), callable from `exec` as `tools.mcp__agentteam__<tool>(…)`; a turn's are the
+//   helper's dynamic namespace, `tools.agentteam__<tool>(…)` (the Codex name, wire/mcp/naming.ts CODEX_TOOL_PREFIX).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
