@@ -17,6 +17,7 @@ import { newToken } from '../shared/ids.js';
 import { createLogger, RateLimitedLogger } from '../shared/log.js';
 import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
+import { withChildEffectCheck } from '../wire/mcp/child-effect.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
 import { AttachmentBudget } from '../tools/agentteam/attachment-budget.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
@@ -255,7 +256,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });
 
     const http = createLocalApiServer(router, log, limits.limits);

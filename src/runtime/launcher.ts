@@ -20,6 +20,7 @@ import { prepareRuntime, type RuntimePlan } from './drivers/index.js';
 import type { TurnInput } from './drivers/types.js';
 import type { CurrentTurn, SessionMetadata } from '../sessions/metadata.js';
 import { writeRunRecord } from './orphans.js';
+import { MCP_CHILD_TOKEN_ENV } from './drivers/types.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
@@ -177,6 +178,8 @@ export class RuntimeLauncher {
         ...(req.canonicalEnv ? { canonical: req.canonicalEnv } : {}),
         ...(deps.daemonSecrets ? { daemonSecrets: deps.daemonSecrets() } : {}),
       });
+      // Appended after the scrub (the AGENTTEAM_MCP* family is daemon-owned, so no inherited copy survives it).
+      env[MCP_CHILD_TOKEN_ENV] = active.mcpChildToken;
       if (deps.memory) {
         // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
         const clone = deps.memory.ensure(req.agent.id);

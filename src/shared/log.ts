@@ -2,7 +2,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
-import type { Clock } from './clock.js';
 
 export type { Logger };
 
@@ -32,40 +31,4 @@ export function createLogger(opts: { dir?: string; name: string; level?: string 
   return pino(options, dest);
 }
 
-/**
- * A per-key token bucket in front of a logger: at most `burst` lines per key, refilled at `perSecond`.
- * When a key is allowed again after dropping lines, its next line reports how many were dropped.
- */
-export class RateLimitedLogger {
-  private buckets = new Map<string, { tokens: number; at: number; dropped: number }>();
-
-  constructor(
-    private readonly log: Logger,
-    private readonly clock: Clock,
-    private readonly burst = 10,
-    private readonly perSecond = 1,
-    private readonly maxKeys = 1024,
-  ) {}
-
-  /** Logs `msg` with `fields` under `key` unless the key's bucket is empty. Returns whether it was written. */
-  warn(key: string, fields: Record<string, unknown>, msg: string): boolean {
-    const now = this.clock.now();
-    let b = this.buckets.get(key);
-    if (!b) {
-      if (this.buckets.size >= this.maxKeys) this.buckets.clear();
-      b = { tokens: this.burst, at: now, dropped: 0 };
-      this.buckets.set(key, b);
-    }
-    b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
-    b.at = now;
-    if (b.tokens < 1) {
-      b.dropped++;
-      return false;
-    }
-    b.tokens -= 1;
-    const dropped = b.dropped;
-    b.dropped = 0;
-    this.log.warn(dropped > 0 ? { ...fields, key, dropped } : { ...fields, key }, msg);
-    return true;
-  }
-}
+export { RateLimitedLogger } from './rate-limited-log.js';

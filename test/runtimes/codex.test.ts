@@ -163,7 +163,7 @@ test("codex: handed its exited run's token directly, is refused by the daemon an
   assert.deepEqual(Object.keys(s.tools), []);
 });
 
-test('codex turn via app-server (default model, code mode): developer instructions reach the model; exec_command `agentteam exec task create` and the deferred mcp__agentteam message_send succeed; other hosts stay blocked; the thread resumes', async (t) => {
+test('codex turn via app-server (default model, code mode): developer instructions reach the model; exec_command `agentteam exec task create` and agentteam message_send (a gated dynamic tool of the helper) succeed; other hosts stay blocked; the thread resumes', async (t) => {
   const creds = await holdCredentials(rd, 'cxt');
   const marker = 'AGENTTEAM-STABLE-codex-91d4';
   const reply = 'codex turn reply: the task is created';
@@ -173,7 +173,7 @@ test('codex turn via app-server (default model, code mode): developer instructio
     'text(JSON.stringify({ made }));',
     `let other; try { other = await tools.exec_command({ cmd: "curl -s -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.2:9/" }); } catch (e) { other = { blocked: String(e) }; }`,
     'text(JSON.stringify({ other }));',
-    `const sent = await tools.mcp__agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(reply)} });`,
+    `const sent = await tools.agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(reply)} });`,
     'text(JSON.stringify({ sent }));',
   ].join('\n');
   const call = { id: 'call_codex_turn', name: 'exec', custom: true, input: js };

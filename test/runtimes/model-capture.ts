@@ -65,12 +65,12 @@ export type ModelReply = { toolUse: ScriptedCall } | { text: string };
 
 export interface ModelCapture {
   url: string;
-  /** Bodies of every model request (Anthropic Messages or OpenAI Responses API), in arrival order. */
-  requests: { path: string; body: ModelRequest }[];
+  /** Bodies (and headers) of every model request (Anthropic Messages or OpenAI Responses API), in arrival order. */
+  requests: { path: string; body: ModelRequest; headers: Record<string, string | string[] | undefined> }[];
   /** `METHOD path` of every request that arrived, answered or not (diagnostics). */
   seen: string[];
-  /** A model request gets `script(body)`'s reply when it returns one; otherwise it is held open. */
-  script: ((body: ModelRequest) => ModelReply | undefined) | undefined;
+  /** A model request gets `script(body, headers)`'s reply when it returns one; otherwise it is held open. */
+  script: ((body: ModelRequest, headers: Record<string, string | string[] | undefined>) => ModelReply | undefined) | undefined;
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
   /** Resolves with the tool_result block of call `id` as the runtime hands it back to the model. */
@@ -91,12 +91,12 @@ export async function startModelCapture(): Promise<ModelCapture> {
       // Claude Code posts to <base>/v1/messages, the AI SDK (OpenCode) to <base>/messages, Codex to <base_url>/responses.
       if (req.method === 'POST' && /\/(messages|responses)$/.test(path)) {
         try {
-          requests.push({ path, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest });
+          requests.push({ path, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest, headers: req.headers });
         } catch {
-          requests.push({ path, body: {} });
+          requests.push({ path, body: {}, headers: req.headers });
         }
         for (const w of waiters) w();
-        const reply = capture.script?.(requests.at(-1)!.body);
+        const reply = capture.script?.(requests.at(-1)!.body, req.headers);
         if (reply) (path.endsWith('/responses') ? writeResponsesStream : writeMessagesStream)(res, reply);
         return; // otherwise held open: the runtime waits for its model until the test stops it
       }

@@ -96,7 +96,7 @@ test('done when, Codex (app-server, default model, code mode): the task is creat
   const js = [
     `const made = await tools.exec_command({ cmd: ${JSON.stringify(CREATE)} });`,
     'const id = /tsk_[0-9a-f]+/.exec(JSON.stringify(made))[0];',
-    'await tools.mcp__agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
+    'await tools.agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
     'text(JSON.stringify(made));',
   ].join('\n');
   const call = { id: 'call_done_codex', name: 'exec', custom: true, input: js };
@@ -107,6 +107,11 @@ test('done when, Codex (app-server, default model, code mode): the task is creat
     t.diagnostic(`codex answer: ${r.answer}; turn: ${JSON.stringify(r.outcome)}`);
     assert.match(r.answer, /^Created tsk_[0-9a-f]+$/);
     assertCreatedAndInstructed('input', start);
+    // One Codex naming: the compiled instructions and the tools Codex offers its model name the same agentteam__<tool>.
+    const seen = JSON.stringify(model.requests.slice(start).find((q) => JSON.stringify(q.body.input ?? '').includes('AgentTeam actions'))!.body.input);
+    assert.match(seen, /Reply only with `agentteam__message_send`/, 'the instructions do not name the Codex tool');
+    assert.match(seen, /declare const tools: \{ agentteam__message_send\(/, 'codex does not offer agentteam__message_send');
+    assert.ok(!seen.includes('mcp__agentteam'), 'a Codex turn names the native MCP form');
   } finally {
     model.script = undefined;
     await rd.dispose();
