@@ -37,8 +37,9 @@ daemon
   .description('start the daemon (detached unless --foreground); returns once healthy')
   .option('--port <n>', 'local API port (default: any free port)')
   .option('--foreground', 'run in this process')
-  .option('--server-url <url>', 'use a remote AgentTeam Server instead of the embedded one')
+  .option('--server-url <url...>', 'remote server process URL(s), tried in turn; remembered in the home')
   .option('--server-id <id>', 'the remote server id (required with --server-url)')
+  .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
   .action(async (o) => void (process.exitCode = await daemonStart(home(), o)));
 daemon.command('stop').description('stop the daemon gracefully').action(async () => void (process.exitCode = await daemonStop(home())));
 daemon
@@ -118,6 +119,11 @@ server
   .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
   .requiredOption('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB')
   .option('--port <n>', 'port (default 7700)', '7700')
+  .option('--host <addr>', 'bind address (default 127.0.0.1)')
+  .option('--allowed-host <name...>', 'Host names clients use (required off loopback)')
+  .option('--tls-cert <file>', 'PEM certificate chain: serve https')
+  .option('--tls-key <file>', 'PEM private key for --tls-cert')
+  .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
   .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
 

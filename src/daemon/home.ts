@@ -11,6 +11,8 @@ export interface HomePaths {
   ownerToken: string;
   serverAdminToken: string;
   ownerProfile: string;
+  /** The remote server this home belongs to (server-link.ts). */
+  serverConfig: string;
   config: string;
   db: string;
   profiles: string;
@@ -35,6 +37,7 @@ export function homePaths(root: string): HomePaths {
     ownerToken: join(root, 'owner.token'),
     serverAdminToken: join(root, 'server-admin.token'),
     ownerProfile: join(root, 'owner.json'),
+    serverConfig: join(root, 'server.json'),
     config: join(root, 'config.json'),
     db: join(root, 'server.db'),
     profiles: join(root, 'profiles'),

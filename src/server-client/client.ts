@@ -1,5 +1,6 @@
 // Owns the one typed ServerClient: node:http keep-alive calls to the AgentTeam Server with timeouts, abort, idempotency keys and typed errors.
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
 import type {
@@ -14,6 +15,10 @@ import type {
 
 export interface ServerClientOptions {
   baseUrl: string;
+  /** Further server processes of the same server, tried in turn when one is unreachable (reads and keyed writes). */
+  fallbackUrls?: readonly string[];
+  /** Extra PEM CA certificates trusted for https:// (a private CA or a self-signed server certificate). */
+  ca?: string | Buffer;
   /** Per-call timeout; default 10 s. */
   timeoutMs?: number;
   clock?: Clock;
@@ -30,13 +35,16 @@ export class ServerCallError extends AppError {
   readonly kind: ServerErrorKind;
   readonly httpStatus: number | undefined;
   readonly aborted: boolean;
+  /** The connection was refused: the request never reached a server, so any call may go to another one. */
+  readonly refused: boolean;
 
-  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean } = {}) {
+  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean; refused?: boolean } = {}) {
     super(code, message, opts.hint !== undefined ? { hint: opts.hint } : {});
     this.name = 'ServerCallError';
     this.kind = kind;
     this.httpStatus = opts.httpStatus;
     this.aborted = opts.aborted ?? false;
+    this.refused = opts.refused ?? false;
   }
 }
 
@@ -50,17 +58,62 @@ interface Call {
 
 const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A loopback host as URL.hostname spells it: localhost, 127.0.0.0/8, [::1]. */
+export function isLoopbackHostname(h: string): boolean {
+  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Parses one server URL. Security invariant: server credentials are never sent over plain http to another machine, so
+ * an http:// URL must name a loopback host; anything else must be https://.
+ */
+export function parseServerUrl(raw: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new AppError('invalid_input', 'the server URL is not a valid http(s):// URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError('invalid_input', 'the server URL must be http:// (loopback only) or https://');
+  if (u.username || u.password || u.search || u.hash) throw new AppError('invalid_input', 'the server URL must not carry credentials, a query or a fragment');
+  if (u.protocol === 'http:' && !isLoopbackHostname(u.hostname)) {
+    throw new AppError('invalid_input', `refusing plain http to ${u.hostname}: server credentials are sent only over https:// to another host`, {
+      hint: 'use https:// (TLS on the server with --tls-cert/--tls-key, or a TLS load balancer in front)',
+    });
+  }
+  return u;
+}
+
+interface Target {
+  base: URL;
+  agent: Agent;
+  https: boolean;
+}
+
 export class ServerClient {
-  private readonly base: URL;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly targets: Target[];
+  /** Index of the server process that answered last; calls start there. */
+  private preferred = 0;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
 
   constructor(opts: ServerClientOptions) {
-    this.base = new URL(opts.baseUrl);
-    if (this.base.protocol !== 'http:') throw new AppError('invalid_input', 'ServerClient baseUrl must be http://');
+    const urls = [opts.baseUrl, ...(opts.fallbackUrls ?? [])].map(parseServerUrl);
+    const plain = new Agent({ keepAlive: true, maxSockets: 64 });
+    const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
+    this.targets = urls.map((base) => (base.protocol === 'https:' ? { base, agent: tls!, https: true } : { base, agent: plain, https: false }));
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.clock = opts.clock ?? systemClock;
+  }
+
+  /** The URL calls go to first (the last one that answered). */
+  get url(): string {
+    return this.targets[this.preferred]!.base.href.replace(/\/$/, '');
+  }
+
+  /** Liveness of the server process and its database (GET /v1/health); rejects with upstream_unavailable when either is down. */
+  health(o?: CallOptions): Promise<{ serverId: string; server: 'ok'; database: 'ok' }> {
+    return this.call({ method: 'GET', path: '/v1/health', opts: o });
   }
 
   info(o?: CallOptions): Promise<ServerInfo> {
@@ -77,26 +130,47 @@ export class ServerClient {
   }
 
   close(): void {
-    this.agent.destroy();
+    for (const a of new Set(this.targets.map((t) => t.agent))) a.destroy();
   }
 
   /**
    * One HTTP exchange; resolves with `data` of an ok envelope or rejects with ServerCallError. A request that fails
    * because the server closed an idle keep-alive socket just as it was reused is retried once, but only when it is
-   * safe to repeat (a GET, or a mutation carrying an idempotency key).
+   * safe to repeat (a GET, or a mutation carrying an idempotency key). With several server URLs, an unreachable one is
+   * skipped for the next: any call whose connection was refused (nothing was sent), and reads and keyed writes after
+   * any network failure or timeout (safe to repeat: the key makes the retry a replay).
    */
   async call<T>(c: Call): Promise<T> {
+    const safe = c.method === 'GET' || c.opts?.idempotencyKey !== undefined;
+    const n = this.targets.length;
+    const first = this.preferred;
+    let last: unknown;
+    for (let i = 0; i < n; i++) {
+      const idx = (first + i) % n;
+      try {
+        const out = await this.onTarget<T>(this.targets[idx]!, c, safe);
+        this.preferred = idx;
+        return out;
+      } catch (e) {
+        last = e;
+        const net = e instanceof ServerCallError && (e.kind === 'network' || e.kind === 'timeout') && !e.aborted;
+        if (!net || !(safe || (e as ServerCallError).refused)) throw e;
+      }
+    }
+    throw last;
+  }
+
+  private async onTarget<T>(t: Target, c: Call, safe: boolean): Promise<T> {
     try {
-      return await this.once<T>(c);
+      return await this.once<T>(t, c);
     } catch (e) {
-      const safe = c.method === 'GET' || c.opts?.idempotencyKey !== undefined;
-      if (e instanceof StaleSocket && safe) return this.once<T>(c);
+      if (e instanceof StaleSocket && safe) return this.once<T>(t, c);
       if (e instanceof StaleSocket) throw e.error;
       throw e;
     }
   }
 
-  private once<T>(c: Call): Promise<T> {
+  private once<T>(t: Target, c: Call): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const signal = c.opts?.signal;
       if (signal?.aborted) return reject(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
@@ -117,10 +191,11 @@ export class ServerClient {
         if (err) reject(err);
         else resolve(value as T);
       };
-      const req = request(
-        { protocol: 'http:', hostname: this.base.hostname, port: this.base.port, method: c.method, path: basePath(this.base) + c.path, headers, agent: this.agent },
-        (res) => readResponse(res, (err, v) => settle(err, v as T)),
-      );
+      const hostname = t.base.hostname.replace(/^\[|\]$/g, '');
+      const reqOpts = { hostname, port: t.base.port, method: c.method, path: basePath(t.base) + c.path, headers, agent: t.agent };
+      const onRes = (res: IncomingMessage) => readResponse(res, (err, v) => settle(err, v as T));
+      // Security invariant: https verifies the certificate against the system CAs plus the configured `ca`; never disabled.
+      const req = t.https ? tlsRequest({ ...reqOpts, protocol: 'https:', servername: hostname }, onRes) : request({ ...reqOpts, protocol: 'http:' }, onRes);
       const onAbort = () => {
         settle(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
         req.destroy();
@@ -133,7 +208,7 @@ export class ServerClient {
       let responded = false;
       req.on('response', () => (responded = true));
       req.on('error', (e: NodeJS.ErrnoException) => {
-        const err = new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network');
+        const err = new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network', { refused: e.code === 'ECONNREFUSED' });
         const stale = req.reusedSocket && !responded && e.code === 'ECONNRESET';
         // A response that already arrived wins over a late socket error (the server may close after refusing a body).
         setImmediate(() => settle(stale ? new StaleSocket(err) : err));

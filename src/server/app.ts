@@ -7,7 +7,7 @@ import { Messages } from './domains/messages.js';
 import { Reviews } from './domains/reviews.js';
 import { Tasks } from './domains/tasks.js';
 import { loadWorkspaceMeta, type WorkspaceMeta } from './domains/workspace.js';
-import { IdempotencyReceipts } from './idempotency.js';
+import { IdempotencyReceipts, type ClaimOwners } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
 import type { Sql, Store } from './store/types.js';
 import type { DomainDeps } from './domains/context.js';
@@ -26,13 +26,14 @@ export interface ServerDomains {
   within(sql: Sql): ServerDomains;
 }
 
-export async function createDomains(store: Store, clock: Clock): Promise<ServerDomains> {
+/** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
+export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerDomains> {
   const meta = await loadWorkspaceMeta(store);
-  return wire(meta, { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() });
+  return wire(meta, { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() }, new IdempotencyReceipts(store, clock, owners));
 }
 
-/** Domain objects are cheap views over deps: meta, cursors and ids are shared, only the store differs per transaction. */
-function wire(meta: WorkspaceMeta, deps: DomainDeps): ServerDomains {
+/** Domain objects are cheap views over deps: meta, cursors, ids and receipts are shared, only the store differs per transaction. */
+function wire(meta: WorkspaceMeta, deps: DomainDeps, receipts: IdempotencyReceipts): ServerDomains {
   const messages = new Messages(deps);
   return {
     meta,
@@ -41,7 +42,7 @@ function wire(meta: WorkspaceMeta, deps: DomainDeps): ServerDomains {
     messages,
     tasks: new Tasks(deps, messages),
     reviews: new Reviews(deps),
-    receipts: new IdempotencyReceipts(deps.store, deps.clock),
-    within: (sql) => wire(meta, { ...deps, store: deps.store.within(sql) }),
+    receipts,
+    within: (sql) => wire(meta, { ...deps, store: deps.store.within(sql) }, receipts),
   };
 }

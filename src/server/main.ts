@@ -1,10 +1,13 @@
 // Owns starting and stopping the AgentTeam Server: open the store (SQLite or PostgreSQL), wire domains, listen on loopback, close cleanly.
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createDomains } from './app.js';
 import { createRequestHandler } from './http/handler.js';
+import { LOOPBACK_BIND, parseAllowedHosts } from './http/host-allow.js';
+import { ServerProcess } from './processes.js';
 import { openStore } from './store/open.js';
 
 export interface StartServerOptions {
@@ -12,7 +15,12 @@ export interface StartServerOptions {
   db?: string;
   /** A SQLite file path (the embedded default); same as db `sqlite:PATH`. */
   dbPath?: string;
+  /** Bind address (default 127.0.0.1). Any other address needs allowedHosts. */
   host?: string;
+  /** Host names clients use to reach this server (besides loopback); required when host is not loopback. */
+  allowedHosts?: readonly string[];
+  /** PEM certificate chain and key: the server terminates TLS itself (https://). Without it, plain http. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** 0 (default) picks an ephemeral port. */
   port?: number;
   /** Unlocks only POST /v1/admin/bootstrap. Never logged. */
@@ -30,23 +38,31 @@ export interface RunningServer {
 }
 
 const RECEIPT_PURGE_MS = 60 * 60 * 1000;
-const LOOPBACK_BIND = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   if (typeof opts.adminToken !== 'string' || opts.adminToken.length < 16) throw new Error('adminToken must be at least 16 characters');
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger({ name: 'server' });
   if (opts.db === undefined && typeof opts.dbPath !== 'string') throw new Error('give db (sqlite:PATH or postgres://…) or dbPath');
+  const host = opts.host ?? '127.0.0.1';
+  const loopbackOnly = LOOPBACK_BIND.has(host);
+  const allowedHosts = parseAllowedHosts(opts.allowedHosts ?? []);
+  // Security invariant: a server reachable from other machines answers only the Host names it was told to.
+  if (!loopbackOnly && allowedHosts.size === 0) throw new Error('a non-loopback --host needs --allowed-host NAME (the names clients use to reach this server)');
   const store = await openStore(opts.db ?? { kind: 'sqlite', path: opts.dbPath! }, {
     clock,
-    onPoolError: (e) => logger.warn({ code: (e as { code?: string }).code }, 'database connection lost; reconnecting on next use'),
+    onPoolError: (e) => logger.warn({ code: (e as { code?: string }).code }, 'database connection lost'),
+    onReconnect: (s) =>
+      s.up ? logger.info('database reachable again') : logger.warn({ attempt: s.attempt, nextDelayMs: s.nextDelayMs }, 'database unreachable; reconnecting with backoff'),
   });
   let server: Server | undefined;
   try {
-    const domains = await createDomains(store, clock);
-    const host = opts.host ?? '127.0.0.1';
-    const loopbackOnly = LOOPBACK_BIND.has(host);
-    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) }));
+    const proc = new ServerProcess(store, clock, logger);
+    await proc.register();
+    const domains = await createDomains(store, clock, proc);
+    const handler = createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
+    const httpOpts = { keepAliveTimeout: 5000, requestTimeout: 120_000 };
+    server = opts.tls ? createTlsServer({ ...httpOpts, cert: opts.tls.cert, key: opts.tls.key }, handler) : createServer(httpOpts, handler);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(opts.port ?? 0, host, () => {
@@ -56,15 +72,18 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     });
     const addr = server.address() as AddressInfo;
     const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const scheme = opts.tls ? 'https' : 'http';
     let purge = clock.setTimer(RECEIPT_PURGE_MS, function tick() {
       domains.receipts.purgeExpired().catch((e) => logger.warn({ err: e }, 'receipt purge failed'));
       purge = clock.setTimer(RECEIPT_PURGE_MS, tick);
     });
-    logger.info({ serverId: domains.meta.serverId, port: addr.port }, 'server listening');
+    logger.info({ serverId: domains.meta.serverId, port: addr.port, url: `${scheme}://${urlHost}:${addr.port}` }, 'server listening');
+    if (!loopbackOnly && !opts.tls) logger.warn({ host }, 'plain http on a non-loopback address: terminate TLS in front of this server (daemons refuse http to other hosts)');
+
     let closing: Promise<void> | undefined;
     const s = server;
     return {
-      url: `http://${urlHost}:${addr.port}`,
+      url: `${scheme}://${urlHost}:${addr.port}`,
       serverId: domains.meta.serverId,
       close() {
         closing ??= (async () => {
@@ -73,6 +92,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
             s.close(() => resolve());
             s.closeIdleConnections();
           });
+          await proc.close();
           await store.close();
         })();
         return closing;

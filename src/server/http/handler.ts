@@ -9,7 +9,8 @@ import { bearerToken, isJsonContentType, loopbackRequest, sendRaw } from '../../
 import { Router } from '../../wire/http/router.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../domains/context.js';
-import { idempotencyKeyFrom, requestHash } from '../idempotency.js';
+import { idempotencyKeyFrom, receiptKey, requestHash } from '../idempotency.js';
+import { hostAllowed } from './host-allow.js';
 import { QUERY_ALIASES, ROUTES, type RouteDef } from './routes.js';
 import { applyAliases, BodyValidator } from './schemas.js';
 
@@ -19,8 +20,12 @@ export interface HandlerOptions {
   logger: Logger;
   /** When the server listens on loopback, refuse requests whose Host/Origin is not loopback (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** Host names answered besides loopback (see host-allow.ts); with any, Host must be loopback or one of them. */
+  allowedHosts?: ReadonlySet<string>;
   /** Requests admitted at once; more are 409 admission_rejected before their body is read. Default 2048. */
   maxInFlight?: number;
+  /** Checks the database (one trivial query); rejects when it is unreachable. */
+  checkDatabase?: () => Promise<void>;
 }
 
 export const SERVER_MAX_IN_FLIGHT = 2048;
@@ -77,13 +82,24 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, d));
     if (key === undefined) return call(domains);
     // Failed validation never reaches here, so it is never stored.
-    const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body));
+    // Security invariant: receipts are sealed with a key only the requester's own credential derives (never plaintext at rest).
+    const seal = receiptKey(domains.meta.credentialKey, token!, actor.id, key);
+    const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body), seal);
     if (begun.kind === 'replay') return { status: begun.status, body: begun.body };
     // The mutation runs in the receipt's transaction, so it never commits without its receipt.
-    return domains.receipts.runClaimed(actor.id, key, (sql) => call(domains.within(sql)));
+    return domains.receipts.runClaimed(actor.id, key, begun.claim, (sql) => call(domains.within(sql)), seal);
   };
 
   router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));
+  // No auth and nothing secret: a load balancer or supervisor asks whether this process can serve (database included).
+  router.add('GET', '/v1/health', (req, res) =>
+    dispatch('/v1/health', req, res, async () => {
+      await (opts.checkDatabase?.() ?? Promise.resolve()).catch((e) => {
+        throw e instanceof AppError && e.code === 'upstream_unavailable' ? e : new AppError('upstream_unavailable', 'the database is unavailable', { hint: 'retry shortly' });
+      });
+      return ok({ serverId: domains.meta.serverId, server: 'ok', database: 'ok' });
+    }),
+  );
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
   for (const r of ROUTES) {
     router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
@@ -118,7 +134,8 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
 
   return (req, res) => {
     // Security invariant: a loopback-bound server answers only loopback Host/Origin, before routing or auth.
-    if (opts.loopbackOnly && !loopbackRequest(req)) {
+    const allowed = opts.allowedHosts && opts.allowedHosts.size > 0 ? hostAllowed(req, opts.allowedHosts) : !opts.loopbackOnly || loopbackRequest(req);
+    if (!allowed) {
       res.setHeader('connection', 'close');
       return send(res, fail(FORBIDDEN()));
     }

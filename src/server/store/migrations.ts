@@ -117,4 +117,16 @@ CREATE TABLE idempotency_receipts (
 CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
 `,
   },
+  {
+    version: 5,
+    name: 'server processes; idempotency claims',
+    sql: `
+CREATE TABLE server_processes (
+  boot_id TEXT PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  heartbeat_at INTEGER NOT NULL
+);
+ALTER TABLE idempotency_receipts ADD COLUMN claim TEXT;
+`,
+  },
 ];

@@ -1,7 +1,7 @@
 // Owns choosing the store from a database URL: `sqlite:PATH` opens a SQLite file, `postgres://…` connects to PostgreSQL.
 import { resolve } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
-import { openPostgresStore } from './postgres.js';
+import { openPostgresStore, type OpenPostgresOptions } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
@@ -28,6 +28,7 @@ export function parseDbUrl(db: string): DbLocation {
 export interface OpenStoreOptions {
   clock?: Clock;
   onPoolError?: (e: Error) => void;
+  onReconnect?: OpenPostgresOptions['onReconnect'];
   /** Calls in a transaction's async context join it (AsyncLocalStorage). Default false here: the server passes `sql` explicitly. */
   ambient?: boolean;
 }
@@ -36,5 +37,5 @@ export async function openStore(db: string | DbLocation, opts: OpenStoreOptions 
   const loc = typeof db === 'string' ? parseDbUrl(db) : db;
   const ambient = opts.ambient ?? false;
   if (loc.kind === 'sqlite') return openSqliteStore(loc.path, { ...(opts.clock ? { clock: opts.clock } : {}), ambient });
-  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ambient });
+  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ...(opts.onReconnect ? { onReconnect: opts.onReconnect } : {}), ambient });
 }

@@ -123,6 +123,18 @@ CREATE TABLE idempotency_receipts (
 CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
 `,
   },
+  {
+    version: 5,
+    name: 'server processes; idempotency claims',
+    sql: `
+CREATE TABLE server_processes (
+  boot_id TEXT COLLATE "C" PRIMARY KEY,
+  started_at BIGINT NOT NULL,
+  heartbeat_at BIGINT NOT NULL
+);
+ALTER TABLE idempotency_receipts ADD COLUMN claim TEXT COLLATE "C";
+`,
+  },
 ];
 
 /**
