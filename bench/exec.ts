@@ -35,7 +35,7 @@ export async function benchExec(fx: McpFixture, o: BenchOptions): Promise<BenchR
   const api = new ServerClient({ baseUrl: daemon.serverUrl });
   try {
     const agentApi = api.as(daemon.agentCredential(agentId));
-    for (let i = 0; i < SEED_TASKS; i++) await agentApi.createTask({ title: `bench task ${i}`, description: 'seeded for the Exec benchmark' });
+    for (let i = 0; i < SEED_TASKS; i++) await agentApi.tasks.create({ title: `bench task ${i}`, description: 'seeded for the Exec benchmark' });
   } finally {
     api.close();
   }

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     const exited = new Promise((r) => child.once('exit', r));
     await pool(Array.from({ length: 50 }, (_, i) => i), 4, (i) => daemon.owner('POST', '/api/daemon/messages', { target: 'channel:general', content: `seed ${i} ${'lorem ipsum '.repeat(8)}` }));
     const api = new ServerClient({ baseUrl: daemon.serverUrl });
-    for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).createTask({ title: `t${i}` });
+    for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).tasks.create({ title: `t${i}` });
     api.close();
     const rts = await pool([0, 1, 2, 3], 4, () => daemon.launchWithTokens(agentId));
     const path = w.kind === 'mcp' ? `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}` : `/api/internal/exec/servers/${daemon.serverId}/agents/${agentId}/task/list`;

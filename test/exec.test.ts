@@ -89,6 +89,8 @@ test('every failure the agent can provoke is a typed envelope with the right exi
   assert.equal(report.notFound.code, 1);
   assert.equal(report.notFound.out.error.code, 'not_found');
   assert.equal(report.unknownAction.code, 2);
+  // Before the id grammar was enforced at the daemon, `task get {"taskId":"."}` reached GET /v1/tasks and answered internal.
+  assert.deepEqual(report.dotIds, ['validation_failed', 'validation_failed', 'validation_failed', 'validation_failed', 'validation_failed']);
   assert.equal(report.noTokenFile.code, 3, 'a missing token file fails closed, never using AGENTTEAM_EXEC_TOKEN');
   assert.ok(!report.noTokenFile.out.includes('/nonexistent'), 'the token file path is not echoed');
 });

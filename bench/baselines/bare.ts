@@ -35,7 +35,7 @@ export async function startBare(cfg: BaselineConfig, port = 0): Promise<Server> 
         if (body.limit !== undefined) q.limit = body.limit;
         if (body.cursor !== undefined) q.cursor = body.cursor;
         if (body.filters?.status !== undefined) q.status = body.filters.status;
-        const page = await api.listTasks(q);
+        const page = await api.tasks.list(q);
         return send(res, 200, JSON.stringify({ ok: true, data: page }));
       }
       switch (body.method) {
@@ -45,7 +45,7 @@ export async function startBare(cfg: BaselineConfig, port = 0): Promise<Server> 
           return send(res, 200, rpc(body.id, toolsList));
         case 'tools/call': {
           const a = body.params?.arguments ?? {};
-          const page = await api.listMessages({ target: a.target, limit: a.limit ?? 20, ...(a.cursor ? { cursor: a.cursor } : {}) });
+          const page = await api.messages.list({ target: a.target, limit: a.limit ?? 20, ...(a.cursor ? { cursor: a.cursor } : {}) });
           const structured = { messages: page.messages, hasMore: page.hasMore, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
           return send(res, 200, rpc(body.id, JSON.stringify({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured })));
         }

@@ -20,7 +20,7 @@ function buildServer(api: ServerApi): McpServer {
       annotations: { readOnlyHint: true },
     },
     async (a) => {
-      const page = await api.listMessages({ target: a.target, limit: a.limit ?? 20, ...(a.cursor ? { cursor: a.cursor } : {}) });
+      const page = await api.messages.list({ target: a.target, limit: a.limit ?? 20, ...(a.cursor ? { cursor: a.cursor } : {}) });
       const structured = { messages: page.messages, hasMore: page.hasMore, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       return { content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
     },

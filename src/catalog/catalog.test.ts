@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi.js';
 import { dispatcherPromptSummary } from './prompt.js';
 import { buildRuntimeCatalog } from './runtime-catalog.js';
 import type { ActionDescriptor, InventoryRow } from './types.js';
+import { assembledInventory } from '../domains/registry.js';
 import { validateValue } from './validate.js';
 
 const inventory = rows as InventoryRow[];
@@ -25,6 +26,13 @@ test('the built-in catalog has task and review with exactly the specified action
   assert.deepEqual(names('task'), ['assign', 'block', 'cancel', 'comment', 'complete', 'create', 'get', 'list', 'reopen', 'start', 'update']);
   assert.deepEqual(names('review'), ['add', 'get', 'list', 'reopen', 'resolve']);
   assert.equal(c.inventory.size, c.actions.length);
+});
+
+test('the checked-in action-inventory.json is exactly the registered domains\' rows, assembled in registry order', () => {
+  const file = readFileSync(new URL('./action-inventory.json', import.meta.url), 'utf8');
+  const assembled = `${JSON.stringify(assembledInventory(), null, 2)}\n`;
+  // After adding or editing a domain's inventory.json: node scripts/assemble-inventory.mjs rewrites the file.
+  assert.equal(file, assembled);
 });
 
 test('catalog construction fails when an action lacks a row, a row names no action, or risk/policy disagree', () => {

@@ -1,7 +1,6 @@
-// Owns DefaultDescriptorCatalog(): the built-in descriptors checked row-for-row against action-inventory.json.
+// Owns DefaultDescriptorCatalog(): the registered domains' descriptors checked row-for-row against action-inventory.json.
 import rows from './action-inventory.json' with { type: 'json' };
-import { REVIEW_DESCRIPTORS } from './descriptors/review.js';
-import { TASK_DESCRIPTORS } from './descriptors/task.js';
+import { builtinDescriptors } from '../domains/registry.js';
 import type { ActionDescriptor, DescriptorCatalog, InventoryRow } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -10,10 +9,7 @@ const POLICIES = new Set(['cursor', 'bounded', 'narrow', 'mutation']);
 
 export const actionKey = (domain: string, action: string) => `${domain}/${action}`;
 
-/** The built-in descriptors in help order (task lifecycle first). */
-export function builtinDescriptors(): readonly ActionDescriptor[] {
-  return [...TASK_DESCRIPTORS, ...REVIEW_DESCRIPTORS] as unknown as readonly ActionDescriptor[];
-}
+export { builtinDescriptors };
 
 /**
  * Checks descriptors against inventory rows and returns the rows by key. Throws (fail closed) when an action lacks a

@@ -1,20 +1,18 @@
 // Owns the shared Exec envelope schemas: the closed error envelope (--error-schema) and the closed mutation receipt.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES } from '../shared/errors.js';
+import { receiptSelectors } from '../domains/registry.js';
 import { ID_PATTERN, SELECTOR_PATTERN, Strict } from './schemas.js';
 
+/** The domain whose `get` action reads a resource back from each selector (each domain declares its own). */
+export const RECEIPT_SELECTOR_DOMAIN: Readonly<Record<string, string>> = Object.freeze({ ...receiptSelectors() });
 /** Selector names a mutation receipt may carry: allowlisted resource ids only. */
-export const RECEIPT_SELECTOR_KEYS = ['taskId', 'reviewId'] as const;
-export type ReceiptSelectorKey = (typeof RECEIPT_SELECTOR_KEYS)[number];
-/** The domain whose `get` action reads a resource back from each selector. */
-export const RECEIPT_SELECTOR_DOMAIN: Readonly<Record<ReceiptSelectorKey, string>> = Object.freeze({ taskId: 'task', reviewId: 'review' });
+export const RECEIPT_SELECTOR_KEYS: readonly string[] = Object.freeze(Object.keys(RECEIPT_SELECTOR_DOMAIN));
+export type ReceiptSelectorKey = string;
 
 export const MutationReceipt = Strict(
   {
-    selectors: Strict({
-      taskId: Type.Optional(Type.String({ pattern: ID_PATTERN })),
-      reviewId: Type.Optional(Type.String({ pattern: ID_PATTERN })),
-    }),
+    selectors: Strict(Object.fromEntries(RECEIPT_SELECTOR_KEYS.map((k) => [k, Type.Optional(Type.String({ pattern: ID_PATTERN }))]))),
     revision: Type.Optional(Type.Integer({ minimum: 0 })),
     idempotencyKey: Type.Optional(Type.String({ pattern: SELECTOR_PATTERN })),
     retrieval: Type.Optional(Type.String({ maxLength: 512, description: 'The command that reads the applied result back.' })),

@@ -1,7 +1,11 @@
 // Owns `agentteam exec … --help` text: root (domains), domain (actions), action (usage, fields, one example, risk); each short.
 import type { TSchema } from '@sinclair/typebox';
-import { domainSummary } from './domains.js';
+import { domainSummaries } from '../domains/registry.js';
 import type { ActionDescriptor, DescriptorCatalog } from './types.js';
+
+function domainSummary(domain: string): string {
+  return domainSummaries()[domain] ?? 'Extension actions.';
+}
 
 /** True when `{}` is a valid input (a strict object schema with no required field), so the payload may be omitted. */
 export function acceptsEmpty(schema: TSchema): boolean {

@@ -3,8 +3,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { ERROR_CODES } from '../shared/errors.js';
 import { ErrorEnvelope, successEnvelopeSchema } from './error-schema.js';
 import type { ActionDescriptor } from './types.js';
+import { EXEC_ROOT as ROOT } from '../shared/routes.js';
 
-const ROOT = '/api/internal/exec/servers/{serverId}/agents/{agentId}';
 const json = (s: TSchema) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
 const pathParams = ['serverId', 'agentId'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
 

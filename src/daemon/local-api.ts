@@ -1,6 +1,7 @@
-// Owns the local API server: one node:http server on 127.0.0.1 dispatching the route table; typed 404/405/500.
+// Owns the local API server: one node:http server on 127.0.0.1 dispatching the route table; typed not_found/invalid_input/internal.
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
+import { AppError, errorBody } from '../shared/errors.js';
 import { sendJson } from '../wire/http/guard.js';
 import type { Router } from '../wire/http/router.js';
 
@@ -10,10 +11,12 @@ export function createLocalApiServer(router: Router, log: Logger): Server {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const m = router.match(req.method ?? 'GET', path);
-    if (m.kind === 'not_found') return sendJson(res, 404, { ok: false, error: { code: 'not_found', message: 'no such route' } });
+    // Statuses come only from the code table (an unknown method is invalid_input with Allow, as on the server).
+    const refuse = (e: AppError) => sendJson(res, e.status, { ok: false, error: errorBody(e) });
+    if (m.kind === 'not_found') return refuse(new AppError('not_found', 'no such route'));
     if (m.kind === 'method_not_allowed') {
       res.setHeader('allow', m.allow.join(', '));
-      return sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: 'method not allowed' } });
+      return refuse(new AppError('invalid_input', `method not allowed; use ${m.allow.join(', ')}`));
     }
     let p: void | Promise<void>;
     try {
@@ -24,7 +27,7 @@ export function createLocalApiServer(router: Router, log: Logger): Server {
     if (p) p.catch(fail);
     function fail(e: unknown) {
       log.error({ err: e instanceof Error ? e.message : String(e), path }, 'route failed');
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'internal error' } });
+      if (!res.headersSent) refuse(new AppError('internal', 'internal error'));
       else res.destroy();
     }
   });

@@ -35,19 +35,19 @@ export class OwnerService {
   async addAgent(input: { name: string; runtime?: RuntimeKindName }): Promise<PublicProfile> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const api = this.deps.owner();
-    const created = await api.createAgent({ name: input.name });
-    await api.addChannelMember(this.deps.generalChannel, created.agent.id);
+    const created = await api.members.createAgent({ name: input.name });
+    await api.channels.addMember(this.deps.generalChannel, created.agent.id);
     const profile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
     this.deps.profiles.save(profile);
     return publicProfile(profile);
   }
 
   postMessage(input: { target: string; content: string }) {
-    return this.deps.owner().sendMessage(input);
+    return this.deps.owner().messages.send(input);
   }
 
   listMessages(target: string, limit?: number, cursor?: string) {
-    return this.deps.owner().listMessages({ target, limit, cursor });
+    return this.deps.owner().messages.list({ target, limit, cursor });
   }
 
   listRuntimes(): RunRecord[] {

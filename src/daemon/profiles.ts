@@ -3,8 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from './home.js';
 
-export const RUNTIME_KINDS = ['claude', 'codex', 'opencode', 'kimi', 'command'] as const;
-export type RuntimeKindName = (typeof RUNTIME_KINDS)[number];
+import { RUNTIME_KINDS, type RuntimeKind } from '../runtime/drivers/types.js';
+
+export { RUNTIME_KINDS };
+export type RuntimeKindName = RuntimeKind;
 
 export interface AgentProfile {
   id: string;

@@ -1,7 +1,8 @@
 // Owns the daemon's link to its AgentTeam Server: the server it remembers in the home (server.json), connecting with backoff, and reachability for status.
 import { readFileSync } from 'node:fs';
 import type { ServerInfo } from '../server-client/api.js';
-import { parseServerUrl, ServerCallError, ServerClient } from '../server-client/client.js';
+import { ServerCallError, ServerClient } from '../server-client/client.js';
+import { parseServerUrl } from '../server-client/server-url.js';
 import type { Clock } from '../shared/clock.js';
 import { readTextIfExists, writePrivateFile } from './home.js';
 

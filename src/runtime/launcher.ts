@@ -10,8 +10,10 @@ import { ensurePrivateDir } from '../daemon/home.js';
 import { MEMORY_DIR_ENV } from '../memorysearch/clone.js';
 import { writeMemorySkill } from '../memorysearch/skill.js';
 import type { AgentProfile, RuntimeKindName } from '../daemon/profiles.js';
+import { systemClock, type Clock, type Timer } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import { execRootPath } from '../shared/routes.js';
 import { processStartTime } from '../shared/proc.js';
 import { prepareRuntime } from './drivers/index.js';
 
@@ -51,6 +53,8 @@ export interface LauncherDeps {
   log: Logger;
   /** The agents' Memory clones: created if needed before launch; the folder is handed to the runtime. */
   memory?: { ensure(agentId: string): { dir: string; git: boolean } };
+  /** Stop grace and shutdown bounds run on this clock; the system clock by default. */
+  clock?: Clock;
 }
 
 interface Live {
@@ -94,7 +98,7 @@ export class RuntimeLauncher {
       const base = deps.daemonUrl();
       const mcpUrl = `${base}/api/internal/mcp/servers/${serverId}/agents/${req.agent.id}`;
       const env = assembleRuntimeEnv(process.env, {
-        execBaseUrl: `${base}/api/internal/exec/servers/${serverId}/agents/${req.agent.id}`,
+        execBaseUrl: `${base}${execRootPath(serverId, req.agent.id)}`,
         execTokenFile: active.execTokenFile,
         mcpUrl,
         mcpToken: active.mcpToken,
@@ -182,16 +186,18 @@ export class RuntimeLauncher {
       throw new AppError('not_found', `no runtime ${runId}`);
     }
     killGroup(l.child, 'SIGTERM');
-    const t = setTimeout(() => killGroup(l.child, 'SIGKILL'), STOP_GRACE_MS);
+    const t = (this.deps.clock ?? systemClock).setTimer(STOP_GRACE_MS, () => killGroup(l.child, 'SIGKILL'));
     await l.exited;
-    clearTimeout(t);
+    t.cancel();
     return l.record;
   }
 
   /** Stops every runtime (daemon shutdown), bounded by timeoutMs. */
   async shutdown(timeoutMs: number): Promise<void> {
     const all = [...this.live.keys()].map((id) => this.stop(id).catch(() => undefined));
-    await Promise.race([Promise.all(all), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+    let timer: Timer | undefined;
+    await Promise.race([Promise.all(all), new Promise((r) => (timer = (this.deps.clock ?? systemClock).setTimer(timeoutMs, () => r(undefined))))]);
+    timer?.cancel();
   }
 }
 

@@ -35,7 +35,7 @@ test('a closed port is upstream_unavailable of kind network, without the credent
   const { url, server } = await upstream(() => undefined);
   await new Promise((r) => server.close(r));
   const c = new ServerClient({ baseUrl: url });
-  const e = await caught(c.as(SECRET).me());
+  const e = await caught(c.as(SECRET).members.me());
   assert.equal(e.code, 'upstream_unavailable');
   assert.equal(e.kind, 'network');
   assert.equal(e.httpStatus, undefined);
@@ -54,7 +54,7 @@ test('a 5xx is upstream_unavailable of kind server; a non-JSON answer too', asyn
     }
   });
   const c = new ServerClient({ baseUrl: url });
-  const e = await caught(c.as(SECRET).me());
+  const e = await caught(c.as(SECRET).members.me());
   assert.equal(e.code, 'upstream_unavailable');
   assert.equal(e.kind, 'server');
   assert.equal(e.httpStatus, 500);
@@ -73,7 +73,7 @@ test('a server that never answers times out with kind timeout; an abort signal c
   assert.equal(e.code, 'upstream_unavailable');
   const slow = new ServerClient({ baseUrl: url, timeoutMs: 60_000 });
   const ac = new AbortController();
-  const p = slow.as(SECRET).listTasks({}, { signal: ac.signal });
+  const p = slow.as(SECRET).tasks.list({}, { signal: ac.signal });
   setImmediate(() => ac.abort());
   const a = await caught(p);
   assert.equal(a.aborted, true);
@@ -87,24 +87,24 @@ test('a server that never answers times out with kind timeout; an abort signal c
 });
 
 test('4xx answers keep the server code with kind client', async () => {
-  const e = await caught(t.owner.getTask('tsk_missing'));
+  const e = await caught(t.owner.tasks.get('tsk_missing'));
   assert.equal(e.code, 'not_found');
   assert.equal(e.kind, 'client');
   assert.equal(e.httpStatus, 404);
   assert.equal(e.status, 404);
-  const d = await caught(t.client.as(SECRET).me());
+  const d = await caught(t.client.as(SECRET).members.me());
   assert.equal(d.code, 'denied');
   assert.equal(d.kind, 'client');
   assert.ok(!d.message.includes(SECRET));
-  const bad = await caught(t.owner.createTask({ title: 'x' }, { idempotencyKey: 'not valid!' }));
+  const bad = await caught(t.owner.tasks.create({ title: 'x' }, { idempotencyKey: 'not valid!' }));
   assert.equal(bad.code, 'invalid_input');
 });
 
 test('idempotencyKey is sent as both headers, so a retried call returns the same resource', async () => {
-  const a = await t.owner.createTask({ title: 'retry me' }, { idempotencyKey: 'client-retry-1' });
-  const b = await t.owner.createTask({ title: 'retry me' }, { idempotencyKey: 'client-retry-1' });
+  const a = await t.owner.tasks.create({ title: 'retry me' }, { idempotencyKey: 'client-retry-1' });
+  const b = await t.owner.tasks.create({ title: 'retry me' }, { idempotencyKey: 'client-retry-1' });
   assert.deepEqual(b, a);
-  const e = await caught(t.owner.createTask({ title: 'something else' }, { idempotencyKey: 'client-retry-1' }));
+  const e = await caught(t.owner.tasks.create({ title: 'something else' }, { idempotencyKey: 'client-retry-1' }));
   assert.equal(e.code, 'idempotency_conflict');
   assert.equal(e.kind, 'client');
 });
@@ -115,11 +115,11 @@ test('keep-alive: many sequential calls succeed over the pooled agent', async ()
 
 test('a body over the server cap surfaces as payload_too_large, not a network error', async () => {
   for (let i = 0; i < 5; i++) {
-    const e = await caught(t.owner.createTask({ title: 'big', description: 'x'.repeat(3 * 1024 * 1024) }));
+    const e = await caught(t.owner.tasks.create({ title: 'big', description: 'x'.repeat(3 * 1024 * 1024) }));
     assert.equal(e.code, 'payload_too_large');
     assert.equal(e.kind, 'client');
   }
-  assert.equal((await t.owner.me()).id, t.ownerId);
+  assert.equal((await t.owner.members.me()).id, t.ownerId);
 });
 
 test('a reused keep-alive socket reset before any answer is retried once for GETs and keyed mutations only', async () => {
@@ -138,10 +138,10 @@ test('a reused keep-alive socket reset before any answer is retried once for GET
   assert.equal((await c.info()).serverId, 'srv_x');
   assert.equal(served, 2, 'the GET was retried on a fresh connection');
   const api = c.as(SECRET);
-  const e = await caught(api.createTask({ title: 'x' }));
+  const e = await caught(api.tasks.create({ title: 'x' }));
   assert.equal(e.kind, 'network');
   assert.equal(served, 2, 'an unkeyed mutation is never repeated');
-  await api.createTask({ title: 'x' }, { idempotencyKey: 'k1' });
+  await api.tasks.create({ title: 'x' }, { idempotencyKey: 'k1' });
   assert.equal(served, 3);
   c.close();
   server.closeAllConnections();

@@ -2,16 +2,14 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { parseServerUrl } from './server-url.js';
 import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
-import type {
-  AgentCreated,
-  AttachmentMeta,
-  BootstrapResult,
-  CallOptions,
-  ServerApi,
-  ServerErrorKind,
-  ServerInfo,
-} from './api.js';
+import { SELECTOR_PATTERN, SELECTOR_RE } from '../shared/ids.js';
+import { DOMAINS } from '../domains/registry.js';
+import type { AnyDomain } from '../domains/module.js';
+import type { BootstrapResult } from '../domains/member/contract.js';
+import type { ServerApi, ServerErrorKind, ServerInfo } from './api.js';
+import type { Call as DomainCall, CallOptions } from './send.js';
 
 export interface ServerClientOptions {
   baseUrl: string;
@@ -48,40 +46,8 @@ export class ServerCallError extends AppError {
   }
 }
 
-interface Call {
-  method: 'GET' | 'POST' | 'PATCH';
-  path: string;
+interface Call extends DomainCall {
   credential?: string;
-  body?: unknown;
-  opts?: CallOptions;
-}
-
-const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** A loopback host as URL.hostname spells it: localhost, 127.0.0.0/8, [::1]. */
-export function isLoopbackHostname(h: string): boolean {
-  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
-
-/**
- * Parses one server URL. Security invariant: server credentials are never sent over plain http to another machine, so
- * an http:// URL must name a loopback host; anything else must be https://.
- */
-export function parseServerUrl(raw: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new AppError('invalid_input', 'the server URL is not a valid http(s):// URL');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new AppError('invalid_input', 'the server URL must be http:// (loopback only) or https://');
-  if (u.username || u.password || u.search || u.hash) throw new AppError('invalid_input', 'the server URL must not carry credentials, a query or a fragment');
-  if (u.protocol === 'http:' && !isLoopbackHostname(u.hostname)) {
-    throw new AppError('invalid_input', `refusing plain http to ${u.hostname}: server credentials are sent only over https:// to another host`, {
-      hint: 'use https:// (TLS on the server with --tls-cert/--tls-key, or a TLS load balancer in front)',
-    });
-  }
-  return u;
 }
 
 interface Target {
@@ -124,9 +90,10 @@ export class ServerClient {
     return this.call({ method: 'POST', path: '/v1/admin/bootstrap', credential: adminToken, body: input, opts: o });
   }
 
-  /** The API bound to one member's server credential. */
+  /** The API bound to one member's server credential, one group per registered domain. */
   as(credential: string): ServerApi {
-    return memberApi((c) => this.call({ ...c, credential }));
+    const send = <T>(c: DomainCall) => this.call<T>({ ...c, credential });
+    return Object.freeze(Object.fromEntries(DOMAINS.map((d: AnyDomain) => [d.key, asyncOnly(d.client(send) as Record<string, unknown>)]))) as unknown as ServerApi;
   }
 
   close(): void {
@@ -175,7 +142,7 @@ export class ServerClient {
       const signal = c.opts?.signal;
       if (signal?.aborted) return reject(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
       const key = c.opts?.idempotencyKey;
-      if (key !== undefined && !IDEMPOTENCY_KEY_RE.test(key)) return reject(new ServerCallError('invalid_input', 'idempotency key must match ^[A-Za-z0-9._:-]{1,128}$', 'client'));
+      if (key !== undefined && !SELECTOR_RE.test(key)) return reject(new ServerCallError('invalid_input', `idempotency key must match ${SELECTOR_PATTERN}`, 'client'));
       const payload = c.body === undefined ? undefined : Buffer.from(JSON.stringify(c.body));
       const headers: Record<string, string | number> = { accept: 'application/json' };
       // Security invariant: the credential travels only in this header and is never put in an error message.
@@ -216,6 +183,21 @@ export class ServerClient {
       req.end(payload);
     });
   }
+}
+
+/** Every method of a domain client rejects (never throws synchronously), e.g. for an id refused before any request. */
+function asyncOnly(api: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, f] of Object.entries(api)) {
+    out[k] = (...args: unknown[]) => {
+      try {
+        return Promise.resolve((f as (...a: unknown[]) => unknown)(...args));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+  }
+  return Object.freeze(out);
 }
 
 /** A reused keep-alive socket was reset before any response (typically the server had just closed it as idle). */
@@ -260,61 +242,3 @@ function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, 
     done(new ServerCallError(code, message, 'client', opts));
   });
 }
-
-type Send = <T>(c: Omit<Call, 'credential'>) => Promise<T>;
-
-const enc = encodeURIComponent;
-
-function qs(q: Record<string, string | number | undefined>): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
-  const s = p.toString();
-  return s ? `?${s}` : '';
-}
-
-function memberApi(send: Send): ServerApi {
-  return {
-    me: (o) => send({ method: 'GET', path: '/v1/me', opts: o }),
-    listMembers: (o) => send({ method: 'GET', path: '/v1/members', opts: o }),
-    createAgent: (input, o) => send<AgentCreated>({ method: 'POST', path: '/v1/agents', body: input, opts: o }),
-    createChannel: (input, o) => send({ method: 'POST', path: '/v1/channels', body: input, opts: o }),
-    addChannelMember: async (channelId, memberId, o) => {
-      await send({ method: 'POST', path: `/v1/channels/${enc(channelId)}/members`, body: { memberId }, opts: o });
-    },
-    listChannels: (o) => send({ method: 'GET', path: '/v1/channels', opts: o }),
-    openDm: (memberIds, o) => send({ method: 'POST', path: '/v1/dms', body: { memberIds }, opts: o }),
-    sendMessage: (input, o) => {
-      const body: Record<string, unknown> = { target: input.target, content: input.content };
-      if (input.replyTo !== undefined) body.replyTo = input.replyTo;
-      if (input.attachments !== undefined) {
-        body.attachments = input.attachments.map((a) => ({ name: a.name, contentType: a.contentType, data: Buffer.from(a.data).toString('base64') }));
-      }
-      return send({ method: 'POST', path: '/v1/messages', body, opts: o });
-    },
-    listMessages: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),
-    react: (input, o) => {
-      const body: Record<string, unknown> = { emoji: input.emoji };
-      if (input.remove !== undefined) body.remove = input.remove;
-      return send({ method: 'POST', path: `/v1/messages/${enc(input.messageId)}/reactions`, body, opts: o });
-    },
-    getAttachment: async (attachmentId, o) => {
-      const a = await send<AttachmentMeta & { data: string }>({ method: 'GET', path: `/v1/attachments/${enc(attachmentId)}`, opts: o });
-      return { ...a, data: Buffer.from(a.data, 'base64') };
-    },
-    createTask: (input, o) => send({ method: 'POST', path: '/v1/tasks', body: input, opts: o }),
-    getTask: (taskId, o) => send({ method: 'GET', path: `/v1/tasks/${enc(taskId)}`, opts: o }),
-    listTasks: (input, o) =>
-      send({ method: 'GET', path: `/v1/tasks${qs({ status: input.status, assigneeId: input.assigneeId, limit: input.limit, cursor: input.cursor })}`, opts: o }),
-    updateTask: ({ taskId, ...rest }, o) => send({ method: 'PATCH', path: `/v1/tasks/${enc(taskId)}`, body: rest, opts: o }),
-    assignTask: (input, o) => send({ method: 'POST', path: `/v1/tasks/${enc(input.taskId)}/assignment`, body: { assigneeId: input.assigneeId }, opts: o }),
-    transitionTask: ({ taskId, ...rest }, o) => send({ method: 'POST', path: `/v1/tasks/${enc(taskId)}/transitions`, body: rest, opts: o }),
-    commentTask: (input, o) => send({ method: 'POST', path: `/v1/tasks/${enc(input.taskId)}/comments`, body: { body: input.body }, opts: o }),
-    addReview: (input, o) => send({ method: 'POST', path: '/v1/reviews', body: input, opts: o }),
-    getReview: (reviewId, o) => send({ method: 'GET', path: `/v1/reviews/${enc(reviewId)}`, opts: o }),
-    listReviews: (input, o) =>
-      send({ method: 'GET', path: `/v1/reviews${qs({ target: input.target, status: input.status, limit: input.limit, cursor: input.cursor })}`, opts: o }),
-    resolveReview: (reviewId, o) => send({ method: 'POST', path: `/v1/reviews/${enc(reviewId)}/resolve`, body: {}, opts: o }),
-    reopenReview: (reviewId, o) => send({ method: 'POST', path: `/v1/reviews/${enc(reviewId)}/reopen`, body: {}, opts: o }),
-  };
-}
-

@@ -1,48 +1,37 @@
-// Owns the AgentTeam Server's composition: one store, one clock, and the domain modules wired to them (no singletons).
+// Owns the AgentTeam Server's composition: one store, one clock, and every registered domain's service wired to them (no singletons).
 import { SortableIds } from '../shared/ids.js';
 import type { Clock } from '../shared/clock.js';
-import { Channels } from './domains/channels.js';
-import { Members } from './domains/members.js';
-import { Messages } from './domains/messages.js';
-import { Reviews } from './domains/reviews.js';
-import { Tasks } from './domains/tasks.js';
-import { loadWorkspaceMeta, type WorkspaceMeta } from './domains/workspace.js';
+import { DOMAINS, type DomainServices } from '../domains/registry.js';
+import type { AnyDomain } from '../domains/module.js';
+import type { DomainDeps } from './context.js';
 import { IdempotencyReceipts, type ClaimOwners } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
 import type { Sql, Store } from './store/types.js';
-import type { DomainDeps } from './domains/context.js';
+import { loadWorkspaceMeta, type WorkspaceMeta } from './workspace.js';
 
-export const SERVER_VERSION = '0.1.0';
+export { SERVER_VERSION } from '../shared/version.js';
 
 export interface ServerDomains {
   meta: WorkspaceMeta;
-  members: Members;
-  channels: Channels;
-  messages: Messages;
-  tasks: Tasks;
-  reviews: Reviews;
+  /** One service per registered domain, keyed like ServerApi. */
+  services: DomainServices;
   receipts: IdempotencyReceipts;
-  /** The same domains with every store call running in the transaction `sql` (their own tx become savepoints in it). */
+  /** The same services with every store call running in the transaction `sql` (their own tx become savepoints in it). */
   within(sql: Sql): ServerDomains;
 }
 
 /** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
 export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerDomains> {
   const meta = await loadWorkspaceMeta(store);
-  return wire(meta, { store, clock, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() }, new IdempotencyReceipts(store, clock, owners));
+  return wire({ store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() }, new IdempotencyReceipts(store, clock, owners));
 }
 
-/** Domain objects are cheap views over deps: meta, cursors, ids and receipts are shared, only the store differs per transaction. */
-function wire(meta: WorkspaceMeta, deps: DomainDeps, receipts: IdempotencyReceipts): ServerDomains {
-  const messages = new Messages(deps);
+/** Services are cheap views over deps: meta, cursors, ids and receipts are shared, only the store differs per transaction. */
+function wire(deps: DomainDeps, receipts: IdempotencyReceipts): ServerDomains {
   return {
-    meta,
-    members: new Members(deps, meta),
-    channels: new Channels(deps),
-    messages,
-    tasks: new Tasks(deps, messages),
-    reviews: new Reviews(deps),
+    meta: deps.meta,
+    services: Object.fromEntries(DOMAINS.map((d: AnyDomain) => [d.key, d.service(deps)])) as DomainServices,
     receipts,
-    within: (sql) => wire(meta, { ...deps, store: deps.store.within(sql) }, receipts),
+    within: (sql) => wire({ ...deps, store: deps.store.within(sql) }, receipts),
   };
 }

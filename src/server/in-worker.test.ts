@@ -39,7 +39,7 @@ test('a server in a worker serves, keeps its data across restarts, logs to serve
     const info = await client.info();
     assert.equal(info.serverId, first.serverId);
     const boot = await client.bootstrap(TEST_ADMIN_TOKEN);
-    const task = await client.as(boot.ownerCredential!).createTask({ title: 'made in a worker' });
+    const task = await client.as(boot.ownerCredential!).tasks.create({ title: 'made in a worker' });
     client.close();
     await first.close();
     await first.close(); // idempotent
@@ -49,7 +49,7 @@ test('a server in a worker serves, keeps its data across restarts, logs to serve
     const c2 = new ServerClient({ baseUrl: second.url });
     try {
       assert.equal(second.serverId, first.serverId);
-      assert.equal((await c2.as(boot.ownerCredential!).getTask(task.id)).title, 'made in a worker');
+      assert.equal((await c2.as(boot.ownerCredential!).tasks.get(task.id)).title, 'made in a worker');
     } finally {
       c2.close();
       await second.close();

@@ -10,10 +10,10 @@ let agentId: string;
 
 before(async () => {
   t = await startTestServer({ clock: tickingClock() });
-  const a = await t.owner.createAgent({ name: 'reactor' });
+  const a = await t.owner.members.createAgent({ name: 'reactor' });
   agent = t.client.as(a.credential);
   agentId = a.agent.id;
-  await t.owner.addChannelMember('general', agentId);
+  await t.owner.channels.addMember('general', agentId);
 });
 after(async () => t.stop());
 
@@ -21,18 +21,18 @@ test('7 messages with mixed reactions and attachments list with each its own, in
   const sent = [];
   for (let i = 0; i < 7; i++) {
     const attachments = Array.from({ length: i % 3 }, (_, j) => ({ name: `f${i}-${j}.txt`, contentType: 'text/plain', data: Buffer.from('x'.repeat(i + j)) }));
-    sent.push(await agent.sendMessage({ target: 'channel:general', content: `m${i}`, ...(attachments.length ? { attachments } : {}) }));
+    sent.push(await agent.messages.send({ target: 'channel:general', content: `m${i}`, ...(attachments.length ? { attachments } : {}) }));
   }
   const [m0, m1, , m3, , m5] = sent;
   // Emoji order is by emoji; within one emoji, by who reacted first.
-  await t.owner.react({ messageId: m1!.id, emoji: 'zz' });
-  await agent.react({ messageId: m1!.id, emoji: 'aa' });
-  await agent.react({ messageId: m1!.id, emoji: 'zz' });
-  await t.owner.react({ messageId: m1!.id, emoji: 'aa' });
-  await agent.react({ messageId: m3!.id, emoji: 'ok' });
-  await t.owner.react({ messageId: m5!.id, emoji: 'ok' });
-  await t.owner.react({ messageId: m0!.id, emoji: 'gone' });
-  await t.owner.react({ messageId: m0!.id, emoji: 'gone', remove: true });
+  await t.owner.messages.react({ messageId: m1!.id, emoji: 'zz' });
+  await agent.messages.react({ messageId: m1!.id, emoji: 'aa' });
+  await agent.messages.react({ messageId: m1!.id, emoji: 'zz' });
+  await t.owner.messages.react({ messageId: m1!.id, emoji: 'aa' });
+  await agent.messages.react({ messageId: m3!.id, emoji: 'ok' });
+  await t.owner.messages.react({ messageId: m5!.id, emoji: 'ok' });
+  await t.owner.messages.react({ messageId: m0!.id, emoji: 'gone' });
+  await t.owner.messages.react({ messageId: m0!.id, emoji: 'gone', remove: true });
 
   const expectedReactions: Record<string, unknown[]> = {
     [m1!.id]: [
@@ -46,7 +46,7 @@ test('7 messages with mixed reactions and attachments list with each its own, in
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await t.owner.listMessages({ target: 'channel:general', limit, ...(cursor ? { cursor } : {}) });
+      const page = await t.owner.messages.list({ target: 'channel:general', limit, ...(cursor ? { cursor } : {}) });
       for (const m of page.messages) {
         const i = sent.findIndex((s) => s.id === m.id);
         if (i < 0) continue; // the general channel may hold other messages

@@ -1,19 +1,19 @@
-// Tests that the task, message and review list queries seek their index to the cursor boundary on SQLite (EXPLAIN QUERY PLAN).
+// Tests that the task, message and review page statements seek their index to the cursor boundary on SQLite (EXPLAIN QUERY PLAN).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { messageListQuery } from './domains/messages.js';
-import { reviewListQuery } from './domains/reviews.js';
-import { taskListQuery } from './domains/tasks.js';
-import { afterDesc } from './pagination.js';
+import { messagePageQuery } from '../domains/message/service.js';
+import { reviewPageQuery } from '../domains/review/service.js';
+import { taskPageQuery } from '../domains/task/service.js';
+import { after, pageStatement, type Ordering } from './pagination.js';
 import { openSqliteStore } from './store/sqlite.js';
 
-const b = { at: 1_700_000_000_000, id: 'x_boundary' };
+const b = [1_700_000_000_000, 'x_boundary'];
 
-async function plans(queries: { sql: string; params: (string | number)[] }[]): Promise<string[]> {
+async function plans(queries: { sql: string; params: unknown[] }[]): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-plan-'));
   try {
     const path = join(dir, 'server.db');
@@ -29,19 +29,22 @@ async function plans(queries: { sql: string; params: (string | number)[] }[]): P
   }
 }
 
-test('the boundary is one row value with two parameters', () => {
-  assert.deepEqual(afterDesc('created_at', undefined), { sql: '', params: [] });
-  assert.deepEqual(afterDesc('m.created_at', b, 'm.id'), { sql: ' AND (m.created_at, m.id) < (?, ?)', params: [b.at, b.id] });
+test('one direction is one row value; mixed directions expand to an OR of prefixes', () => {
+  const desc: Ordering = { collection: 'x', keys: [{ column: 'm.created_at', field: 'created_at', dir: 'DESC', type: 'timestamp' }, { column: 'm.id', field: 'id', dir: 'DESC', type: 'text' }] };
+  assert.deepEqual(after(desc, undefined), { sql: '', params: [] });
+  assert.deepEqual(after(desc, b), { sql: ' AND (m.created_at, m.id) < (?, ?)', params: b });
+  const mixed: Ordering = { collection: 'x', keys: [{ column: 'a', field: 'a', dir: 'DESC', type: 'integer' }, { column: 'b', field: 'b', dir: 'ASC', type: 'text' }] };
+  assert.deepEqual(after(mixed, [5, 'k']), { sql: ' AND ((a < ?) OR (a = ? AND b > ?))', params: [5, 5, 'k'] });
 });
 
 test('deep pages SEARCH the list index with the (timestamp, id) bound instead of scanning from the top', async () => {
   const [tasks, byStatus, byAssignee, messages, reviews, reviewsByStatus] = await plans([
-    taskListQuery({ status: null, assigneeId: null }, b, 101),
-    taskListQuery({ status: 'open', assigneeId: null }, b, 101),
-    taskListQuery({ status: null, assigneeId: 'own_1' }, b, 101),
-    messageListQuery('channel:general', b, 101),
-    reviewListQuery({ target: 'task:tsk_1', status: null }, b, 101),
-    reviewListQuery({ target: 'task:tsk_1', status: 'open' }, b, 101),
+    pageStatement(taskPageQuery({ status: null, assigneeId: null }), b, 101),
+    pageStatement(taskPageQuery({ status: 'open', assigneeId: null }), b, 101),
+    pageStatement(taskPageQuery({ status: null, assigneeId: 'own_1' }), b, 101),
+    pageStatement(messagePageQuery('channel:general'), b, 101),
+    pageStatement(reviewPageQuery({ target: 'task:tsk_1', status: null }), b, 101),
+    pageStatement(reviewPageQuery({ target: 'task:tsk_1', status: 'open' }), b, 101),
   ]);
   assert.match(tasks!, /^SEARCH tasks USING INDEX tasks_by_created \(\(created_at,id\)<\(\?,\?\)\)$/);
   assert.match(byStatus!, /^SEARCH tasks USING INDEX tasks_by_status \(status=\? AND \(created_at,id\)<\(\?,\?\)\)$/);

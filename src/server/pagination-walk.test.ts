@@ -37,78 +37,75 @@ function descBy<T extends { id: string }>(rows: T[], key: (r: T) => string): str
 }
 
 test('250 tasks: pages equal the createdAt DESC, id DESC full order, with and without concurrent writes', async () => {
-  for (let i = 0; i < N; i++) await api.createTask({ title: `task ${i}`, ...(i % 3 === 0 ? { assigneeId: t.ownerId } : {}) });
+  for (let i = 0; i < N; i++) await api.tasks.create({ title: `task ${i}`, ...(i % 3 === 0 ? { assigneeId: t.ownerId } : {}) });
   const full: { id: string; createdAt: string }[] = [];
-  for (const id of await walk((c) => api.listTasks({ limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.tasks)) full.push(await api.getTask(id));
+  for (const id of await walk((c) => api.tasks.list({ limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.tasks)) full.push(await api.tasks.get(id));
   assert.equal(full.length, N);
   assert.deepEqual(full.map((x) => x.id), descBy(full, (x) => x.createdAt));
-  const paged = await walk((c) => api.listTasks({ limit: 7, ...(c ? { cursor: c } : {}) }), (p) => p.tasks);
+  const paged = await walk((c) => api.tasks.list({ limit: 7, ...(c ? { cursor: c } : {}) }), (p) => p.tasks);
   assert.deepEqual(paged, full.map((x) => x.id));
-  const defaultPage = await api.listTasks({});
+  const defaultPage = await api.tasks.list({});
   assert.equal(defaultPage.tasks.length, 20);
 
   // Concurrent creates and updates between pages: nothing that existed throughout is skipped or repeated.
   const created: string[] = [];
   const during = await walk(
-    (c) => api.listTasks({ limit: 13, ...(c ? { cursor: c } : {}) }),
+    (c) => api.tasks.list({ limit: 13, ...(c ? { cursor: c } : {}) }),
     (p) => p.tasks,
     async (i) => {
-      created.push((await api.createTask({ title: `new ${i}` })).id);
+      created.push((await api.tasks.create({ title: `new ${i}` })).id);
       const victim = full[(i * 37) % N]!;
-      const cur = await api.getTask(victim.id);
-      await api.updateTask({ taskId: victim.id, expectedRevision: cur.revision, title: `${cur.title}!` });
+      const cur = await api.tasks.get(victim.id);
+      await api.tasks.update({ taskId: victim.id, expectedRevision: cur.revision, title: `${cur.title}!` });
     },
   );
   assert.equal(new Set(during).size, during.length, 'no duplicates');
   assert.deepEqual(during, full.map((x) => x.id), 'exactly the rows that existed throughout, in order');
   assert.ok(created.every((id) => !during.includes(id)), 'rows created after the walk began are newer than every boundary');
 
-  const filtered = await walk((c) => api.listTasks({ assigneeId: t.ownerId, limit: 10, ...(c ? { cursor: c } : {}) }), (p) => p.tasks);
+  const filtered = await walk((c) => api.tasks.list({ assigneeId: t.ownerId, limit: 10, ...(c ? { cursor: c } : {}) }), (p) => p.tasks);
   assert.equal(filtered.length, Math.ceil(N / 3));
 });
 
 test('250 messages: newest first, pages equal the full order under concurrent posts', async () => {
-  await api.createChannel({ id: 'walk' });
+  await api.channels.create({ id: 'walk' });
   const sent: { id: string; createdAt: string }[] = [];
-  for (let i = 0; i < N; i++) sent.push(await api.sendMessage({ target: 'channel:walk', content: `m${i}` }));
+  for (let i = 0; i < N; i++) sent.push(await api.messages.send({ target: 'channel:walk', content: `m${i}` }));
   const expected = descBy(sent, (m) => m.createdAt);
-  assert.deepEqual(await walk((c) => api.listMessages({ target: 'channel:walk', limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.messages), expected);
+  assert.deepEqual(await walk((c) => api.messages.list({ target: 'channel:walk', limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.messages), expected);
   const during = await walk(
-    (c) => api.listMessages({ target: 'channel:walk', limit: 9, ...(c ? { cursor: c } : {}) }),
+    (c) => api.messages.list({ target: 'channel:walk', limit: 9, ...(c ? { cursor: c } : {}) }),
     (p) => p.messages,
-    async (i) => void (await api.sendMessage({ target: 'channel:walk', content: `late ${i}` })),
+    async (i) => void (await api.messages.send({ target: 'channel:walk', content: `late ${i}` })),
   );
   assert.equal(new Set(during).size, during.length);
   assert.deepEqual(during, expected);
 });
 
-test('250 reviews: updatedAt DESC, id DESC; rows untouched during the walk all appear exactly once', async () => {
-  const task = await api.createTask({ title: 'reviewed' });
+test('250 reviews: updatedAt DESC, id DESC; inserts never disturb a walk, a moved review makes its cursor stale', async () => {
+  const task = await api.tasks.create({ title: 'reviewed' });
   const target = `task:${task.id}`;
-  for (let i = 0; i < N; i++) await api.addReview({ target, verdict: 'comment', body: `r${i}` });
+  for (let i = 0; i < N; i++) await api.reviews.add({ target, verdict: 'comment', body: `r${i}` });
   const full: { id: string; updatedAt: string }[] = [];
-  for (const id of await walk((c) => api.listReviews({ target, limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.reviews)) full.push(await api.getReview(id));
+  for (const id of await walk((c) => api.reviews.list({ target, limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.reviews)) full.push(await api.reviews.get(id));
   assert.equal(full.length, N);
   assert.deepEqual(full.map((r) => r.id), descBy(full, (r) => r.updatedAt));
-  const touched = new Set<string>();
+  // New reviews between pages do not move anything: the walk completes and every earlier row appears exactly once, in order.
   const during = await walk(
-    (c) => api.listReviews({ target, limit: 11, ...(c ? { cursor: c } : {}) }),
+    (c) => api.reviews.list({ target, limit: 11, ...(c ? { cursor: c } : {}) }),
     (p) => p.reviews,
-    async (i) => {
-      await api.addReview({ target, verdict: 'approve', body: `late ${i}` });
-      const victim = full[(i * 53 + 200) % N]!;
-      touched.add(victim.id);
-      const cur = await api.getReview(victim.id);
-      await (cur.status === 'open' ? api.resolveReview(victim.id) : api.reopenReview(victim.id));
-    },
+    async (i) => void (await api.reviews.add({ target, verdict: 'approve', body: `late ${i}` })),
   );
   assert.equal(new Set(during).size, during.length, 'no duplicates');
-  const untouched = full.map((r) => r.id).filter((id) => !touched.has(id));
-  assert.deepEqual(during.filter((id) => !touched.has(id)), untouched, 'every untouched row, in order');
+  assert.deepEqual(during, full.map((r) => r.id), 'every earlier row, in order (new ones sort before the walk)');
+  // A review that moves (resolve bumps updatedAt) between pages makes the rest of the walk stale: rejected, never skipped silently.
+  const p1 = await api.reviews.list({ target, limit: 11 });
+  await api.reviews.resolve(full[200]!.id);
+  await assert.rejects(api.reviews.list({ target, limit: 11, cursor: p1.nextCursor! }), (e) => e instanceof ServerCallError && e.code === 'validation_failed' && /stale/.test(e.message));
 });
 
 test('tampered, malformed and mismatched cursors are validation_failed, never page one', async () => {
-  const first = await api.listTasks({ limit: 5 });
+  const first = await api.tasks.list({ limit: 5 });
   const cursor = first.nextCursor!;
   assert.ok(cursor);
   const [payload, sig] = cursor.split('.') as [string, string];
@@ -117,17 +114,17 @@ test('tampered, malformed and mismatched cursors are validation_failed, never pa
   const flip = (s: string) => s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1);
   const bad = ['', 'garbage', `${forged}.${sig}`, `${payload}.${flip(sig)}`, `${payload}`, `${payload}.${sig}.x`, `${payload}=.${sig}`, 'a'.repeat(2000)];
   for (const c of bad) {
-    await assert.rejects(api.listTasks({ limit: 5, cursor: c }), (e) => e instanceof ServerCallError && e.code === 'validation_failed', `cursor ${c.slice(0, 20)}`);
+    await assert.rejects(api.tasks.list({ limit: 5, cursor: c }), (e) => e instanceof ServerCallError && e.code === 'validation_failed', `cursor ${c.slice(0, 20)}`);
   }
   // Same collection, different filter; different collection.
-  await assert.rejects(api.listTasks({ limit: 5, status: 'open', cursor }), (e) => e instanceof ServerCallError && e.code === 'validation_failed');
-  await assert.rejects(api.listMessages({ target: 'channel:walk', cursor }), (e) => e instanceof ServerCallError && e.code === 'validation_failed');
-  const msgCursor = (await api.listMessages({ target: 'channel:walk', limit: 2 })).nextCursor!;
-  await assert.rejects(api.listMessages({ target: 'channel:general', cursor: msgCursor }), (e) => e instanceof ServerCallError && e.code === 'validation_failed');
+  await assert.rejects(api.tasks.list({ limit: 5, status: 'open', cursor }), (e) => e instanceof ServerCallError && e.code === 'validation_failed');
+  await assert.rejects(api.messages.list({ target: 'channel:walk', cursor }), (e) => e instanceof ServerCallError && e.code === 'validation_failed');
+  const msgCursor = (await api.messages.list({ target: 'channel:walk', limit: 2 })).nextCursor!;
+  await assert.rejects(api.messages.list({ target: 'channel:general', cursor: msgCursor }), (e) => e instanceof ServerCallError && e.code === 'validation_failed');
   // The genuine cursor still works, with a different limit too.
-  assert.equal((await api.listTasks({ limit: 3, cursor })).tasks.length, 3);
+  assert.equal((await api.tasks.list({ limit: 3, cursor })).tasks.length, 3);
   for (const limit of [0, 101, 1.5, -1]) {
-    await assert.rejects(api.listTasks({ limit }), (e) => e instanceof ServerCallError && e.code === 'validation_failed', `limit ${limit}`);
+    await assert.rejects(api.tasks.list({ limit }), (e) => e instanceof ServerCallError && e.code === 'validation_failed', `limit ${limit}`);
   }
-  assert.equal((await api.listTasks({ limit: 100 })).tasks.length, 100);
+  assert.equal((await api.tasks.list({ limit: 100 })).tasks.length, 100);
 });

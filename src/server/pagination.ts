@@ -1,15 +1,45 @@
-// Owns keyset pagination: limits (default 20, max 100) and opaque HMAC-signed cursors bound to collection, boundary and filter.
+// Owns keyset pagination from an ordering spec: limits, the seek predicate (mixed ASC/DESC), HMAC-signed cursors and stale detection.
 import { createHash, createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../shared/ids.js';
 import { AppError } from '../shared/errors.js';
+import type { Sql, SqlValue } from './store/types.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+/** Longest text key a cursor may carry (every text key column is bounded below this in its domain contract). */
+const MAX_TEXT_KEY = 512;
 
-/** The boundary of a keyset page: the (timestamp ms, id) of its last row. */
-export interface Boundary {
-  at: number;
-  id: string;
+/**
+ * One key of an ordering. `text` compares in binary (byte) collation on both engines: SQLite's default BINARY and
+ * PostgreSQL columns declared COLLATE "C"; `integer` and `timestamp` (integer ms) compare numerically.
+ */
+export interface OrderKey {
+  /** The SQL expression, e.g. `updated_at` or `m.created_at`. */
+  readonly column: string;
+  /** The row property the query returns it as. */
+  readonly field: string;
+  readonly dir: 'ASC' | 'DESC';
+  readonly type: 'text' | 'integer' | 'timestamp';
+}
+
+/**
+ * A total order: the last key must be unique (the tie-breaker). `moved`, when set, names a monotonic integer column that
+ * an update bumps (0 on insert); a cursor carries the highest value seen when the walk began and is rejected as stale if
+ * any row of the filter has moved since, so an item whose keys changed mid-walk is never repeated or silently skipped.
+ */
+export interface Ordering {
+  readonly collection: string;
+  readonly keys: readonly OrderKey[];
+  readonly moved?: string;
+}
+
+export type Filter = Readonly<Record<string, string | null>>;
+export type KeyValue = string | number;
+
+export interface Cursor {
+  readonly values: readonly KeyValue[];
+  /** The walk's high-water mark of `moved` (orderings with mutable keys only). */
+  readonly asOf?: number;
 }
 
 export function normalizeLimit(limit: unknown): number {
@@ -20,18 +50,50 @@ export function normalizeLimit(limit: unknown): number {
   return limit;
 }
 
-function filterHash(filter: Record<string, string | null>): string {
-  const keys = Object.keys(filter).sort();
-  const norm = keys.map((k) => [k, filter[k] ?? null]);
-  return createHash('sha256').update(JSON.stringify(norm)).digest('base64url').slice(0, 22);
+export function orderBy(o: Ordering): string {
+  return o.keys.map((k) => `${k.column} ${k.dir}`).join(', ');
+}
+
+function hash(v: unknown): string {
+  return createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 22);
+}
+
+/** The normalized filter (keys sorted, undefined → null) and the ordering's shape, hashed into every cursor. */
+function binding(o: Ordering, filter: Filter): string {
+  const f = Object.keys(filter)
+    .sort()
+    .map((k) => [k, filter[k] ?? null]);
+  return hash([o.collection, o.keys.map((k) => [k.column, k.dir, k.type]), o.moved ?? null, f]);
+}
+
+/**
+ * "Strictly after the boundary" in the ordering. Keys in one direction use a row value, so the index seeks to the
+ * boundary; mixed directions expand to (k1 ≷ ?) OR (k1 = ? AND k2 ≷ ?) OR …
+ */
+export function after(o: Ordering, values: readonly KeyValue[] | undefined): { sql: string; params: SqlValue[] } {
+  if (!values) return { sql: '', params: [] };
+  const keys = o.keys;
+  if (keys.every((k) => k.dir === keys[0]!.dir)) {
+    const op = keys[0]!.dir === 'DESC' ? '<' : '>';
+    return { sql: ` AND (${keys.map((k) => k.column).join(', ')}) ${op} (${keys.map(() => '?').join(', ')})`, params: [...values] };
+  }
+  const ors: string[] = [];
+  const params: SqlValue[] = [];
+  keys.forEach((k, i) => {
+    const eq = keys.slice(0, i).map((p) => `${p.column} = ?`);
+    ors.push(`(${[...eq, `${k.column} ${k.dir === 'DESC' ? '<' : '>'} ?`].join(' AND ')})`);
+    params.push(...values.slice(0, i), values[i]!);
+  });
+  return { sql: ` AND (${ors.join(' OR ')})`, params };
 }
 
 const BAD_CURSOR = () => new AppError('validation_failed', 'cursor is malformed, tampered with, or was issued for a different query', { hint: 'omit cursor to start from the first page' });
+const STALE_CURSOR = () => new AppError('validation_failed', 'cursor is stale: items of this list changed order since the walk began', { hint: 'omit cursor to start again from the first page' });
 
 /**
- * Cursor = base64url(JSON{c, a, i, f}) "." base64url(HMAC-SHA256(secret, payload)).
- * Security invariant: a cursor is honored only if its MAC verifies and it names the same collection and filter;
- * anything else is validation_failed, never page one.
+ * Cursor = base64url(JSON{b, v, s?}) "." base64url(HMAC-SHA256(secret, payload)), b = binding of ordering + filter.
+ * Security invariant: a cursor is honored only if its MAC verifies and it names the same ordering and filter, and every
+ * boundary value has its key's type; anything else is validation_failed, never page one.
  */
 export class CursorCodec {
   constructor(private readonly secret: Buffer) {}
@@ -40,12 +102,14 @@ export class CursorCodec {
     return createHmac('sha256', this.secret).update(payload).digest();
   }
 
-  encode(collection: string, filter: Record<string, string | null>, b: Boundary): string {
-    const payload = Buffer.from(JSON.stringify({ c: collection, a: b.at, i: b.id, f: filterHash(filter) })).toString('base64url');
+  encode(o: Ordering, filter: Filter, c: Cursor): string {
+    const body: { b: string; v: readonly KeyValue[]; s?: number } = { b: binding(o, filter), v: c.values };
+    if (c.asOf !== undefined) body.s = c.asOf;
+    const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${this.mac(payload).toString('base64url')}`;
   }
 
-  decode(cursor: unknown, collection: string, filter: Record<string, string | null>): Boundary {
+  decode(cursor: unknown, o: Ordering, filter: Filter): Cursor {
     if (typeof cursor !== 'string' || cursor.length > 1024) throw BAD_CURSOR();
     const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(cursor);
     if (!m) throw BAD_CURSOR();
@@ -59,36 +123,71 @@ export class CursorCodec {
     } catch {
       throw BAD_CURSOR();
     }
-    const o = v as { c?: unknown; a?: unknown; i?: unknown; f?: unknown };
-    if (typeof o !== 'object' || o === null || o.c !== collection || o.f !== filterHash(filter)) throw BAD_CURSOR();
-    if (typeof o.a !== 'number' || !Number.isSafeInteger(o.a) || typeof o.i !== 'string' || o.i.length === 0) throw BAD_CURSOR();
-    return { at: o.a, id: o.i };
+    const x = v as { b?: unknown; v?: unknown; s?: unknown };
+    if (typeof x !== 'object' || x === null || x.b !== binding(o, filter) || !Array.isArray(x.v) || x.v.length !== o.keys.length) throw BAD_CURSOR();
+    const values = x.v as unknown[];
+    o.keys.forEach((k, i) => {
+      const val = values[i];
+      const ok = k.type === 'text' ? typeof val === 'string' && val.length <= MAX_TEXT_KEY : typeof val === 'number' && Number.isSafeInteger(val);
+      if (!ok) throw BAD_CURSOR();
+    });
+    if (o.moved !== undefined && !(typeof x.s === 'number' && Number.isSafeInteger(x.s) && x.s >= 0)) throw BAD_CURSOR();
+    return o.moved !== undefined ? { values: values as KeyValue[], asOf: x.s as number } : { values: values as KeyValue[] };
   }
 }
 
-/**
- * Builds a page from limit+1 rows fetched in order: `hasMore` when the extra row exists, `nextCursor` only then.
- */
-export function pageOf<R, D>(
-  rows: R[],
-  limit: number,
-  boundary: (r: R) => Boundary,
-  cursor: (b: Boundary) => string,
-  project: (r: R) => D,
-): { items: D[]; hasMore: boolean; nextCursor?: string } {
-  const hasMore = rows.length > limit;
-  const pageRows = hasMore ? rows.slice(0, limit) : rows;
-  const out: { items: D[]; hasMore: boolean; nextCursor?: string } = { items: pageRows.map(project), hasMore };
-  if (hasMore) out.nextCursor = cursor(boundary(pageRows[pageRows.length - 1]!));
-  return out;
+export interface PageQuery {
+  readonly ordering: Ordering;
+  /** Selected columns; must include every key field. */
+  readonly columns: string;
+  readonly from: string;
+  /** The filter's conditions with `?` placeholders (`1 = 1` for none). */
+  readonly where: string;
+  readonly params: readonly SqlValue[];
+  /** The filter's normalized values, bound into the cursor. */
+  readonly filter: Filter;
+  readonly limit: unknown;
+  readonly cursor: unknown;
+}
+
+/** The page statement: the filter, strictly after the boundary, in the ordering, `fetch` rows (exported for query-plan tests). */
+export function pageStatement(q: Pick<PageQuery, 'ordering' | 'columns' | 'from' | 'where' | 'params'>, values: readonly KeyValue[] | undefined, fetch: number): { sql: string; params: SqlValue[] } {
+  const seek = after(q.ordering, values);
+  return { sql: `SELECT ${q.columns} FROM ${q.from} WHERE ${q.where}${seek.sql} ORDER BY ${orderBy(q.ordering)} LIMIT ?`, params: [...q.params, ...seek.params, fetch] };
 }
 
 /**
- * The SQL fragment for "strictly after the boundary" in (col DESC, id DESC) order, and its parameters.
- * A row value (SQLite ≥ 3.15, PostgreSQL) so the (…, col DESC, id DESC) index seeks to the boundary; the
- * equivalent `col < ? OR (col = ? AND id < ?)` makes SQLite scan the index from the top, slower with every page.
+ * One page: limit+1 rows fetched in the ordering strictly after the cursor's boundary; `hasMore` when the extra row
+ * exists, `nextCursor` only then.
  */
-export function afterDesc(col: string, b: Boundary | undefined, idCol = 'id'): { sql: string; params: (number | string)[] } {
-  if (!b) return { sql: '', params: [] };
-  return { sql: ` AND (${col}, ${idCol}) < (?, ?)`, params: [b.at, b.id] };
+export async function keysetPage<R extends Record<string, unknown>>(sql: Sql, codec: CursorCodec, q: PageQuery): Promise<{ rows: R[]; hasMore: boolean; nextCursor?: string }> {
+  const limit = normalizeLimit(q.limit);
+  const o = q.ordering;
+  const cur = q.cursor === undefined ? undefined : codec.decode(q.cursor, o, q.filter);
+  let asOf: number | undefined;
+  if (o.moved !== undefined) {
+    if (cur) {
+      const moved = await sql.get(`SELECT 1 AS x FROM ${q.from} WHERE ${q.where} AND ${o.moved} > ? LIMIT 1`, [...q.params, cur.asOf!]);
+      if (moved) throw STALE_CURSOR();
+      asOf = cur.asOf;
+    } else {
+      asOf = Number((await sql.get<{ s: number | null }>(`SELECT MAX(${o.moved}) AS s FROM ${q.from}`))?.s ?? 0);
+    }
+  }
+  const st = pageStatement(q, cur?.values, limit + 1);
+  const rows = await sql.all<R>(st.sql, st.params);
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const out: { rows: R[]; hasMore: boolean; nextCursor?: string } = { rows: pageRows, hasMore };
+  if (hasMore) {
+    const last = pageRows[pageRows.length - 1]!;
+    const values = o.keys.map((k) => (k.type === 'text' ? String(last[k.field]) : Number(last[k.field])));
+    out.nextCursor = codec.encode(o, q.filter, asOf === undefined ? { values } : { values, asOf });
+  }
+  return out;
+}
+
+/** The next value of a `moved` column: one past the table's highest (run inside the writing transaction). */
+export async function nextMoved(sql: Sql, table: string, column = 'moved_seq'): Promise<number> {
+  return Number((await sql.get<{ s: number | null }>(`SELECT MAX(${column}) AS s FROM ${table}`))?.s ?? 0) + 1;
 }

@@ -12,10 +12,10 @@ let other: ServerApi;
 
 before(async () => {
   t = await startTestServer();
-  const a = await t.owner.createAgent({ name: 'builder' });
+  const a = await t.owner.members.createAgent({ name: 'builder' });
   agent = t.client.as(a.credential);
   agentId = a.agent.id;
-  const b = await t.owner.createAgent({ name: 'outsider' });
+  const b = await t.owner.members.createAgent({ name: 'outsider' });
   other = t.client.as(b.credential);
 });
 after(async () => t.stop());
@@ -39,66 +39,66 @@ test('bootstrap is idempotent and returns the owner credential only once', async
   assert.equal(info.serverId, t.server.serverId);
   assert.equal(info.workspaceId, again.workspaceId);
   assert.match(info.serverId, /^srv_/);
-  const channels = await t.owner.listChannels();
+  const channels = await t.owner.channels.list();
   assert.deepEqual(channels.map((c) => c.id), ['general']);
   await fails(t.client.bootstrap('wrong-admin-token-000000'), 'denied');
   await fails(t.client.bootstrap(t.ownerCredential), 'denied');
 });
 
 test('a bad credential is denied with a generic message that never echoes it', async () => {
-  const e = await fails(t.client.as('ats_' + 'x'.repeat(43)).me(), 'denied');
+  const e = await fails(t.client.as('ats_' + 'x'.repeat(43)).members.me(), 'denied');
   assert.equal(e.message, 'forbidden');
   assert.equal(e.httpStatus, 403);
 });
 
 test('owner-only calls deny agents', async () => {
-  await fails(agent.createAgent({ name: 'x' }), 'denied');
-  await fails(agent.createChannel({ id: 'secret' }), 'denied');
-  await fails(agent.addChannelMember('general', agentId), 'denied');
-  assert.equal((await agent.me()).kind, 'agent');
+  await fails(agent.members.createAgent({ name: 'x' }), 'denied');
+  await fails(agent.channels.create({ id: 'secret' }), 'denied');
+  await fails(agent.channels.addMember('general', agentId), 'denied');
+  assert.equal((await agent.members.me()).kind, 'agent');
 });
 
 test('an agent reads and posts only in channels it is a member of; the owner reads all', async () => {
-  await t.owner.createChannel({ id: 'ops', name: 'Operations' });
-  await fails(t.owner.createChannel({ id: 'ops' }), 'conflict');
-  await fails(t.owner.createChannel({ id: 'Bad_Slug' }), 'validation_failed');
-  await t.owner.sendMessage({ target: 'channel:ops', content: 'owner only so far' });
+  await t.owner.channels.create({ id: 'ops', name: 'Operations' });
+  await fails(t.owner.channels.create({ id: 'ops' }), 'conflict');
+  await fails(t.owner.channels.create({ id: 'Bad_Slug' }), 'validation_failed');
+  await t.owner.messages.send({ target: 'channel:ops', content: 'owner only so far' });
   // Not a member: the same not_found as a channel that does not exist, so existence cannot be probed.
-  const e1 = await fails(agent.listMessages({ target: 'channel:ops' }), 'not_found');
-  const e2 = await fails(agent.listMessages({ target: 'channel:does-not-exist' }), 'not_found');
+  const e1 = await fails(agent.messages.list({ target: 'channel:ops' }), 'not_found');
+  const e2 = await fails(agent.messages.list({ target: 'channel:does-not-exist' }), 'not_found');
   assert.equal(e1.message.replace('ops', 'X'), e2.message.replace('does-not-exist', 'X'));
-  await fails(agent.sendMessage({ target: 'channel:ops', content: 'let me in' }), 'not_found');
-  assert.deepEqual((await agent.listChannels()).map((c) => c.id), []);
-  await t.owner.addChannelMember('ops', agentId);
-  await t.owner.addChannelMember('ops', agentId); // idempotent
-  assert.deepEqual((await agent.listChannels()).map((c) => c.id), ['ops']);
-  const m = await agent.sendMessage({ target: 'channel:ops', content: 'hello ops' });
+  await fails(agent.messages.send({ target: 'channel:ops', content: 'let me in' }), 'not_found');
+  assert.deepEqual((await agent.channels.list()).map((c) => c.id), []);
+  await t.owner.channels.addMember('ops', agentId);
+  await t.owner.channels.addMember('ops', agentId); // idempotent
+  assert.deepEqual((await agent.channels.list()).map((c) => c.id), ['ops']);
+  const m = await agent.messages.send({ target: 'channel:ops', content: 'hello ops' });
   assert.equal(m.author.id, agentId);
-  const page = await t.owner.listMessages({ target: 'channel:ops' });
+  const page = await t.owner.messages.list({ target: 'channel:ops' });
   assert.deepEqual(page.messages.map((x) => x.content), ['hello ops', 'owner only so far']);
   assert.equal(page.hasMore, false);
   assert.equal('nextCursor' in page, false);
-  await fails(other.listMessages({ target: 'channel:ops' }), 'not_found');
-  await fails(agent.listMessages({ target: 'Channel:ops' }), 'validation_failed');
-  await fails(agent.listMessages({ target: 'channel: ops' }), 'validation_failed');
+  await fails(other.messages.list({ target: 'channel:ops' }), 'not_found');
+  await fails(agent.messages.list({ target: 'Channel:ops' }), 'validation_failed');
+  await fails(agent.messages.list({ target: 'channel: ops' }), 'validation_failed');
 });
 
 test('reactions are per member and removable; reacting needs read access', async () => {
-  const m = await t.owner.sendMessage({ target: 'channel:general', content: 'react to me' });
-  await t.owner.addChannelMember('general', agentId);
-  await agent.react({ messageId: m.id, emoji: '👍' });
-  await agent.react({ messageId: m.id, emoji: '👍' }); // adding twice is one reaction
-  let r = await t.owner.react({ messageId: m.id, emoji: '👍' });
+  const m = await t.owner.messages.send({ target: 'channel:general', content: 'react to me' });
+  await t.owner.channels.addMember('general', agentId);
+  await agent.messages.react({ messageId: m.id, emoji: '👍' });
+  await agent.messages.react({ messageId: m.id, emoji: '👍' }); // adding twice is one reaction
+  let r = await t.owner.messages.react({ messageId: m.id, emoji: '👍' });
   assert.deepEqual(r.reactions, [{ emoji: '👍', count: 2, memberIds: [agentId, t.ownerId] }]);
-  r = await agent.react({ messageId: m.id, emoji: '👍', remove: true });
+  r = await agent.messages.react({ messageId: m.id, emoji: '👍', remove: true });
   assert.deepEqual(r.reactions, [{ emoji: '👍', count: 1, memberIds: [t.ownerId] }]);
-  await fails(other.react({ messageId: m.id, emoji: '👎' }), 'not_found');
-  await fails(agent.react({ messageId: m.id, emoji: 'two words' }), 'validation_failed');
+  await fails(other.messages.react({ messageId: m.id, emoji: '👎' }), 'not_found');
+  await fails(agent.messages.react({ messageId: m.id, emoji: 'two words' }), 'validation_failed');
 });
 
 test('attachments round-trip as bytes; over 10 MiB or more than 4 are refused without a message', async () => {
   const bytes = Buffer.from([0, 1, 2, 250, 255, 10, 13]);
-  const m = await agent.sendMessage({
+  const m = await agent.messages.send({
     target: 'channel:general',
     content: 'with files',
     attachments: [
@@ -107,54 +107,54 @@ test('attachments round-trip as bytes; over 10 MiB or more than 4 are refused wi
     ],
   });
   assert.deepEqual(m.attachments.map((a) => [a.name, a.size]), [['bin.dat', 7], ['b.txt', 1]]);
-  const got = await t.owner.getAttachment(m.attachments[0]!.id);
+  const got = await t.owner.messages.getAttachment(m.attachments[0]!.id);
   assert.deepEqual(got.data, bytes);
   assert.equal(got.contentType, 'application/octet-stream');
-  await fails(other.getAttachment(m.attachments[0]!.id), 'not_found');
-  const before = (await t.owner.listMessages({ target: 'channel:general', limit: 100 })).messages.length;
+  await fails(other.messages.getAttachment(m.attachments[0]!.id), 'not_found');
+  const before = (await t.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
   const big = Buffer.alloc(10 * 1024 * 1024 + 1, 7);
-  await fails(agent.sendMessage({ target: 'channel:general', content: 'too big', attachments: [{ name: 'big', contentType: 'application/octet-stream', data: big }] }), 'payload_too_large');
+  await fails(agent.messages.send({ target: 'channel:general', content: 'too big', attachments: [{ name: 'big', contentType: 'application/octet-stream', data: big }] }), 'payload_too_large');
   const five = Array.from({ length: 5 }, (_, i) => ({ name: `f${i}`, contentType: 'text/plain', data: Buffer.from('x') }));
-  await fails(agent.sendMessage({ target: 'channel:general', content: 'too many', attachments: five }), 'validation_failed');
+  await fails(agent.messages.send({ target: 'channel:general', content: 'too many', attachments: five }), 'validation_failed');
   const exact = Buffer.alloc(10 * 1024 * 1024, 1);
-  const ok = await agent.sendMessage({ target: 'channel:general', content: 'at the cap', attachments: [{ name: 'cap', contentType: 'application/octet-stream', data: exact }] });
+  const ok = await agent.messages.send({ target: 'channel:general', content: 'at the cap', attachments: [{ name: 'cap', contentType: 'application/octet-stream', data: exact }] });
   assert.equal(ok.attachments[0]!.size, 10 * 1024 * 1024);
-  const after = (await t.owner.listMessages({ target: 'channel:general', limit: 100 })).messages;
+  const after = (await t.owner.messages.list({ target: 'channel:general', limit: 100 })).messages;
   assert.equal(after.length, before + 1);
   assert.equal(after[0]!.content, 'at the cap');
 });
 
 test('thread targets hang off a channel message and share its membership; DMs have a fixed member set', async () => {
-  await t.owner.createChannel({ id: 'design' });
-  const root = await t.owner.sendMessage({ target: 'channel:design', content: 'root' });
+  await t.owner.channels.create({ id: 'design' });
+  const root = await t.owner.messages.send({ target: 'channel:design', content: 'root' });
   const thread = `thread:design/${root.id}`;
-  const reply = await t.owner.sendMessage({ target: thread, content: 'in thread', replyTo: root.id });
+  const reply = await t.owner.messages.send({ target: thread, content: 'in thread', replyTo: root.id });
   assert.equal(reply.target, thread);
   assert.equal(reply.replyTo, root.id);
-  await fails(agent.listMessages({ target: thread }), 'not_found');
-  await t.owner.addChannelMember('design', agentId);
-  const page = await agent.listMessages({ target: thread });
+  await fails(agent.messages.list({ target: thread }), 'not_found');
+  await t.owner.channels.addMember('design', agentId);
+  const page = await agent.messages.list({ target: thread });
   assert.deepEqual(page.messages.map((m) => m.content), ['in thread']);
   // A thread whose root is not a top-level message of that channel does not exist.
-  await fails(agent.listMessages({ target: `thread:general/${root.id}` }), 'not_found');
-  await fails(agent.listMessages({ target: `thread:design/${reply.id}` }), 'not_found');
+  await fails(agent.messages.list({ target: `thread:general/${root.id}` }), 'not_found');
+  await fails(agent.messages.list({ target: `thread:design/${reply.id}` }), 'not_found');
   // Channel listing does not include thread messages.
-  assert.deepEqual((await agent.listMessages({ target: 'channel:design' })).messages.map((m) => m.content), ['root']);
+  assert.deepEqual((await agent.messages.list({ target: 'channel:design' })).messages.map((m) => m.content), ['root']);
 
-  const dm = await agent.openDm([t.ownerId]);
+  const dm = await agent.channels.openDm([t.ownerId]);
   assert.deepEqual(dm.memberIds, [agentId, t.ownerId].sort());
-  const same = await t.owner.openDm([agentId]);
+  const same = await t.owner.channels.openDm([agentId]);
   assert.equal(same.id, dm.id);
-  await agent.sendMessage({ target: `dm:${dm.id}`, content: 'psst' });
-  assert.equal((await t.owner.listMessages({ target: `dm:${dm.id}` })).messages[0]!.content, 'psst');
-  await fails(other.listMessages({ target: `dm:${dm.id}` }), 'not_found');
-  await fails(other.sendMessage({ target: `dm:${dm.id}`, content: 'hi' }), 'not_found');
-  await fails(agent.openDm([agentId]), 'validation_failed');
-  await fails(agent.openDm(['mem_nobody']), 'not_found');
+  await agent.messages.send({ target: `dm:${dm.id}`, content: 'psst' });
+  assert.equal((await t.owner.messages.list({ target: `dm:${dm.id}` })).messages[0]!.content, 'psst');
+  await fails(other.messages.list({ target: `dm:${dm.id}` }), 'not_found');
+  await fails(other.messages.send({ target: `dm:${dm.id}`, content: 'hi' }), 'not_found');
+  await fails(agent.channels.openDm([agentId]), 'validation_failed');
+  await fails(agent.channels.openDm(['mem_nobody']), 'not_found');
 });
 
 test('task lifecycle: every transition is validated, revisions bump, stale revisions conflict', async () => {
-  const task = await agent.createTask({ title: 'Ship it', description: 'all of it', assigneeId: agentId });
+  const task = await agent.tasks.create({ title: 'Ship it', description: 'all of it', assigneeId: agentId });
   assert.equal(task.status, 'open');
   assert.equal(task.revision, 1);
   assert.equal(task.assigneeId, agentId);
@@ -172,67 +172,67 @@ test('task lifecycle: every transition is validated, revisions bump, stale revis
   for (const [tr, to] of [['none', 'open'] as const, ...path]) {
     if (tr !== 'none') {
       const prevRev = cur.revision;
-      cur = await agent.transitionTask({ taskId: task.id, transition: tr, ...(tr === 'block' ? { reason: 'waiting on review' } : {}) });
+      cur = await agent.tasks.transition({ taskId: task.id, transition: tr, ...(tr === 'block' ? { reason: 'waiting on review' } : {}) });
       assert.equal(cur.status, to);
       assert.equal(cur.revision, prevRev + 1);
       assert.ok(cur.updatedAt >= cur.createdAt);
       assert.equal(cur.blockedReason, to === 'blocked' ? 'waiting on review' : null);
     }
     for (const bad of all.filter((x) => !legal[cur.status]!.includes(x))) {
-      const e = await fails(agent.transitionTask({ taskId: task.id, transition: bad, reason: 'r' }), 'conflict');
+      const e = await fails(agent.tasks.transition({ taskId: task.id, transition: bad, reason: 'r' }), 'conflict');
       assert.ok(e.message.includes(cur.status), e.message);
       for (const ok of legal[cur.status]!) assert.ok(e.message.includes(ok), e.message);
     }
   }
-  await fails(agent.transitionTask({ taskId: task.id, transition: 'block' }), 'validation_failed'); // reason required
-  const fresh = await agent.getTask(task.id);
+  await fails(agent.tasks.transition({ taskId: task.id, transition: 'block' }), 'validation_failed'); // reason required
+  const fresh = await agent.tasks.get(task.id);
   assert.equal(fresh.revision, cur.revision);
-  const upd = await agent.updateTask({ taskId: task.id, expectedRevision: fresh.revision, title: 'Ship it now' });
+  const upd = await agent.tasks.update({ taskId: task.id, expectedRevision: fresh.revision, title: 'Ship it now' });
   assert.equal(upd.title, 'Ship it now');
   assert.equal(upd.revision, fresh.revision + 1);
-  await fails(agent.updateTask({ taskId: task.id, expectedRevision: fresh.revision, title: 'stale' }), 'conflict');
-  assert.equal((await agent.getTask(task.id)).title, 'Ship it now');
-  const assigned = await t.owner.assignTask({ taskId: task.id, assigneeId: null });
+  await fails(agent.tasks.update({ taskId: task.id, expectedRevision: fresh.revision, title: 'stale' }), 'conflict');
+  assert.equal((await agent.tasks.get(task.id)).title, 'Ship it now');
+  const assigned = await t.owner.tasks.assign({ taskId: task.id, assigneeId: null });
   assert.equal(assigned.assigneeId, null);
-  await fails(t.owner.assignTask({ taskId: task.id, assigneeId: 'mem_nobody' }), 'validation_failed');
-  const c = await other.commentTask({ taskId: task.id, body: 'any member may discuss a task' });
+  await fails(t.owner.tasks.assign({ taskId: task.id, assigneeId: 'mem_nobody' }), 'validation_failed');
+  const c = await other.tasks.comment({ taskId: task.id, body: 'any member may discuss a task' });
   assert.equal(c.taskId, task.id);
-  const disc = await other.listMessages({ target: `task:${task.id}` });
+  const disc = await other.messages.list({ target: `task:${task.id}` });
   assert.deepEqual(disc.messages.map((m) => m.id), [c.id]);
-  assert.equal((await agent.getTask(task.id)).revision, assigned.revision + 1);
-  await fails(agent.getTask('tsk_missing'), 'not_found');
-  const filtered = await agent.listTasks({ status: 'open', assigneeId: agentId });
+  assert.equal((await agent.tasks.get(task.id)).revision, assigned.revision + 1);
+  await fails(agent.tasks.get('tsk_missing'), 'not_found');
+  const filtered = await agent.tasks.list({ status: 'open', assigneeId: agentId });
   assert.ok(filtered.tasks.every((x) => x.status === 'open' && x.assigneeId === agentId));
 });
 
 test('reviews on task and thread targets: add, get, list, resolve, reopen with validated transitions', async () => {
-  const task = await agent.createTask({ title: 'Review me' });
-  const r1 = await agent.addReview({ target: `task:${task.id}`, verdict: 'request_changes', body: 'fix the tests' });
-  const r2 = await t.owner.addReview({ target: `task:${task.id}`, verdict: 'approve', body: 'lgtm' });
+  const task = await agent.tasks.create({ title: 'Review me' });
+  const r1 = await agent.reviews.add({ target: `task:${task.id}`, verdict: 'request_changes', body: 'fix the tests' });
+  const r2 = await t.owner.reviews.add({ target: `task:${task.id}`, verdict: 'approve', body: 'lgtm' });
   assert.equal(r1.status, 'open');
   assert.equal(r1.target, `task:${task.id}`);
-  const resolved = await agent.resolveReview(r1.id);
+  const resolved = await agent.reviews.resolve(r1.id);
   assert.equal(resolved.status, 'resolved');
   assert.equal(resolved.revision, 2);
-  await fails(agent.resolveReview(r1.id), 'conflict');
-  const list = await agent.listReviews({ target: `task:${task.id}` });
+  await fails(agent.reviews.resolve(r1.id), 'conflict');
+  const list = await agent.reviews.list({ target: `task:${task.id}` });
   // updatedAt DESC, id DESC: r1 was just resolved, so it leads unless both share one millisecond (then the id decides).
   const expected = [resolved, r2].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id)).map((r) => r.id);
   assert.deepEqual(list.reviews.map((r) => r.id), expected);
   assert.ok(resolved.updatedAt >= r2.updatedAt);
-  assert.deepEqual((await agent.listReviews({ target: `task:${task.id}`, status: 'open' })).reviews.map((r) => r.id), [r2.id]);
-  const reopened = await agent.reopenReview(r1.id);
+  assert.deepEqual((await agent.reviews.list({ target: `task:${task.id}`, status: 'open' })).reviews.map((r) => r.id), [r2.id]);
+  const reopened = await agent.reviews.reopen(r1.id);
   assert.equal(reopened.status, 'open');
   assert.equal(reopened.revision, 3);
-  await fails(agent.reopenReview(r1.id), 'conflict');
-  assert.equal((await t.owner.getReview(r1.id)).revision, 3);
-  await fails(agent.addReview({ target: 'channel:general', verdict: 'approve', body: 'x' }), 'validation_failed');
+  await fails(agent.reviews.reopen(r1.id), 'conflict');
+  assert.equal((await t.owner.reviews.get(r1.id)).revision, 3);
+  await fails(agent.reviews.add({ target: 'channel:general', verdict: 'approve', body: 'x' }), 'validation_failed');
   // Thread reviews follow the channel's membership.
-  await t.owner.createChannel({ id: 'private-review' });
-  const root = await t.owner.sendMessage({ target: 'channel:private-review', content: 'PR' });
-  const rt = await t.owner.addReview({ target: `thread:private-review/${root.id}`, verdict: 'comment', body: 'note' });
-  await fails(agent.getReview(rt.id), 'not_found');
-  await fails(agent.listReviews({ target: `thread:private-review/${root.id}` }), 'not_found');
-  await fails(agent.addReview({ target: `thread:private-review/${root.id}`, verdict: 'approve', body: 'x' }), 'not_found');
-  await fails(agent.resolveReview(rt.id), 'not_found');
+  await t.owner.channels.create({ id: 'private-review' });
+  const root = await t.owner.messages.send({ target: 'channel:private-review', content: 'PR' });
+  const rt = await t.owner.reviews.add({ target: `thread:private-review/${root.id}`, verdict: 'comment', body: 'note' });
+  await fails(agent.reviews.get(rt.id), 'not_found');
+  await fails(agent.reviews.list({ target: `thread:private-review/${root.id}` }), 'not_found');
+  await fails(agent.reviews.add({ target: `thread:private-review/${root.id}`, verdict: 'approve', body: 'x' }), 'not_found');
+  await fails(agent.reviews.resolve(rt.id), 'not_found');
 });

@@ -1,6 +1,13 @@
 // Owns identifiers and secrets: random ids, opaque tokens with a kind prefix, keyed hashes and constant-time compares.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** The grammar of every resource id (generated ones are a prefix + base64url or hex): in Exec inputs, server bodies and path segments. */
+export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
+export const ID_RE = new RegExp(ID_PATTERN);
+/** The bounded selector grammar of requestId / idempotencyKey (spec: malformed or oversized selectors are rejected). */
+export const SELECTOR_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+export const SELECTOR_RE = new RegExp(SELECTOR_PATTERN);
+
 /** A random, URL-safe id with a prefix, e.g. newId('run') → run_3kq…; safe to log. */
 export function newId(prefix: string, bytes = 12): string {
   return `${prefix}_${randomBytes(bytes).toString('base64url')}`;

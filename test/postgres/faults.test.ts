@@ -58,7 +58,7 @@ test('pg_terminate_backend and a PostgreSQL restart under write load: both serve
       // A client retries its keyed write until acknowledged (bounded): the key makes every retry a replay.
       for (let attempt = 0; attempt < 60; attempt++) {
         try {
-          const t = await owner.createTask({ title: `load ${key}` }, { idempotencyKey: key });
+          const t = await owner.tasks.create({ title: `load ${key}` }, { idempotencyKey: key });
           acked.set(key, t.id);
           break;
         } catch (e) {
@@ -93,7 +93,7 @@ test('pg_terminate_backend and a PostgreSQL restart under write load: both serve
   const titles = new Map<string, number>();
   let cursor: string | undefined;
   for (;;) {
-    const page = await owner.listTasks({ limit: 100, ...(cursor ? { cursor } : {}) });
+    const page = await owner.tasks.list({ limit: 100, ...(cursor ? { cursor } : {}) });
     for (const t of page.tasks) titles.set(t.title, (titles.get(t.title) ?? 0) + 1);
     if (!page.nextCursor) break;
     cursor = page.nextCursor;

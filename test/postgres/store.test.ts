@@ -110,27 +110,28 @@ test('transactions commit or roll back as a unit; nested tx is a savepoint; a ha
   try {
     let leaked: Promise<unknown> | undefined;
     await assert.rejects(
-      store.tx(async () => {
-        await store.run("INSERT INTO meta (key, value) VALUES ('outer', '1')"); // joins the ambient transaction
+      store.tx(async (outer) => {
+        const view = store.within(outer); // no ambient joining: the transaction is passed on explicitly
+        await view.run("INSERT INTO meta (key, value) VALUES ('outer', '1')");
         await assert.rejects(
-          store.tx(async (sql) => {
+          view.tx(async (sql) => {
             await sql.run("INSERT INTO meta (key, value) VALUES ('inner', '1')");
             throw new Error('inner fails');
           }),
           /inner fails/,
         );
-        assert.equal(await store.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
-        assert.ok(await store.get("SELECT value FROM meta WHERE key = 'outer'"));
+        assert.equal(await view.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
+        assert.ok(await view.get("SELECT value FROM meta WHERE key = 'outer'"));
         // A failed statement inside a savepoint is undone too; the transaction stays usable.
-        await assert.rejects(store.tx((sql) => sql.run('INSERT INTO no_such_table VALUES (1)')));
-        assert.ok(await store.get("SELECT value FROM meta WHERE key = 'outer'"));
+        await assert.rejects(view.tx((sql) => sql.run('INSERT INTO no_such_table VALUES (1)')));
+        assert.ok(await view.get("SELECT value FROM meta WHERE key = 'outer'"));
         throw new Error('outer fails');
       }),
       /outer fails/,
     );
     assert.equal(await store.get("SELECT value FROM meta WHERE key = 'outer'"), undefined, 'outer rolled back as a unit');
-    await store.tx(async () => {
-      await store.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
+    await store.tx(async (sql) => {
+      await sql.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
       leaked = new Promise((resolve, reject) => setImmediate(() => store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'kept'").then(resolve, reject)));
     });
     assert.deepEqual(await leaked, { value: '1' }, 'a late continuation uses the pool, not the released connection');
@@ -186,10 +187,10 @@ test('migrations: an old database is upgraded with its data; concurrent openers 
     const client = new ServerClient({ baseUrl: servers[1]!.url });
     try {
       const owner = client.as((await client.bootstrap(TEST_ADMIN_TOKEN)).ownerCredential!);
-      const page = await owner.listMessages({ target: 'channel:legacy' });
+      const page = await owner.messages.list({ target: 'channel:legacy' });
       assert.deepEqual(page.messages.map((m) => [m.id, m.content, m.author.name]), [['msg_old', 'from v1', 'Old agent']]);
-      const task = await owner.createTask({ title: 'new table works' });
-      assert.equal((await owner.getTask(task.id)).title, 'new table works');
+      const task = await owner.tasks.create({ title: 'new table works' });
+      assert.equal((await owner.tasks.get(task.id)).title, 'new table works');
     } finally {
       client.close();
     }
@@ -223,16 +224,16 @@ test('killed connections are replaced; a database that is gone answers upstream_
   const client = new ServerClient({ baseUrl: server.url });
   try {
     const owner = client.as((await client.bootstrap(TEST_ADMIN_TOKEN)).ownerCredential!);
-    await owner.createTask({ title: 'before' });
+    await owner.tasks.create({ title: 'before' });
     // Every pooled connection is killed by the database; the server must not crash and must reconnect.
     const name = new URL(url).pathname.slice(1);
     await raw(own.url, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
     let after: unknown;
-    for (let i = 0; i < 3 && !after; i++) after = await owner.createTask({ title: 'after' }).catch(() => undefined);
+    for (let i = 0; i < 3 && !after; i++) after = await owner.tasks.create({ title: 'after' }).catch(() => undefined);
     assert.ok(after, 'a fresh connection serves the next request');
-    assert.equal((await owner.listTasks({})).tasks.length, 2);
+    assert.equal((await owner.tasks.list({})).tasks.length, 2);
     await own.stop();
-    const e = await owner.createTask({ title: 'gone' }).then(
+    const e = await owner.tasks.create({ title: 'gone' }).then(
       () => undefined,
       (err: unknown) => err,
     );

@@ -7,7 +7,7 @@ import { startTestServer } from '../../src/server/test-helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 /** The suites written against startTestServer: bootstrap, membership, messages/attachments, tasks, reviews, paging, cursors, idempotency. */
-export const SERVER_SUITES = ['src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/actions/actions.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts'];
+export const SERVER_SUITES = ['src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/domains/actions.test.ts', 'src/server/keyset.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts'];
 
 let cluster: Cluster;
 before(async () => {
@@ -33,14 +33,14 @@ test('with AGENTTEAM_TEST_DB the test server runs on a fresh PostgreSQL database
     const name = new URL(t.db).pathname.slice(1);
     assert.match(t.db, /^postgres:\/\//);
     assert.ok((await databases()).includes(name));
-    const task = await t.owner.createTask({ title: 'stored in postgres' });
+    const task = await t.owner.tasks.create({ title: 'stored in postgres' });
     const c = new pg.Client({ connectionString: t.db });
     await c.connect();
     const rows = (await c.query('SELECT title FROM tasks WHERE id = $1', [task.id])).rows;
     await c.end();
     assert.deepEqual(rows, [{ title: 'stored in postgres' }]);
     assert.equal(await t.runSql('UPDATE tasks SET title = ? WHERE id = ?', ['changed', task.id]), 1);
-    assert.equal((await t.owner.getTask(task.id)).title, 'changed');
+    assert.equal((await t.owner.tasks.get(task.id)).title, 'changed');
     await t.stop();
     assert.ok(!(await databases()).includes(name), 'dropped');
   } finally {

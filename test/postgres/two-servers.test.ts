@@ -43,28 +43,28 @@ test('both servers are one product owner: same serverId, same workspace, credent
   assert.equal(again.created, false);
   assert.equal(again.ownerCredential, undefined);
   assert.equal((await cb.info()).workspaceId, (await ca.info()).workspaceId);
-  const agent = await ownerB.createAgent({ name: 'on-b' });
-  assert.equal((await ca.as(agent.credential).me()).id, agent.agent.id);
-  const m = await ca.as(agent.credential).sendMessage({ target: 'channel:general', content: 'via A' }).catch((e) => e);
+  const agent = await ownerB.members.createAgent({ name: 'on-b' });
+  assert.equal((await ca.as(agent.credential).members.me()).id, agent.agent.id);
+  const m = await ca.as(agent.credential).messages.send({ target: 'channel:general', content: 'via A' }).catch((e) => e);
   assert.ok(isCode('not_found')(m), 'the agent is not in #general yet: membership is shared state');
-  await ownerA.addChannelMember('general', agent.agent.id);
-  await cb.as(agent.credential).sendMessage({ target: 'channel:general', content: 'via B' });
-  assert.equal((await ownerA.listMessages({ target: 'channel:general' })).messages[0]!.content, 'via B');
+  await ownerA.channels.addMember('general', agent.agent.id);
+  await cb.as(agent.credential).messages.send({ target: 'channel:general', content: 'via B' });
+  assert.equal((await ownerA.messages.list({ target: 'channel:general' })).messages[0]!.content, 'via B');
 });
 
 test('concurrent updates of one task at the same revision: exactly one wins, the other gets conflict', async () => {
-  const task = await ownerA.createTask({ title: 'contended' });
+  const task = await ownerA.tasks.create({ title: 'contended' });
   let rev = task.revision;
   for (let round = 0; round < 15; round++) {
     const results = await Promise.allSettled([
-      ownerA.updateTask({ taskId: task.id, expectedRevision: rev, title: `A${round}` }),
-      ownerB.updateTask({ taskId: task.id, expectedRevision: rev, title: `B${round}` }),
+      ownerA.tasks.update({ taskId: task.id, expectedRevision: rev, title: `A${round}` }),
+      ownerB.tasks.update({ taskId: task.id, expectedRevision: rev, title: `B${round}` }),
     ]);
     const won = results.filter((r): r is PromiseFulfilledResult<TaskDto> => r.status === 'fulfilled');
     assert.equal(won.length, 1, `round ${round}: exactly one winner`);
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     assert.ok(isCode('conflict')(lost.reason), String(lost.reason));
-    const now = await ownerB.getTask(task.id);
+    const now = await ownerB.tasks.get(task.id);
     assert.equal(now.revision, rev + 1);
     assert.equal(now.title, won[0]!.value.title);
     rev = now.revision;
@@ -73,30 +73,30 @@ test('concurrent updates of one task at the same revision: exactly one wins, the
 
 test('racing transitions: one start wins; racing assigns both apply (no lost revision bump)', async () => {
   for (let round = 0; round < 8; round++) {
-    const task = await ownerB.createTask({ title: `race ${round}` });
-    const starts = await Promise.allSettled([ownerA.transitionTask({ taskId: task.id, transition: 'start' }), ownerB.transitionTask({ taskId: task.id, transition: 'start' })]);
+    const task = await ownerB.tasks.create({ title: `race ${round}` });
+    const starts = await Promise.allSettled([ownerA.tasks.transition({ taskId: task.id, transition: 'start' }), ownerB.tasks.transition({ taskId: task.id, transition: 'start' })]);
     assert.equal(starts.filter((r) => r.status === 'fulfilled').length, 1);
     assert.ok(starts.some((r) => r.status === 'rejected' && isCode('conflict')(r.reason)));
     const assigns = await Promise.all([
-      ownerA.assignTask({ taskId: task.id, assigneeId: null }),
-      ownerB.assignTask({ taskId: task.id, assigneeId: null }),
-      ownerA.commentTask({ taskId: task.id, body: 'both servers' }),
+      ownerA.tasks.assign({ taskId: task.id, assigneeId: null }),
+      ownerB.tasks.assign({ taskId: task.id, assigneeId: null }),
+      ownerA.tasks.comment({ taskId: task.id, body: 'both servers' }),
     ]);
     assert.equal(assigns.length, 3);
-    const final = await ownerA.getTask(task.id);
+    const final = await ownerA.tasks.get(task.id);
     assert.equal(final.status, 'in_progress');
     assert.equal(final.revision, task.revision + 4, 'start + two assigns + one comment, none lost');
   }
 });
 
 test('racing reviews resolve: one wins; racing channel creation: one wins', async () => {
-  const task = await ownerA.createTask({ title: 'reviewed' });
-  const r = await ownerA.addReview({ target: `task:${task.id}`, verdict: 'comment', body: 'x' });
-  const res = await Promise.allSettled([ownerA.resolveReview(r.id), ownerB.resolveReview(r.id)]);
+  const task = await ownerA.tasks.create({ title: 'reviewed' });
+  const r = await ownerA.reviews.add({ target: `task:${task.id}`, verdict: 'comment', body: 'x' });
+  const res = await Promise.allSettled([ownerA.reviews.resolve(r.id), ownerB.reviews.resolve(r.id)]);
   assert.equal(res.filter((x) => x.status === 'fulfilled').length, 1);
-  assert.equal((await ownerB.getReview(r.id)).revision, 2);
+  assert.equal((await ownerB.reviews.get(r.id)).revision, 2);
   for (let i = 0; i < 5; i++) {
-    const made = await Promise.allSettled([ownerA.createChannel({ id: `dup-${i}` }), ownerB.createChannel({ id: `dup-${i}` })]);
+    const made = await Promise.allSettled([ownerA.channels.create({ id: `dup-${i}` }), ownerB.channels.create({ id: `dup-${i}` })]);
     assert.equal(made.filter((x) => x.status === 'fulfilled').length, 1);
     assert.ok(made.some((x) => x.status === 'rejected' && isCode('conflict')(x.reason)));
   }
@@ -107,7 +107,7 @@ test('one idempotency key used concurrently on both servers creates one task; ot
     let n = 0;
     let cursor: string | undefined;
     for (;;) {
-      const p = await ownerA.listTasks({ limit: 100, ...(cursor ? { cursor } : {}) });
+      const p = await ownerA.tasks.list({ limit: 100, ...(cursor ? { cursor } : {}) });
       n += p.tasks.filter((t) => t.title === title).length;
       if (!p.nextCursor) return n;
       cursor = p.nextCursor;
@@ -116,32 +116,32 @@ test('one idempotency key used concurrently on both servers creates one task; ot
   for (let round = 0; round < 6; round++) {
     const title = `idem ${round}`;
     const key = `k-both-${round}`;
-    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => (i % 2 ? ownerA : ownerB).createTask({ title }, { idempotencyKey: key })));
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => (i % 2 ? ownerA : ownerB).tasks.create({ title }, { idempotencyKey: key })));
     const ok = results.filter((r): r is PromiseFulfilledResult<TaskDto> => r.status === 'fulfilled');
     assert.ok(ok.length >= 1, `round ${round}: someone created it`);
     assert.ok(ok.every((r) => r.value.id === ok[0]!.value.id), 'every success is the same task');
     for (const r of results) if (r.status === 'rejected') assert.ok(isCode('conflict')(r.reason), String(r.reason));
     assert.equal(await count(title), 1, `round ${round}: exactly one task`);
     // Once settled, either server replays the stored response; a different body is 422.
-    assert.equal((await ownerB.createTask({ title }, { idempotencyKey: key })).id, ok[0]!.value.id);
-    await assert.rejects(ownerA.createTask({ title: `${title}!` }, { idempotencyKey: key }), isCode('idempotency_conflict'));
+    assert.equal((await ownerB.tasks.create({ title }, { idempotencyKey: key })).id, ok[0]!.value.id);
+    await assert.rejects(ownerA.tasks.create({ title: `${title}!` }, { idempotencyKey: key }), isCode('idempotency_conflict'));
   }
 });
 
 test('messages posted through both servers at once are all kept and page back in one newest-first order', async () => {
-  await ownerA.createChannel({ id: 'busy' });
-  const sent = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? ownerA : ownerB).sendMessage({ target: 'channel:busy', content: `m${i}` })));
+  await ownerA.channels.create({ id: 'busy' });
+  const sent = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? ownerA : ownerB).messages.send({ target: 'channel:busy', content: `m${i}` })));
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let i = 0; ; i++) {
-    const p = await (i % 2 ? ownerA : ownerB).listMessages({ target: 'channel:busy', limit: 7, ...(cursor ? { cursor } : {}) });
+    const p = await (i % 2 ? ownerA : ownerB).messages.list({ target: 'channel:busy', limit: 7, ...(cursor ? { cursor } : {}) });
     ids.push(...p.messages.map((m) => m.id));
     if (!p.nextCursor) break;
     cursor = p.nextCursor;
   }
   assert.equal(ids.length, 60);
   assert.deepEqual([...ids].sort(), sent.map((m) => m.id).sort());
-  const full = (await ownerA.listMessages({ target: 'channel:busy', limit: 100 })).messages.map((m) => m.id);
+  const full = (await ownerA.messages.list({ target: 'channel:busy', limit: 100 })).messages.map((m) => m.id);
   assert.deepEqual(ids, full, 'a cursor from one server is honored by the other, same order');
 });
 
@@ -158,9 +158,9 @@ test('bootstrap racing on two servers over a fresh database creates one workspac
     assert.ok(boots.filter((r) => !r.created).every((r) => r.ownerCredential === undefined));
     assert.equal(new Set(boots.map((r) => r.workspaceId)).size, 1);
     assert.equal(new Set(boots.map((r) => r.owner.id)).size, 1);
-    const members = await cy.as(created[0]!.ownerCredential!).listMembers();
+    const members = await cy.as(created[0]!.ownerCredential!).members.list();
     assert.equal(members.filter((m) => m.role === 'owner').length, 1);
-    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).listChannels()).map((c) => c.id), ['general']);
+    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).channels.list()).map((c) => c.id), ['general']);
   } finally {
     cx.close();
     cy.close();

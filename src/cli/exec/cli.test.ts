@@ -117,14 +117,14 @@ test('the credential source fails closed with exit 3, without falling back to AG
     ['symlinked token file', creds(link), link],
     ['invalid token file', creds(garbage), garbage],
   ];
-  const before = await h.agentApi.listTasks({ limit: 100 });
+  const before = await h.agentApi.tasks.list({ limit: 100 });
   for (const [name, env, file] of cases) {
     const r = await exec(['task', 'create', '{"title":"should not exist"}'], env);
     assert.equal(r.code, 3, name);
     assert.equal(envelope(r).ok, false, name);
     assertNoSecrets(r, file);
   }
-  const afterList = await h.agentApi.listTasks({ limit: 100 });
+  const afterList = await h.agentApi.tasks.list({ limit: 100 });
   assert.equal(afterList.tasks.length, before.tasks.length, 'nothing was sent');
 });
 

@@ -4,6 +4,7 @@ import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
 import { validateValue } from '../../catalog/validate.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
+import { MAX_BODY_BYTES } from '../../wire/http/body.js';
 import { loadCredentialSource } from './credentials.js';
 import { projectAnswer } from './project.js';
 import { sendOnce } from './send.js';
@@ -16,7 +17,8 @@ export interface ExecIo {
   readStdin(): Promise<string>;
 }
 
-const MAX_INPUT = 1024 * 1024;
+/** The daemon's body cap: a larger input could never be accepted. */
+const MAX_INPUT = MAX_BODY_BYTES;
 
 function fail(io: ExecIo, env: ErrorEnvelope, code: number, diagnostic?: string): number {
   io.stdout(`${JSON.stringify(env)}\n`);
@@ -86,7 +88,7 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
     const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running and that this runtime\'s sandbox allows loopback connections';
     return fail(io, errorEnvelope('upstream_unavailable', 'the AgentTeam daemon is not reachable', { hint }), EXIT.unreachable);
   }
-  const printed = projectAnswer(catalog, domain, action, sent.body);
+  const printed = projectAnswer(catalog, domain, action, sent.body, input);
   if (printed.ok) {
     io.stdout(`${printed.text}\n`);
     return EXIT.ok;

@@ -1,6 +1,7 @@
 // Tests the server's HTTP pipeline with raw requests: strict bodies, aliases, envelopes, body cap, idempotent replay/422/409.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { requestHash } from '../idempotency.js';
 import { startTestServer, type TestServer } from '../test-helpers.js';
 
@@ -25,12 +26,38 @@ async function taskCount(): Promise<number> {
   let n = 0;
   let cursor: string | undefined;
   for (;;) {
-    const p = await t.owner.listTasks({ limit: 100, ...(cursor ? { cursor } : {}) });
+    const p = await t.owner.tasks.list({ limit: 100, ...(cursor ? { cursor } : {}) });
     n += p.tasks.length;
     if (!p.nextCursor) return n;
     cursor = p.nextCursor;
   }
 }
+
+/** A request with the path exactly as given (fetch would normalize dot segments away before sending). */
+function rawPath(method: string, path: string): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(t.server.url);
+    const req = request({ hostname: u.hostname, port: u.port, method, path, headers: { authorization: `Bearer ${t.ownerCredential}` } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('dot segments and off-grammar ids in a path are not_found, never another route (failed before: /v1/tasks/. listed tasks)', async () => {
+  for (const p of ['/v1/tasks/.', '/v1/tasks/..', '/v1/tasks/%2e', '/v1/tasks/%2E%2e', '/v1/reviews/./resolve', '/v1/tasks/a.b', '/v1/tasks/a:b']) {
+    const r = await rawPath('GET', p);
+    assert.equal(r.status, 404, p);
+    assert.equal(r.json.error.code, 'not_found', p);
+  }
+  assert.equal((await rawPath('GET', '/v1/tasks')).status, 200);
+  // The client refuses such ids itself, before any request.
+  await assert.rejects(t.owner.tasks.get('..'), (e: { code?: string }) => e.code === 'validation_failed');
+  await assert.rejects(t.owner.reviews.resolve('.'), (e: { code?: string }) => e.code === 'validation_failed');
+});
 
 test('GET /v1/server needs no auth and carries the ServerInfo envelope', async () => {
   const res = await fetch(t.server.url + '/v1/server');
@@ -112,7 +139,7 @@ test('validation failures and refused mutations are not stored: the key stays us
   const task = ok.json.data;
   const refused = await raw('POST', `/v1/tasks/${task.id}/transitions`, JSON.stringify({ transition: 'complete' }), { 'idempotency-key': 'k-t' });
   assert.equal(refused.json.error.code, 'conflict');
-  await t.owner.transitionTask({ taskId: task.id, transition: 'start' });
+  await t.owner.tasks.transition({ taskId: task.id, transition: 'start' });
   const retried = await raw('POST', `/v1/tasks/${task.id}/transitions`, JSON.stringify({ transition: 'complete' }), { 'idempotency-key': 'k-t' });
   assert.equal(retried.json.data.status, 'done');
 });
@@ -138,8 +165,8 @@ test('error bodies never carry the credential', async () => {
 
 test('concurrent requests with one key create exactly one task: the others replay it or see 409 in flight', async () => {
   const before = await taskCount();
-  const results = await Promise.allSettled(Array.from({ length: 8 }, () => t.owner.createTask({ title: 'raced' }, { idempotencyKey: 'k-race' })));
-  const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof t.owner.createTask>>> => r.status === 'fulfilled');
+  const results = await Promise.allSettled(Array.from({ length: 8 }, () => t.owner.tasks.create({ title: 'raced' }, { idempotencyKey: 'k-race' })));
+  const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof t.owner.tasks.create>>> => r.status === 'fulfilled');
   assert.ok(ok.length >= 1);
   assert.ok(ok.every((r) => r.value.id === ok[0]!.value.id), 'every success is the same task');
   for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code: string }).code, 'conflict');
@@ -148,7 +175,7 @@ test('concurrent requests with one key create exactly one task: the others repla
 
 test('many concurrent mutations through one server all commit', async () => {
   const before = await taskCount();
-  const made = await Promise.all(Array.from({ length: 40 }, (_, i) => t.owner.createTask({ title: `parallel ${i}` })));
+  const made = await Promise.all(Array.from({ length: 40 }, (_, i) => t.owner.tasks.create({ title: `parallel ${i}` })));
   assert.equal(new Set(made.map((x) => x.id)).size, 40);
   assert.equal(await taskCount(), before + 40);
 });

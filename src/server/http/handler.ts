@@ -7,12 +7,42 @@ import type { Logger } from '../../shared/log.js';
 import { decodeJson, readBody } from '../../wire/http/body.js';
 import { bearerToken, isJsonContentType, loopbackRequest, sendRaw } from '../../wire/http/guard.js';
 import { Router } from '../../wire/http/router.js';
+import { ID_RE } from '../../shared/ids.js';
+import { DOMAINS } from '../../domains/registry.js';
+import type { AnyDomain } from '../../domains/module.js';
+import { BootstrapBody } from '../../domains/member/contract.js';
+import type { Members } from '../../domains/member/service.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
-import type { Actor } from '../domains/context.js';
+import type { Actor } from '../context.js';
 import { idempotencyKeyFrom, receiptKey, requestHash } from '../idempotency.js';
 import { hostAllowed } from './host-allow.js';
-import { QUERY_ALIASES, ROUTES, type RouteDef } from './routes.js';
-import { applyAliases, BodyValidator } from './schemas.js';
+import { snakeCase, type DomainRoute } from './route.js';
+import { aliasesOf, applyAliases, BodyValidator } from './schemas.js';
+
+/** True when the raw request path has a `.` or `..` segment, literal or percent-encoded. */
+export function hasDotSegment(rawUrl: string): boolean {
+  const path = rawUrl.split(/[?#]/, 1)[0]!;
+  return path.split('/').some((p) => /^(\.|%2e){1,2}$/i.test(p));
+}
+
+/** A domain route mounted with its domain's service key and its derived aliases. */
+interface Mounted extends DomainRoute {
+  key: string;
+  bodyAliases: Readonly<Record<string, string>>;
+  queryAliases: Readonly<Record<string, string>>;
+}
+
+/** Every registered domain's routes, in registry order. */
+export function mountedRoutes(domains: readonly AnyDomain[] = DOMAINS): Mounted[] {
+  return domains.flatMap((d) =>
+    d.routes.map((r) => ({
+      ...r,
+      key: d.key,
+      bodyAliases: aliasesOf(r.body),
+      queryAliases: Object.fromEntries((r.query ?? []).flatMap((q) => (snakeCase(q) !== q ? [[snakeCase(q), q]] : []))),
+    })),
+  );
+}
 
 export interface HandlerOptions {
   domains: ServerDomains;
@@ -37,10 +67,10 @@ const fail = (e: AppError): Reply => ({ status: e.status, body: JSON.stringify({
 // Security invariant: one generic answer for a missing, unknown or wrong credential; nothing about why.
 const FORBIDDEN = () => new AppError('denied', 'forbidden');
 
-function queryOf(url: URL, allowed: readonly string[] | undefined): Record<string, string> {
+function queryOf(url: URL, allowed: readonly string[] | undefined, aliases: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k0, v] of url.searchParams) {
-    const k = Object.prototype.hasOwnProperty.call(QUERY_ALIASES, k0) ? QUERY_ALIASES[k0]! : k0;
+    const k = Object.prototype.hasOwnProperty.call(aliases, k0) ? aliases[k0]! : k0;
     if (!allowed?.includes(k)) throw new AppError('validation_failed', `unknown query parameter ${JSON.stringify(k0)}`);
     if (Object.prototype.hasOwnProperty.call(out, k)) throw new AppError('invalid_input', `query parameter ${k} given more than once`);
     out[k] = v;
@@ -59,27 +89,32 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
 
   const info = async (): Promise<Reply> => ok({ serverId: domains.meta.serverId, workspaceId: domains.meta.workspaceId, version: SERVER_VERSION });
 
-  const readJson = async (req: IncomingMessage, route: Pick<RouteDef, 'maxBody'>): Promise<unknown> => {
+  const readJson = async (req: IncomingMessage, route: Pick<Mounted, 'maxBody' | 'bodyAliases'>): Promise<unknown> => {
     if (!isJsonContentType(req)) throw new AppError('invalid_input', 'request body must be application/json');
     const buf = await readBody(req, route.maxBody ? { maxBytes: route.maxBody } : {});
-    return applyAliases(decodeJson(buf));
+    return applyAliases(decodeJson(buf), route.bodyAliases);
   };
+  const members = (d: ServerDomains) => (d.services as unknown as { members: Members }).members;
 
   const bootstrap = async (req: IncomingMessage): Promise<Reply> => {
     if (!isAdmin(bearerToken(req))) throw FORBIDDEN();
-    const body = validator.check('bootstrap', await readJson(req, {}));
-    return ok(await domains.members.bootstrap(body));
+    const body = validator.check<{ ownerName?: string }>(BootstrapBody, await readJson(req, { bodyAliases: aliasesOf(BootstrapBody) }));
+    return ok(await members(domains).bootstrap(body));
   };
 
-  const run = async (route: RouteDef, req: IncomingMessage, url: URL, params: Record<string, string>): Promise<Reply> => {
+  const run = async (route: Mounted, req: IncomingMessage, url: URL, params: Record<string, string>): Promise<Reply> => {
     const token = bearerToken(req);
-    const actor: Actor | undefined = token ? await domains.members.authenticate(token) : undefined;
+    const actor: Actor | undefined = token ? await members(domains).authenticate(token) : undefined;
     if (!actor) throw FORBIDDEN();
-    const query = queryOf(url, route.query);
+    // Security invariant: every path parameter matches its id grammar, so `.`/`..` or other dot segments never reach a domain.
+    for (const [name, v] of Object.entries(params)) {
+      if (!(route.paramPatterns?.[name] ?? ID_RE).test(v)) throw new AppError('not_found', `${name} not found`);
+    }
+    const query = queryOf(url, route.query, route.queryAliases);
     const mutation = route.method !== 'GET';
     const key = mutation ? idempotencyKeyFrom(req.headers) : undefined;
     const body = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
-    const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, d));
+    const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, (d.services as unknown as Record<string, unknown>)[route.key]));
     if (key === undefined) return call(domains);
     // Failed validation never reaches here, so it is never stored.
     // Security invariant: receipts are sealed with a key only the requester's own credential derives (never plaintext at rest).
@@ -101,7 +136,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     }),
   );
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
-  for (const r of ROUTES) {
+  for (const r of mountedRoutes()) {
     router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
 
@@ -138,6 +173,12 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     if (!allowed) {
       res.setHeader('connection', 'close');
       return send(res, fail(FORBIDDEN()));
+    }
+    // Security invariant: a path with a `.`/`..` segment (however encoded) is refused before URL normalization could
+    // turn it into another route (GET /v1/tasks/. would otherwise become GET /v1/tasks).
+    if (hasDotSegment(req.url ?? '/')) {
+      res.setHeader('connection', 'close');
+      return send(res, fail(new AppError('not_found', 'no such route')));
     }
     const url = new URL(req.url ?? '/', 'http://server.invalid');
     const m = router.match(req.method ?? 'GET', url.pathname);

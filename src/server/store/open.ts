@@ -29,13 +29,10 @@ export interface OpenStoreOptions {
   clock?: Clock;
   onPoolError?: (e: Error) => void;
   onReconnect?: OpenPostgresOptions['onReconnect'];
-  /** Calls in a transaction's async context join it (AsyncLocalStorage). Default false here: the server passes `sql` explicitly. */
-  ambient?: boolean;
 }
 
 export async function openStore(db: string | DbLocation, opts: OpenStoreOptions = {}): Promise<Store> {
   const loc = typeof db === 'string' ? parseDbUrl(db) : db;
-  const ambient = opts.ambient ?? false;
-  if (loc.kind === 'sqlite') return openSqliteStore(loc.path, { ...(opts.clock ? { clock: opts.clock } : {}), ambient });
-  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ...(opts.onReconnect ? { onReconnect: opts.onReconnect } : {}), ambient });
+  if (loc.kind === 'sqlite') return openSqliteStore(loc.path, opts.clock ? { clock: opts.clock } : {});
+  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ...(opts.onReconnect ? { onReconnect: opts.onReconnect } : {}) });
 }

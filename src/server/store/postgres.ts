@@ -1,5 +1,4 @@
 // Owns the PostgreSQL store: a pg Pool behind the Store seam, `?` → $n, serializable transactions with retry, savepoints, migrations.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
@@ -22,8 +21,6 @@ export interface OpenPostgresOptions {
   onPoolError?: (e: Error) => void;
   /** Told when the database goes down and comes back (the reconnect loop's state). */
   onReconnect?: ReconnectOptions['onChange'];
-  /** Calls inside a transaction's async context join it (AsyncLocalStorage); default true. The server passes false. */
-  ambient?: boolean;
 }
 
 /** SQLSTATEs after which the whole transaction is re-run: serialization_failure, deadlock_detected, unique_violation. */
@@ -122,40 +119,30 @@ class PgSql implements Sql {
  * Transactions run at SERIALIZABLE on one pooled connection, so a read-modify-write (revision check, idempotency
  * claim, task transition) behaves as on SQLite's single writer even with several server processes on one database:
  * the loser of a race gets a serialization failure and its whole transaction is re-run, where it sees the winner's
- * commit and answers like any stale request (conflict). A caller passes its transaction on with `within(sql)`; with
- * `ambient` (the default for direct opens) calls made inside a transaction's async context join it too. A nested `tx`
- * is a SAVEPOINT, as in the SQLite store.
+ * commit and answers like any stale request (conflict). A caller passes its transaction on with `within(sql)` (no
+ * ambient joining); a nested `tx` on that view is a SAVEPOINT, as in the SQLite store.
  */
 class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   private closed = false;
   /** Told when a checked-out client fails between statements. */
   onClientError: ((e: Error) => void) | undefined;
-  private readonly ambient: AsyncLocalStorage<PgSql> | undefined;
   private readonly plain: PgSql;
 
   constructor(
     private readonly pool: pg.Pool,
     readonly schemaVersion: number,
     private readonly maxAttempts: number,
-    ambient: boolean,
     private readonly clock: Clock,
     private readonly reconnect: Reconnector,
   ) {
     this.plain = new PgSql(pool, false, undefined, () => reconnect.lost());
-    this.ambient = ambient ? new AsyncLocalStorage<PgSql>() : undefined;
-  }
-
-  private active(): PgSql | undefined {
-    const a = this.ambient?.getStore();
-    return a && !a.ended ? a : undefined;
   }
 
   private handle(): PgSql {
     if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
-    const a = this.active();
-    if (!a) this.reconnect.check();
-    return a ?? this.plain;
+    this.reconnect.check();
+    return this.plain;
   }
 
   async get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
@@ -170,9 +157,8 @@ class PostgresStore implements Store {
 
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
-    const a = this.active();
-    if (!a) this.reconnect.check();
-    return a ? this.savepoint(a, fn) : this.outer(fn);
+    this.reconnect.check();
+    return this.outer(fn);
   }
 
   within(sql: Sql): Store {
@@ -228,7 +214,7 @@ class PostgresStore implements Store {
         let out: T | undefined;
         let failure: { e: unknown } | undefined;
         try {
-          out = await (this.ambient ? this.ambient.run(h, () => fn(h)) : fn(h));
+          out = await fn(h);
         } catch (e) {
           failure = { e };
         }
@@ -322,7 +308,7 @@ export async function openPostgresStore(url: string, opts: OpenPostgresOptions =
   });
   try {
     const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
-    const store = new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), opts.ambient ?? true, clock, reconnect);
+    const store = new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), clock, reconnect);
     if (opts.onPoolError) store.onClientError = opts.onPoolError;
     return store;
   } catch (e) {

@@ -61,11 +61,11 @@ test('a database at migration version 1 is upgraded in place with its data intac
       assert.ok(['tasks', 'reviews', 'idempotency_receipts'].every((n) => tables(path).includes(n)));
       const boot = await client.bootstrap(TEST_ADMIN_TOKEN);
       const owner = client.as(boot.ownerCredential!);
-      const page = await owner.listMessages({ target: 'channel:legacy' });
+      const page = await owner.messages.list({ target: 'channel:legacy' });
       assert.deepEqual(page.messages.map((m) => [m.id, m.content, m.author.name]), [['msg_old', 'from v1', 'Old agent']]);
-      assert.ok((await owner.listMembers()).some((m) => m.id === 'agt_old'));
-      const task = await owner.createTask({ title: 'new table works' });
-      assert.equal((await owner.getTask(task.id)).title, 'new table works');
+      assert.ok((await owner.members.list()).some((m) => m.id === 'agt_old'));
+      const task = await owner.tasks.create({ title: 'new table works' });
+      assert.equal((await owner.tasks.get(task.id)).title, 'new table works');
     } finally {
       client.close();
       await server.close();
@@ -139,31 +139,32 @@ test('transactions commit together or roll back together, and run one at a time'
   }
 });
 
-test('calls inside a transaction join it; a nested tx is a savepoint; a handle is dead after commit', async () => {
+test('a transaction passed on with within() is joined; a nested tx is a savepoint; a handle is dead after commit', async () => {
   const { path, cleanup } = tempDb();
   try {
     const store = openSqliteStore(path);
     let leaked: Promise<unknown> | undefined;
     await assert.rejects(
-      store.tx(async () => {
-        await store.run("INSERT INTO meta (key, value) VALUES ('outer', '1')"); // joins, no deadlock
+      store.tx(async (outer) => {
+        const view = store.within(outer); // no ambient joining: the transaction is passed on explicitly
+        await view.run("INSERT INTO meta (key, value) VALUES ('outer', '1')");
         await assert.rejects(
-          store.tx(async (sql) => {
+          view.tx(async (sql) => {
             await sql.run("INSERT INTO meta (key, value) VALUES ('inner', '1')");
             throw new Error('inner fails');
           }),
           /inner fails/,
         );
-        assert.equal(await store.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
-        assert.ok(await store.get("SELECT value FROM meta WHERE key = 'outer'"));
+        assert.equal(await view.get("SELECT value FROM meta WHERE key = 'inner'"), undefined, 'savepoint rolled back');
+        assert.ok(await view.get("SELECT value FROM meta WHERE key = 'outer'"));
         throw new Error('outer fails');
       }),
       /outer fails/,
     );
     assert.equal(await store.get("SELECT value FROM meta WHERE key = 'outer'"), undefined, 'outer rolled back as a unit');
-    await store.tx(async () => {
-      await store.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
-      // Scheduled inside the transaction (inheriting its async context) but running after the commit.
+    await store.tx(async (sql) => {
+      await sql.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
+      // Scheduled inside the transaction but running after the commit.
       leaked = new Promise((resolve, reject) => setImmediate(() => store.get("SELECT value FROM meta WHERE key = 'kept'").then(resolve, reject)));
     });
     const busy = store.tx(async (sql) => {

@@ -1,5 +1,4 @@
 // Owns the SQLite store: opening (WAL, foreign keys, busy_timeout), forward-only migrations, and serialized async transactions.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
@@ -13,8 +12,6 @@ export interface OpenSqliteOptions {
   migrations?: readonly Migration[];
   busyTimeoutMs?: number;
   clock?: Clock;
-  /** Calls inside a transaction's async context join it (AsyncLocalStorage); default true. The server passes false. */
-  ambient?: boolean;
 }
 
 /**
@@ -93,33 +90,23 @@ function mapped<T>(f: () => T): T {
  * One connection; transactions are serialized through a promise queue so an awaiting transaction never sees
  * another's uncommitted writes. Plain reads outside `tx` also wait their turn. A caller that wraps several domain
  * operations (e.g. a mutation and its idempotency receipt) into one atomic unit passes the transaction's `sql` on,
- * via `within(sql)` (a nested `tx` becomes a savepoint). With `ambient` (the default for direct opens), calls made
- * while a transaction is active in the same async context also join it; the server turns that off, because its
- * AsyncLocalStorage makes every promise in the process pay for async hooks.
+ * via `within(sql)` (a nested `tx` becomes a savepoint). There is no ambient joining: code outside the callback that
+ * holds no `sql` queues behind the transaction.
  */
 class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private savepoints = 0;
-  private readonly ambient: AsyncLocalStorage<SqliteSql> | undefined;
   private readonly stmts: StatementCache;
   private readonly plain: SqliteSql;
 
   constructor(
     private readonly db: Database.Database,
     readonly schemaVersion: number,
-    ambient: boolean,
   ) {
     this.stmts = new StatementCache(db);
     this.plain = new SqliteSql(this.stmts, this);
-    this.ambient = ambient ? new AsyncLocalStorage<SqliteSql>() : undefined;
-  }
-
-  /** The transaction of the current async context, unless it already ended (then calls queue like any other). */
-  private active(): SqliteSql | undefined {
-    const a = this.ambient?.getStore();
-    return a && !a.ended ? a : undefined;
   }
 
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {
@@ -130,8 +117,7 @@ class SqliteStore implements Store {
   }
 
   private exec<T>(f: (s: SqliteSql) => Promise<T>): Promise<T> {
-    const a = this.active();
-    return a ? f(a) : this.enqueue(() => f(this.plain));
+    return this.enqueue(() => f(this.plain));
   }
 
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
@@ -160,14 +146,12 @@ class SqliteStore implements Store {
   }
 
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    const a = this.active();
-    if (a) return this.savepoint(a, fn);
     return this.enqueue(async () => {
       const handle = new SqliteSql(this.stmts, this);
       // Prepared once like any statement (db.exec would compile the text on every transaction).
       this.stmts.get('BEGIN IMMEDIATE').run();
       try {
-        const out = await (this.ambient ? this.ambient.run(handle, () => fn(handle)) : fn(handle));
+        const out = await fn(handle);
         this.stmts.get('COMMIT').run();
         return out;
       } catch (e) {
@@ -202,7 +186,7 @@ export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Sto
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
     db.pragma('synchronous = NORMAL');
     const version = migrate(db, opts.migrations ?? SQLITE_MIGRATIONS, opts.clock);
-    return new SqliteStore(db, version, opts.ambient ?? true);
+    return new SqliteStore(db, version);
   } catch (e) {
     db.close();
     throw e;

@@ -36,14 +36,14 @@ test('message_send canonicalizes the exact target and the server stores the mess
   assert.equal(r.isError, undefined);
   const s = structured(r);
   assert.equal(s.target, 'channel:general');
-  const page = await fx.srv.owner.listMessages({ target: 'channel:general', limit: 1 });
+  const page = await fx.srv.owner.messages.list({ target: 'channel:general', limit: 1 });
   assert.equal(page.messages[0]!.id, s.id);
   assert.equal(page.messages[0]!.content, 'hello from the bot');
   assert.equal(page.messages[0]!.author.id, fx.agentId);
 });
 
 test('message_send refuses malformed targets and content locally, sending nothing', async () => {
-  const before = (await fx.srv.owner.listMessages({ target: 'channel:general', limit: 100 })).messages.length;
+  const before = (await fx.srv.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
   const cases: Array<[unknown, string]> = [
     [{ target: 'general', content: 'x' }, 'invalid_input'],
     [{ target: 'thread:general', content: 'x' }, 'invalid_input'],
@@ -59,24 +59,24 @@ test('message_send refuses malformed targets and content locally, sending nothin
     assert.equal(r.isError, true, JSON.stringify(args).slice(0, 80));
     assert.equal(structured(r).code, code);
   }
-  const afterCount = (await fx.srv.owner.listMessages({ target: 'channel:general', limit: 100 })).messages.length;
+  const afterCount = (await fx.srv.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
   assert.equal(afterCount, before);
   const ok = await call('message_send', { target: 'channel:general', content: 'y'.repeat(8000) });
   assert.equal(ok.isError, undefined);
 });
 
 test('the server authorizes the target: a channel the agent is not in is a model-visible error', async () => {
-  await fx.srv.owner.createChannel({ id: 'private' });
+  await fx.srv.owner.channels.create({ id: 'private' });
   const r = await call('message_send', { target: 'channel:private', content: 'hi' });
   assert.equal(r.isError, true);
   assert.ok(['not_found', 'denied'].includes(structured(r).code));
-  assert.equal((await fx.srv.owner.listMessages({ target: 'channel:private' })).messages.length, 0);
+  assert.equal((await fx.srv.owner.messages.list({ target: 'channel:private' })).messages.length, 0);
 });
 
 test('message_send with replyTo answers a message', async () => {
-  const root = await fx.srv.owner.sendMessage({ target: 'channel:general', content: 'question?' });
+  const root = await fx.srv.owner.messages.send({ target: 'channel:general', content: 'question?' });
   const r = structured(await call('message_send', { target: 'channel:general', content: 'answer', replyTo: root.id }));
-  const got = (await fx.srv.owner.listMessages({ target: 'channel:general', limit: 1 })).messages[0]!;
+  const got = (await fx.srv.owner.messages.list({ target: 'channel:general', limit: 1 })).messages[0]!;
   assert.equal(got.id, r.id);
   assert.equal(got.replyTo, root.id);
 });
@@ -85,7 +85,7 @@ test('attachments: a workdir file is sent and message_attachment_read saves it b
   mkdirSync(join(fx.workdir, 'out'), { recursive: true });
   writeFileSync(join(fx.workdir, 'out', 'report.txt'), 'report body\n');
   const sent = structured(await call('message_send', { target: 'channel:general', content: 'see attached', attachments: ['out/report.txt'] }));
-  const msg = (await fx.srv.owner.listMessages({ target: 'channel:general', limit: 1 })).messages[0]!;
+  const msg = (await fx.srv.owner.messages.list({ target: 'channel:general', limit: 1 })).messages[0]!;
   assert.equal(msg.id, sent.id);
   assert.equal(msg.attachments.length, 1);
   const att = msg.attachments[0]!;
@@ -123,7 +123,7 @@ test('attachment path escapes are refused: .., absolute, symlink out, non-regula
 test('message_attachment_read never follows symlinks in the attachment cache', async () => {
   writeFileSync(join(fx.workdir, 'a.txt'), 'AAA');
   structured(await call('message_send', { target: 'channel:general', content: 'a', attachments: ['a.txt'] }));
-  const att = (await fx.srv.owner.listMessages({ target: 'channel:general', limit: 1 })).messages[0]!.attachments[0]!;
+  const att = (await fx.srv.owner.messages.list({ target: 'channel:general', limit: 1 })).messages[0]!.attachments[0]!;
   const outside = mkdtempSync(join(tmpdir(), 'outside-'));
   // A planted symlink where the file will land is replaced, not written through.
   mkdirSync(join(fx.workdir, '.agentteam', 'attachments'), { recursive: true });
@@ -149,7 +149,7 @@ test('message_attachment_read: unknown and malformed ids are model-visible error
 });
 
 test('message_react adds and removes a reaction', async () => {
-  const m = await fx.srv.owner.sendMessage({ target: 'channel:general', content: 'react to me' });
+  const m = await fx.srv.owner.messages.send({ target: 'channel:general', content: 'react to me' });
   const added = structured(await call('message_react', { messageId: m.id, emoji: '👍' }));
   assert.equal(added.messageId, m.id);
   assert.deepEqual(added.reactions.map((x: { emoji: string; memberIds: string[] }) => [x.emoji, x.memberIds]), [['👍', [fx.agentId]]]);

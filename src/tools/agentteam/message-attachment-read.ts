@@ -24,7 +24,7 @@ export const messageAttachmentRead: AgentteamTool = {
     if (!ATTACHMENT_ID.test(id)) return invalidInput('attachmentId is not an attachment id', 'use an attachment id shown on a message');
     let a;
     try {
-      a = await ctx.api.getAttachment(id, { signal: ctx.signal });
+      a = await ctx.api.messages.getAttachment(id, { signal: ctx.signal });
     } catch (e) {
       return failureResult(e);
     }

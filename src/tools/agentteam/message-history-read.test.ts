@@ -14,7 +14,7 @@ async function fullScan(target: string): Promise<MessageDto[]> {
   const all: MessageDto[] = [];
   let cursor: string | undefined;
   do {
-    const page = await fx.srv.owner.listMessages(cursor ? { target, limit: 100, cursor } : { target, limit: 100 });
+    const page = await fx.srv.owner.messages.list(cursor ? { target, limit: 100, cursor } : { target, limit: 100 });
     all.push(...page.messages);
     cursor = page.nextCursor;
   } while (cursor);
@@ -44,13 +44,13 @@ async function pageAll(target: string, limit?: number): Promise<{ ids: string[];
 
 before(async () => {
   fx = await startToolsFixture();
-  await fx.srv.owner.createChannel({ id: 'busy' });
-  await fx.srv.owner.addChannelMember('busy', fx.agentId);
-  for (let i = 0; i < 250; i++) await fx.srv.owner.sendMessage({ target: 'channel:busy', content: `message ${i}` });
-  await fx.srv.owner.createChannel({ id: 'wordy' });
-  await fx.srv.owner.addChannelMember('wordy', fx.agentId);
+  await fx.srv.owner.channels.create({ id: 'busy' });
+  await fx.srv.owner.channels.addMember('busy', fx.agentId);
+  for (let i = 0; i < 250; i++) await fx.srv.owner.messages.send({ target: 'channel:busy', content: `message ${i}` });
+  await fx.srv.owner.channels.create({ id: 'wordy' });
+  await fx.srv.owner.channels.addMember('wordy', fx.agentId);
   // 60 messages of 2,000 quote characters: JSON escaping makes any page of 100 far larger than 64 KiB.
-  for (let i = 0; i < 60; i++) await fx.srv.owner.sendMessage({ target: 'channel:wordy', content: `${i}:${'"'.repeat(2000)}` });
+  for (let i = 0; i < 60; i++) await fx.srv.owner.messages.send({ target: 'channel:wordy', content: `${i}:${'"'.repeat(2000)}` });
 });
 after(async () => {
   await fx.stop();
@@ -78,10 +78,10 @@ test('pages that would exceed 64 KiB shrink and still continue exactly: the page
 });
 
 test('a single message over the budget is result_budget_exceeded with a cursor that skips it', async () => {
-  await fx.srv.owner.createChannel({ id: 'huge' });
-  await fx.srv.owner.addChannelMember('huge', fx.agentId);
-  const older = await fx.srv.owner.sendMessage({ target: 'channel:huge', content: 'small and older' });
-  const huge = await fx.srv.owner.sendMessage({ target: 'channel:huge', content: '\u0001'.repeat(30_000) });
+  await fx.srv.owner.channels.create({ id: 'huge' });
+  await fx.srv.owner.channels.addMember('huge', fx.agentId);
+  const older = await fx.srv.owner.messages.send({ target: 'channel:huge', content: 'small and older' });
+  const huge = await fx.srv.owner.messages.send({ target: 'channel:huge', content: '\u0001'.repeat(30_000) });
   const r = await call({ target: 'channel:huge' });
   assert.equal(r.isError, true);
   const s = structured(r);
@@ -99,6 +99,6 @@ test('bad targets, limits and cursors are model-visible errors', async () => {
   assert.equal(structured(await call({ target: 'channel:busy', cursor: 'forged' })).code, 'validation_failed');
   const other = structured(await call({ target: 'channel:busy', limit: 5 })).nextCursor as string;
   assert.equal(structured(await call({ target: 'channel:general', cursor: other })).code, 'validation_failed');
-  await fx.srv.owner.createChannel({ id: 'closed' });
+  await fx.srv.owner.channels.create({ id: 'closed' });
   assert.equal(structured(await call({ target: 'channel:closed' })).code, 'not_found');
 });

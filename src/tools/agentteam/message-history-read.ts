@@ -34,7 +34,7 @@ function largestFittingPrefix(messages: Record<string, unknown>[], cursor: strin
 async function fetchPage(ctx: ToolContext, target: string, limit: number, cursor: string | undefined): Promise<MessagePage> {
   const input: { target: string; limit: number; cursor?: string } = { target, limit };
   if (cursor !== undefined) input.cursor = cursor;
-  return ctx.api.listMessages(input, { signal: ctx.signal });
+  return ctx.api.messages.list(input, { signal: ctx.signal });
 }
 
 export const messageHistoryRead: AgentteamTool = {

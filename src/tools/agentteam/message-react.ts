@@ -21,7 +21,7 @@ export const messageReact: AgentteamTool = {
     try {
       const input: { messageId: string; emoji: string; remove?: boolean } = { messageId: args.messageId as string, emoji: args.emoji as string };
       if (args.remove === true) input.remove = true;
-      const m = await ctx.api.react(input, { signal: ctx.signal });
+      const m = await ctx.api.messages.react(input, { signal: ctx.signal });
       return toolResult({ messageId: m.id, reactions: m.reactions });
     } catch (e) {
       return failureResult(e);

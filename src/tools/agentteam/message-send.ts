@@ -45,7 +45,7 @@ export const messageSend: AgentteamTool = {
       const input: { target: string; content: string; replyTo?: string; attachments?: NewAttachment[] } = { target, content };
       if (replyTo !== undefined) input.replyTo = replyTo;
       if (attachments.length > 0) input.attachments = attachments;
-      const m = await ctx.api.sendMessage(input, { signal: ctx.signal });
+      const m = await ctx.api.messages.send(input, { signal: ctx.signal });
       return toolResult({ id: m.id, target: m.target, createdAt: m.createdAt });
     } catch (e) {
       return failureResult(e);

@@ -6,7 +6,9 @@ import { basename, extname, isAbsolute, join, sep } from 'node:path';
 import type { NewAttachment } from '../../server-client/api.js';
 
 export const MAX_ATTACHMENTS = 4;
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+import { MAX_ATTACHMENT_BYTES } from '../../domains/message/contract.js';
+
+export { MAX_ATTACHMENT_BYTES };
 export const ATTACHMENT_DIR = '.agentteam/attachments';
 
 /** A refusal the model caused (bad path); its message names only the relative path it gave. */

@@ -1,14 +1,13 @@
 // Owns the Exec result budget: a complete success envelope ≤ 64 KiB goes out unchanged; over it, a typed error (spec §Result Boundaries).
 import type { ActionDescriptor, DescriptorCatalog, InventoryRow } from '../../catalog/types.js';
-import type { ActionResult } from '../../actions/types.js';
+import type { ActionResult } from './action.js';
 import { errorEnvelope, type ErrorEnvelope } from './envelope.js';
+import { readContinuation } from './continuation.js';
 import { buildReceipt } from './receipt.js';
 
 export const RESULT_BUDGET_BYTES = 64 * 1024; // spec: shared Exec success boundary after JSON serialization
 
 export type Budgeted = { ok: true; body: string } | { ok: false; envelope: ErrorEnvelope };
-
-const GENERIC_HINT = 'Request less data: a smaller limit or a narrower selector.';
 
 /**
  * Serializes the complete success envelope and enforces the boundary. Never truncates or replaces `data`.
@@ -22,6 +21,8 @@ export function budgetSuccess(args: {
   catalog: DescriptorCatalog;
   result: ActionResult<unknown>;
   idempotencyKey: string | undefined;
+  /** The validated request, from which a read's continuation is computed. */
+  input?: unknown;
   limit?: number;
 }): Budgeted {
   const { descriptor: d, row } = args;
@@ -40,7 +41,7 @@ export function budgetSuccess(args: {
   }
   const what = body === undefined ? 'could not be serialized' : `exceeds ${limit} bytes`;
   if (!mutation) {
-    return { ok: false, envelope: errorEnvelope('result_budget_exceeded', `the result ${what}`, { hint: row?.hint ?? GENERIC_HINT, ...(row?.next ? { next: row.next } : {}) }) };
+    return { ok: false, envelope: errorEnvelope('result_budget_exceeded', `the result ${what}`, readContinuation(d, row, args.input)) };
   }
   const receipt = buildReceipt(args.catalog, args.result.mutation, args.idempotencyKey);
   return {

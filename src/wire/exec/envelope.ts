@@ -1,8 +1,8 @@
 // Owns Exec envelopes: {"ok":true,"data"} and the closed {"ok":false,"error"} shape; maps any failure to one public code.
 import type { Static } from '@sinclair/typebox';
 import type { ErrorMetadata } from '../../catalog/error-schema.js';
-import { serverErrorKind } from '../../actions/idempotency.js';
-import { AppError, ERROR_CODES, isErrorCode, type ErrorCode } from '../../shared/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../shared/errors.js';
+import { publicFailure } from '../../shared/failure.js';
 
 export type ErrorMetadataValue = Static<typeof ErrorMetadata>;
 
@@ -38,23 +38,8 @@ export function errorEnvelope(code: ErrorCode, message: string, extra: { hint?: 
 
 export const statusOf = (code: ErrorCode): number => ERROR_CODES[code];
 
-/**
- * Classifies a failure. AppError and typed server-call errors keep their public code and message; a network or timeout
- * failure reaching the server is upstream_unavailable. Security invariant: anything else is `internal` with a generic
- * message — causes, stacks and payloads never cross the boundary.
- */
+/** Classifies a failure through the one public mapping (shared/failure.ts) that MCP tool errors use too. */
 export function classify(err: unknown): ErrorEnvelope {
-  const kind = serverErrorKind(err);
-  if (kind === 'network' || kind === 'timeout') {
-    return errorEnvelope('upstream_unavailable', 'the AgentTeam server could not be reached', { hint: 'retry shortly; for a mutation, read the resource first to see whether it was applied' });
-  }
-  if (err instanceof AppError) return errorEnvelope(err.code, err.code === 'internal' ? 'internal error' : err.message, err.hint ? { hint: err.hint } : {});
-  if (kind !== undefined) {
-    const e = err as { code?: unknown; message?: unknown; hint?: unknown };
-    if (isErrorCode(e.code) && e.code !== 'internal' && typeof e.message === 'string') {
-      return errorEnvelope(e.code, e.message, typeof e.hint === 'string' ? { hint: e.hint } : {});
-    }
-    if (kind === 'server') return errorEnvelope('upstream_unavailable', 'the AgentTeam server failed to answer');
-  }
-  return errorEnvelope('internal', 'internal error');
+  const f = publicFailure(err);
+  return errorEnvelope(f.code, f.message, f.hint ? { hint: f.hint } : {});
 }

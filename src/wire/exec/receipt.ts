@@ -32,7 +32,7 @@ export function retrievalCommand(catalog: DescriptorCatalog, selectors: Selector
   for (const k of RECEIPT_SELECTOR_KEYS) {
     const id = selectors[k];
     const domain = RECEIPT_SELECTOR_DOMAIN[k];
-    const get = catalog.find(domain, 'get');
+    const get = domain === undefined ? undefined : catalog.find(domain, 'get');
     if (id === undefined || !get) continue;
     const input = { [k]: id };
     if (validateValue(get.input, input).ok) return `agentteam exec ${domain} get ${shellQuote(JSON.stringify(input))}`;
@@ -42,7 +42,7 @@ export function retrievalCommand(catalog: DescriptorCatalog, selectors: Selector
 
 export function buildReceipt(catalog: DescriptorCatalog, facts: { selectors: Selectors; revision?: number } | undefined, idempotencyKey: string | undefined): MutationReceiptValue {
   const selectors = cleanSelectors(facts?.selectors);
-  const receipt: MutationReceiptValue = { selectors };
+  const receipt: MutationReceiptValue = { selectors: selectors as MutationReceiptValue['selectors'] };
   if (facts?.revision !== undefined && Number.isSafeInteger(facts.revision) && facts.revision >= 0) receipt.revision = facts.revision;
   if (idempotencyKey !== undefined && SELECTOR.test(idempotencyKey)) receipt.idempotencyKey = idempotencyKey;
   const retrieval = retrievalCommand(catalog, selectors);

@@ -1,7 +1,8 @@
 // Owns registerJson: the typed adapter from a validated request (ActionScopedJson) to one concrete handler and its ActionResult.
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { ActionHandler, ActionResult } from '../../actions/types.js';
+import type { ActionHandler, ActionResult } from './action.js';
+import type { Clock } from '../../shared/clock.js';
 import type { ActionDescriptor } from '../../catalog/types.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { AppError } from '../../shared/errors.js';
@@ -20,6 +21,7 @@ export interface ActionScopedJson<I> {
 
 export interface RegisteredAction {
   readonly descriptor: ActionDescriptor;
+  /** Calls the handler with `api[apiKey]` only (the whole api for an action without a group, e.g. a test probe). */
   invoke(req: ActionScopedJson<unknown>, api: ServerApi): Promise<ActionResult<unknown>>;
 }
 
@@ -27,11 +29,12 @@ export interface RegisteredAction {
  * Binds a typed handler to its descriptor. The caller has already validated `req.input` against this descriptor's
  * input schema. Output that fails its own schema is our bug: it becomes `internal`, never a model-visible payload.
  */
-export function registerJson<I extends TSchema, O extends TSchema>(descriptor: ActionDescriptor<I, O>, handler: ActionHandler<Static<I>, Static<O>>): RegisteredAction {
+export function registerJson<I extends TSchema, O extends TSchema>(descriptor: ActionDescriptor<I, O>, handler: ActionHandler<Static<I>, Static<O>, any>, apiKey: string | undefined, clock: Clock): RegisteredAction {
   return {
     descriptor: descriptor as unknown as ActionDescriptor,
     async invoke(req, api) {
-      const result = await handler(req.input as Static<I>, { api, signal: req.signal, idempotencyKey: req.idempotencyKey });
+      const scoped = apiKey === undefined ? api : (api as unknown as Record<string, unknown>)[apiKey];
+      const result = await handler(req.input as Static<I>, { api: scoped, clock, signal: req.signal, idempotencyKey: req.idempotencyKey });
       if (!Value.Check(descriptor.output, result.data)) throw new AppError('internal', 'internal error');
       return result;
     },

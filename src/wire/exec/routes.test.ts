@@ -2,10 +2,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { builtinActions } from '../../actions/index.js';
-import { bind, type BoundAction } from '../../actions/types.js';
-import { projectTask } from '../../actions/project.js';
-import { callServer } from '../../actions/idempotency.js';
+import { builtinActions } from '../../domains/registry.js';
+import { projectTask } from '../../domains/task/project.js';
+import type { ServerApi } from '../../server-client/api.js';
+import { binderFor, type BoundAction } from './action.js';
+import { callServer } from './idempotency.js';
 import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { Strict } from '../../catalog/schemas.js';
 import { createLogger, RateLimitedLogger } from '../../shared/log.js';
@@ -15,6 +16,9 @@ import { Router } from '../http/router.js';
 import { request } from 'node:http';
 import { raw, startExecHarness, type ExecHarness, type Extra } from './testkit.js';
 import { registerExecRoutes } from './routes.js';
+
+/** Probe actions have no ServerApi group, so they receive the whole API. */
+const bind = binderFor<ServerApi>();
 
 const bigRead = {
   domain: 'probe', action: 'big', summary: 'Returns a large read.', risk: 'read', resultPolicy: 'bounded',
@@ -34,7 +38,7 @@ const extras: Extra[] = [
     descriptor: bigWrite,
     row: { domain: 'probe', action: 'bigwrite', risk: 'write', resultPolicy: 'mutation', hint: 'the change was applied', next: 'agentteam exec task get' },
     action: bind(bigWrite, async (input, ctx) => {
-      const t = await callServer(ctx, (o) => ctx.api.createTask({ title: input.title }, o));
+      const t = await callServer(ctx, (o) => ctx.api.tasks.create({ title: input.title }, o));
       return { data: { blob: 'w'.repeat(70_000), taskId: projectTask(t).id }, mutation: { selectors: { taskId: t.id }, revision: t.revision } };
     }) as unknown as BoundAction,
   },
@@ -191,12 +195,12 @@ test('over-budget mutation returns a receipt whose retrieval command reads the a
 test('a revoked authorization gets the generic 403 and nothing is dispatched', async () => {
   const other = await startExecHarness();
   try {
-    const before = await other.agentApi.listTasks({ limit: 100 });
+    const before = await other.agentApi.tasks.list({ limit: 100 });
     await other.kit.store.revoke(other.auth.info.id, 'exit');
     const r = await other.post('task', 'create', { title: 'after revoke' });
     assert.equal(r.status, 403);
     assert.equal(r.raw, DENIED_BODY.toString());
-    const afterList = await other.agentApi.listTasks({ limit: 100 });
+    const afterList = await other.agentApi.tasks.list({ limit: 100 });
     assert.equal(afterList.tasks.length, before.tasks.length);
   } finally {
     await other.stop();

@@ -1,8 +1,9 @@
 // Owns the Exec routes: the merged catalog route and the dynamic action route, from auth to the budgeted envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveIdempotencyKey } from '../../actions/idempotency.js';
-import { builtinActions } from '../../actions/index.js';
-import type { BoundAction } from '../../actions/types.js';
+import { builtinActions } from '../../domains/registry.js';
+import type { BoundAction } from './action.js';
+import { resolveIdempotencyKey } from './idempotency.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import type { AuthGate, TokenInfo } from '../../authz/types.js';
 import { actionKey, DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import type { DescriptorCatalog } from '../../catalog/types.js';
@@ -18,7 +19,9 @@ import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelop
 import { registerJson, type RegisteredAction } from './register.js';
 import { DescriptorValidator } from './validator.js';
 
-export const EXEC_ROOT = '/api/internal/exec/servers/{serverId}/agents/{agentId}';
+import { EXEC_ROOT } from '../../shared/routes.js';
+
+export { EXEC_ROOT };
 
 export interface ExecRouteDeps {
   gate: AuthGate;
@@ -30,19 +33,21 @@ export interface ExecRouteDeps {
   actions?: readonly BoundAction[];
   /** Descriptors + inventory; DefaultDescriptorCatalog() by default. */
   catalog?: DescriptorCatalog;
+  /** Time for handlers and the body deadline; the system clock by default. */
+  clock?: Clock;
   /** Absolute body read deadline; the spec's 5 s by default (tests shorten it). */
   bodyDeadlineMs?: number;
 }
 
 /** Builds the route map; fails closed if a handler has no descriptor/inventory row or a descriptor has no handler. */
-export function buildActionMap(catalog: DescriptorCatalog, actions: readonly BoundAction[]): Map<string, RegisteredAction> {
+export function buildActionMap(catalog: DescriptorCatalog, actions: readonly BoundAction[], clock: Clock = systemClock): Map<string, RegisteredAction> {
   const map = new Map<string, RegisteredAction>();
   for (const a of actions) {
     const k = actionKey(a.descriptor.domain, a.descriptor.action);
     if (catalog.find(a.descriptor.domain, a.descriptor.action) !== a.descriptor) throw new Error(`exec routes: handler ${k} has no catalog descriptor`);
     if (!catalog.inventory.has(k)) throw new Error(`exec routes: handler ${k} has no inventory row`);
     if (map.has(k)) throw new Error(`exec routes: duplicate handler ${k}`);
-    map.set(k, registerJson(a.descriptor, a.handler));
+    map.set(k, registerJson(a.descriptor, a.handler, a.apiKey, clock));
   }
   for (const d of catalog.actions) if (!map.has(actionKey(d.domain, d.action))) throw new Error(`exec routes: descriptor ${actionKey(d.domain, d.action)} has no handler`);
   return map;
@@ -60,7 +65,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
   const catalog = deps.catalog ?? DefaultDescriptorCatalog();
-  const actions = buildActionMap(catalog, deps.actions ?? builtinActions());
+  const actions = buildActionMap(catalog, deps.actions ?? builtinActions(), deps.clock);
   const validator = new DescriptorValidator();
 
   router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (_req, res, { info, lease }) => {
@@ -80,7 +85,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
   if (!isJsonContentType(req)) return sendEnvelope(res, errorEnvelope('invalid_input', 'Content-Type must be application/json'), true);
   let body: Buffer;
   try {
-    body = await readBody(req, { signal: lease.signal, deadlineMs: deps.bodyDeadlineMs ?? BODY_DEADLINE_MS });
+    body = await readBody(req, { signal: lease.signal, deadlineMs: deps.bodyDeadlineMs ?? BODY_DEADLINE_MS, ...(deps.clock ? { clock: deps.clock } : {}) });
   } catch (e) {
     if (e instanceof AppError && e.code === 'denied') return sendDenied(res);
     return sendEnvelope(res, classify(e), true);
@@ -124,7 +129,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
     if (!lease.live()) return sendDenied(res);
     return sendEnvelope(res, env);
   }
-  const out = budgetSuccess({ descriptor: registered.descriptor, row: catalog.inventory.get(key), catalog, result, idempotencyKey: scoped.idempotencyKey });
+  const out = budgetSuccess({ descriptor: registered.descriptor, row: catalog.inventory.get(key), catalog, result, idempotencyKey: scoped.idempotencyKey, input: scoped.input });
   // Fence: success is not published after revocation.
   if (!lease.live()) return sendDenied(res);
   if (!out.ok) return sendEnvelope(res, out.envelope);

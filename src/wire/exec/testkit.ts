@@ -2,8 +2,8 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { builtinActions } from '../../actions/index.js';
-import type { BoundAction } from '../../actions/types.js';
+import { builtinActions } from '../../domains/registry.js';
+import type { BoundAction } from './action.js';
 import { makeStore, sampleInput, type Kit } from '../../authz/testkit.js';
 import type { ActiveAuthorization } from '../../authz/store.js';
 import rows from '../../catalog/action-inventory.json' with { type: 'json' };
@@ -50,7 +50,7 @@ export function raw(url: string, init: { method: string; headers?: Record<string
 /** Starts everything; `extras` are test-only actions registered both as handlers and as extension descriptors. */
 export async function startExecHarness(extras: Extra[] = [], opts: { bodyDeadlineMs?: number } = {}): Promise<ExecHarness> {
   const server = await startTestServer();
-  const created = await server.owner.createAgent({ name: 'bot' });
+  const created = await server.owner.members.createAgent({ name: 'bot' });
   const agentApi = server.client.as(created.credential);
   const kit = makeStore();
   const log = createLogger({ name: 'exec-test' });

@@ -1,5 +1,6 @@
 // Owns request-body reading for every route: a byte cap (413) and an absolute read deadline (408), cancellable.
 import type { IncomingMessage } from 'node:http';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024; // spec: 1 MiB body cap
@@ -10,6 +11,8 @@ export interface ReadBodyOptions {
   deadlineMs?: number;
   /** Aborting stops the read at once (e.g. the authorization was revoked). */
   signal?: AbortSignal;
+  /** The deadline runs on this clock; the system clock by default. */
+  clock?: Clock;
 }
 
 /**
@@ -32,7 +35,7 @@ export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Prom
     const finish = (err: AppError | null, body?: Buffer) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      timer.cancel();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -52,7 +55,7 @@ export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Prom
     const onError = () => finish(new AppError('invalid_input', 'request body could not be read'));
     const onAborted = () => finish(new AppError('invalid_input', 'request body was aborted'));
     const onSignal = () => finish(new AppError('denied', 'request canceled'));
-    const timer = setTimeout(() => finish(new AppError('request_timeout', `request body not received within ${deadline} ms`)), deadline);
+    const timer = (opts.clock ?? systemClock).setTimer(deadline, () => finish(new AppError('request_timeout', `request body not received within ${deadline} ms`)));
     if (opts.signal?.aborted) return onSignal();
     opts.signal?.addEventListener('abort', onSignal, { once: true });
     req.on('data', onData);

@@ -1,5 +1,6 @@
 // Tests the shared HTTP pieces: route matching, loopback Host/Origin checks, bearer parsing, body cap and deadline.
 import { test } from 'node:test';
+import { FakeClock } from '../../shared/clock.js';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,8 +45,11 @@ test('readBody enforces the byte cap, the absolute deadline and cancellation', a
   await withServer(
     async (req, res) => {
       try {
-        const opts = req.url === '/slow' ? { deadlineMs: 200 } : req.url === '/cancel' ? { signal: ac.signal } : { maxBytes: 10 };
-        if (req.url === '/cancel') setTimeout(() => ac.abort(), 50);
+        // No real waiting: the deadline runs on a FakeClock advanced, and the abort fired, once the first chunk arrived.
+        const clock = new FakeClock();
+        const opts = req.url === '/slow' ? { deadlineMs: 5000, clock } : req.url === '/cancel' ? { signal: ac.signal } : { maxBytes: 10 };
+        if (req.url === '/slow') req.once('data', () => setImmediate(() => clock.advance(5000)));
+        if (req.url === '/cancel') req.once('data', () => setImmediate(() => ac.abort()));
         const b = await readBody(req, opts);
         results.push(`ok:${b.length}`);
       } catch (e) {

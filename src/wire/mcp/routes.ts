@@ -1,5 +1,6 @@
 // Owns the MCP Streamable HTTP endpoint on node:http: the two route families, one handler, stateless JSON/SSE responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SERVER_VERSION } from '../../shared/version.js';
 import type { AuthGate, TokenInfo } from '../../authz/types.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { AppError } from '../../shared/errors.js';
@@ -64,7 +65,7 @@ function sendResponse(res: ServerResponse, sse: boolean, body: string): void {
  */
 export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
   const accept = new AcceptNegotiator();
-  const protocol = createMcpProtocol(deps.handler, { version: deps.version ?? '0.1.0', log: deps.log });
+  const protocol = createMcpProtocol(deps.handler, { version: deps.version ?? SERVER_VERSION, log: deps.log });
 
   async function post(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext): Promise<void> {
     const pv = req.headers['mcp-protocol-version'];

@@ -1,0 +1,46 @@
+// Owns authorizing a member on an exact target (membership of channels, DMs and threads; tasks are open to every member).
+import { isOwner, type Actor } from '../../server/context.js';
+import { AppError } from '../../shared/errors.js';
+import type { Sql } from '../../server/store/types.js';
+import { formatTarget, type Target } from './target.js';
+
+async function channelVisible(sql: Sql, actor: Actor, channelId: string): Promise<boolean> {
+  const ch = await sql.get<{ id: string }>('SELECT id FROM channels WHERE id = ?', [channelId]);
+  if (!ch) return false;
+  if (isOwner(actor)) return true;
+  return !!(await sql.get('SELECT 1 AS x FROM channel_members WHERE channel_id = ? AND member_id = ?', [channelId, actor.id]));
+}
+
+/**
+ * Resolves a target the actor may read and write, or throws not_found.
+ * Security invariant: an unknown target and one the actor is not a member of both answer not_found with the same
+ * message, so an agent cannot probe which channels, DMs or threads exist.
+ */
+export async function authorizeTarget(sql: Sql, actor: Actor, t: Target): Promise<string> {
+  const canonical = formatTarget(t);
+  const notFound = () => new AppError('not_found', `target ${canonical} not found`);
+  switch (t.kind) {
+    case 'channel':
+      if (!(await channelVisible(sql, actor, t.channelId))) throw notFound();
+      break;
+    case 'thread': {
+      if (!(await channelVisible(sql, actor, t.channelId))) throw notFound();
+      // A thread hangs off a top-level message of its channel; its membership is the channel's.
+      const root = await sql.get('SELECT 1 AS x FROM messages WHERE id = ? AND target = ?', [t.rootId, `channel:${t.channelId}`]);
+      if (!root) throw notFound();
+      break;
+    }
+    case 'dm': {
+      const dm = await sql.get('SELECT 1 AS x FROM dms WHERE id = ?', [t.dmId]);
+      if (!dm) throw notFound();
+      if (!isOwner(actor) && !(await sql.get('SELECT 1 AS x FROM dm_members WHERE dm_id = ? AND member_id = ?', [t.dmId, actor.id]))) throw notFound();
+      break;
+    }
+    case 'task': {
+      // A task's discussion is open to every workspace member.
+      if (!(await sql.get('SELECT 1 AS x FROM tasks WHERE id = ?', [t.taskId]))) throw notFound();
+      break;
+    }
+  }
+  return canonical;
+}

@@ -1,0 +1,23 @@
+// Owns the `channel` domain contract: channel and DM DTOs, request bodies and their bounds.
+import { Type } from '@sinclair/typebox';
+import { ID_PATTERN } from '../../shared/ids.js';
+
+export const CHANNEL_NAME_MAX = 100;
+export const DM_MEMBERS_MAX = 16;
+
+export interface ChannelDto {
+  id: string; // slug, unique per workspace
+  name: string;
+  createdAt: string;
+}
+
+export interface DmDto {
+  id: string;
+  memberIds: string[];
+}
+
+const strict = { additionalProperties: false } as const;
+const Id = Type.String({ pattern: ID_PATTERN });
+export const CreateChannelBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 63 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: CHANNEL_NAME_MAX })) }, strict);
+export const AddChannelMemberBody = Type.Object({ memberId: Id }, strict);
+export const OpenDmBody = Type.Object({ memberIds: Type.Array(Id, { minItems: 1, maxItems: DM_MEMBERS_MAX }) }, strict);

@@ -1,0 +1,29 @@
+// Owns the `member` domain schema steps for SQLite and PostgreSQL (global version numbers; never edit or reorder an applied step).
+import type { MigrationStep } from '../../server/store/migrations.js';
+
+export const MIGRATIONS: readonly MigrationStep[] = [
+  {
+    version: 1,
+    name: 'members',
+    sqlite: `
+CREATE TABLE members (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('human','agent')),
+  role TEXT NOT NULL CHECK (role IN ('owner','member')),
+  credential_hash BLOB NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL
+);
+`,
+    postgres: `
+CREATE TABLE members (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  name TEXT COLLATE "C" NOT NULL,
+  kind TEXT COLLATE "C" NOT NULL CHECK (kind IN ('human','agent')),
+  role TEXT COLLATE "C" NOT NULL CHECK (role IN ('owner','member')),
+  credential_hash BYTEA NOT NULL UNIQUE,
+  created_at BIGINT NOT NULL
+);
+`,
+  },
+];

@@ -1,0 +1,65 @@
+// Owns the `message` domain schema steps for SQLite and PostgreSQL (global version numbers; never edit or reorder an applied step).
+import type { MigrationStep } from '../../server/store/migrations.js';
+
+export const MIGRATIONS: readonly MigrationStep[] = [
+  {
+    version: 1,
+    name: 'messages',
+    sqlite: `
+CREATE TABLE messages (
+  id TEXT PRIMARY KEY,
+  target TEXT NOT NULL,
+  author_id TEXT NOT NULL REFERENCES members(id),
+  content TEXT NOT NULL,
+  reply_to TEXT REFERENCES messages(id),
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX messages_by_target ON messages (target, created_at DESC, id DESC);
+CREATE TABLE reactions (
+  message_id TEXT NOT NULL REFERENCES messages(id),
+  member_id TEXT NOT NULL REFERENCES members(id),
+  emoji TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (message_id, member_id, emoji)
+);
+CREATE TABLE attachments (
+  id TEXT PRIMARY KEY,
+  message_id TEXT NOT NULL REFERENCES messages(id),
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data BLOB NOT NULL
+);
+CREATE INDEX attachments_by_message ON attachments (message_id, position);
+`,
+    postgres: `
+CREATE TABLE messages (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  target TEXT COLLATE "C" NOT NULL,
+  author_id TEXT COLLATE "C" NOT NULL REFERENCES members(id),
+  content TEXT NOT NULL,
+  reply_to TEXT COLLATE "C" REFERENCES messages(id),
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX messages_by_target ON messages (target, created_at DESC, id DESC);
+CREATE TABLE reactions (
+  message_id TEXT COLLATE "C" NOT NULL REFERENCES messages(id),
+  member_id TEXT COLLATE "C" NOT NULL REFERENCES members(id),
+  emoji TEXT COLLATE "C" NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (message_id, member_id, emoji)
+);
+CREATE TABLE attachments (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  message_id TEXT COLLATE "C" NOT NULL REFERENCES messages(id),
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  data BYTEA NOT NULL
+);
+CREATE INDEX attachments_by_message ON attachments (message_id, position);
+`,
+  },
+];

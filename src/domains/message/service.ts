@@ -1,0 +1,201 @@
+// Owns messages on exact targets: send (with attachments), newest-first keyset listing, reactions, attachment reads.
+import { AppError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import type { Sql } from '../../server/store/types.js';
+import { authorizeTarget } from '../channel/authorize.js';
+import { parseTarget } from '../channel/target.js';
+import { ATTACHMENT_NAME_MAX, EMOJI_MAX, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_CONTENT_CHARS, type AttachmentMeta, type MessageDto, type MessagePage, type NewAttachment, type ReactionDto } from './contract.js';
+
+interface MessageRow {
+  id: string;
+  target: string;
+  author_id: string;
+  content: string;
+  reply_to: string | null;
+  created_at: number;
+  author_name: string;
+  author_kind: 'human' | 'agent';
+}
+
+const MESSAGE_COLS = 'm.id, m.target, m.author_id, m.content, m.reply_to, m.created_at, a.name AS author_name, a.kind AS author_kind';
+const MESSAGE_FROM = 'messages m JOIN members a ON a.id = m.author_id';
+const SELECT_MESSAGE = `SELECT ${MESSAGE_COLS} FROM ${MESSAGE_FROM}`;
+
+/** Newest first within one target; messages never move (createdAt is immutable). */
+export const MESSAGE_ORDER: Ordering = {
+  collection: 'messages',
+  keys: [
+    { column: 'm.created_at', field: 'created_at', dir: 'DESC', type: 'timestamp' },
+    { column: 'm.id', field: 'id', dir: 'DESC', type: 'text' },
+  ],
+};
+
+/** The page query of one target (exported for the query-plan test). */
+export const messagePageQuery = (target: string) => ({ ordering: MESSAGE_ORDER, columns: MESSAGE_COLS, from: MESSAGE_FROM, where: 'm.target = ?', params: [target], filter: { target } });
+
+/** `?, ?, …` for ids padded (by repeating the last) to a power of two, so a page's IN lists reuse a few prepared statements. */
+function inList(ids: string[]): { marks: string; params: string[] } {
+  let n = 1;
+  while (n < ids.length) n *= 2;
+  const params = ids.slice();
+  while (params.length < n) params.push(ids[ids.length - 1]!);
+  return { marks: params.map(() => '?').join(', '), params };
+}
+
+/** Reactions and attachments for a page of messages: one query each, grouped by message; per-message order unchanged. */
+async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
+  if (rows.length === 0) return [];
+  const ids = inList([...new Set(rows.map((r) => r.id))]);
+  const reacts = await sql.all<{ message_id: string; emoji: string; member_id: string }>(
+    `SELECT message_id, emoji, member_id FROM reactions WHERE message_id IN (${ids.marks}) ORDER BY message_id ASC, emoji ASC, created_at ASC, member_id ASC`,
+    ids.params,
+  );
+  const reactionsOf = new Map<string, Map<string, ReactionDto>>();
+  for (const x of reacts) {
+    let byEmoji = reactionsOf.get(x.message_id);
+    if (!byEmoji) reactionsOf.set(x.message_id, (byEmoji = new Map()));
+    const d = byEmoji.get(x.emoji) ?? { emoji: x.emoji, count: 0, memberIds: [] };
+    d.count++;
+    d.memberIds.push(x.member_id);
+    byEmoji.set(x.emoji, d);
+  }
+  const atts = await sql.all<{ message_id: string; id: string; name: string; content_type: string; size: number }>(
+    `SELECT message_id, id, name, content_type, size FROM attachments WHERE message_id IN (${ids.marks}) ORDER BY message_id ASC, position ASC`,
+    ids.params,
+  );
+  const attachmentsOf = new Map<string, AttachmentMeta[]>();
+  for (const a of atts) {
+    let list = attachmentsOf.get(a.message_id);
+    if (!list) attachmentsOf.set(a.message_id, (list = []));
+    list.push({ id: a.id, name: a.name, contentType: a.content_type, size: a.size });
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    target: r.target,
+    author: { id: r.author_id, name: r.author_name, kind: r.author_kind },
+    content: r.content,
+    replyTo: r.reply_to,
+    createdAt: iso(r.created_at),
+    reactions: [...(reactionsOf.get(r.id)?.values() ?? [])],
+    attachments: attachmentsOf.get(r.id) ?? [],
+  }));
+}
+
+function checkAttachments(list: NewAttachment[] | undefined): NewAttachment[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || list.length > MAX_ATTACHMENTS) throw new AppError('validation_failed', `at most ${MAX_ATTACHMENTS} attachments per message`);
+  for (const a of list) {
+    text(a.name, 'attachment name', 1, ATTACHMENT_NAME_MAX);
+    if (typeof a.contentType !== 'string' || !/^[A-Za-z0-9!#$&^_.+-]{1,127}\/[A-Za-z0-9!#$&^_.+-]{1,127}$/.test(a.contentType)) {
+      throw new AppError('validation_failed', 'attachment contentType must be a MIME type like text/plain');
+    }
+    if (!Buffer.isBuffer(a.data)) throw new AppError('validation_failed', 'attachment data is missing');
+    if (a.data.length > MAX_ATTACHMENT_BYTES) throw new AppError('payload_too_large', `an attachment exceeds ${MAX_ATTACHMENT_BYTES} bytes (10 MiB)`);
+  }
+  return list;
+}
+
+export class Messages {
+  constructor(private readonly deps: DomainDeps) {}
+
+  /** Inserts one message on an already-authorized canonical target. Used by send and by task comments. */
+  async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachments: NewAttachment[]): Promise<MessageDto> {
+    const id = this.deps.ids.next('msg', this.deps.clock.now());
+    await sql.run('INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      id,
+      target,
+      actor.id,
+      content,
+      replyTo,
+      this.deps.clock.now(),
+    ]);
+    let pos = 0;
+    for (const a of attachments) {
+      await sql.run('INSERT INTO attachments (id, message_id, position, name, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        newId('att'),
+        id,
+        pos++,
+        a.name,
+        a.contentType,
+        a.data.length,
+        a.data,
+      ]);
+    }
+    const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
+    return (await hydrate(sql, [row!]))[0]!;
+  }
+
+  async send(actor: Actor, input: { target: string; content: string; replyTo?: string; attachments?: NewAttachment[] }): Promise<MessageDto> {
+    const t = parseTarget(input.target);
+    const attachments = checkAttachments(input.attachments);
+    const content = text(input.content, 'content', attachments.length ? 0 : 1, MAX_CONTENT_CHARS);
+    if (input.replyTo !== undefined && (typeof input.replyTo !== 'string' || !ID_RE.test(input.replyTo))) throw new AppError('validation_failed', 'replyTo must be a message id');
+    return this.deps.store.tx(async (sql) => {
+      const target = await authorizeTarget(sql, actor, t);
+      if (input.replyTo !== undefined) {
+        // A reply points at a message of the same target (or, in a thread, at its root).
+        const parent = await sql.get<{ target: string }>('SELECT target FROM messages WHERE id = ?', [input.replyTo]);
+        const ok = parent && (parent.target === target || (t.kind === 'thread' && input.replyTo === t.rootId));
+        if (!ok) throw new AppError('not_found', 'replyTo message not found in this target');
+      }
+      return this.insert(sql, actor, target, content, input.replyTo ?? null, attachments);
+    });
+  }
+
+  /** Newest first: createdAt DESC, id DESC. */
+  async list(actor: Actor, input: { target: string; limit?: number; cursor?: string }): Promise<MessagePage> {
+    const t = parseTarget(input.target);
+    normalizeLimit(input.limit);
+    return this.deps.store.tx(async (sql) => {
+      const target = await authorizeTarget(sql, actor, t);
+      const p = await keysetPage<MessageRow & Record<string, unknown>>(sql, this.deps.cursors, { ...messagePageQuery(target), limit: input.limit, cursor: input.cursor });
+      const page: MessagePage = { messages: await hydrate(sql, p.rows), hasMore: p.hasMore };
+      if (p.nextCursor) page.nextCursor = p.nextCursor;
+      return page;
+    });
+  }
+
+  /** Adds (idempotently) or removes the actor's reaction; the message's target must be readable by the actor. */
+  async react(actor: Actor, input: { messageId: string; emoji: string; remove?: boolean }): Promise<MessageDto> {
+    const emoji = text(input.emoji, 'emoji', 1, EMOJI_MAX);
+    if (/\s/.test(emoji)) throw new AppError('validation_failed', 'emoji must not contain whitespace');
+    return this.deps.store.tx(async (sql) => {
+      const msg = await this.readable(sql, actor, input.messageId);
+      if (input.remove) await sql.run('DELETE FROM reactions WHERE message_id = ? AND member_id = ? AND emoji = ?', [msg.id, actor.id, emoji]);
+      else
+        await sql.run('INSERT INTO reactions (message_id, member_id, emoji, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+          msg.id,
+          actor.id,
+          emoji,
+          this.deps.clock.now(),
+        ]);
+      return (await hydrate(sql, [msg]))[0]!;
+    });
+  }
+
+  async getAttachment(actor: Actor, attachmentId: string): Promise<AttachmentMeta & { data: Buffer }> {
+    return this.deps.store.tx(async (sql) => {
+      const a = await sql.get<{ id: string; message_id: string; name: string; content_type: string; size: number; data: Buffer }>(
+        'SELECT id, message_id, name, content_type, size, data FROM attachments WHERE id = ?',
+        [attachmentId],
+      );
+      if (!a) throw new AppError('not_found', 'attachment not found');
+      await this.readable(sql, actor, a.message_id, 'attachment not found');
+      return { id: a.id, name: a.name, contentType: a.content_type, size: a.size, data: Buffer.from(a.data) };
+    });
+  }
+
+  /** A message whose target the actor may read; not_found otherwise (same answer as a missing message). */
+  private async readable(sql: Sql, actor: Actor, messageId: string, what = 'message not found'): Promise<MessageRow> {
+    const row = typeof messageId === 'string' ? await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [messageId]) : undefined;
+    if (!row) throw new AppError('not_found', what);
+    try {
+      await authorizeTarget(sql, actor, parseTarget(row.target));
+    } catch {
+      throw new AppError('not_found', what);
+    }
+    return row;
+  }
+}

@@ -1,0 +1,38 @@
+// Owns the DomainModule contract: everything one product domain contributes to the daemon (descriptors, inventory rows,
+// action handlers, its server client) and to the server (service, routes, schema steps). The registry lists the modules.
+import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
+import type { Send } from '../server-client/send.js';
+import type { DomainDeps } from '../server/context.js';
+import type { DomainRoute } from '../server/http/route.js';
+import type { MigrationStep } from '../server/store/migrations.js';
+import type { BoundAction } from '../wire/exec/action.js';
+
+export interface DomainModule<K extends string = string, Api = unknown, Svc = unknown> {
+  /** The folder name; for Exec domains also the `agentteam exec <domain>` name. */
+  readonly name: string;
+  /** The group name in ServerApi and in the server's services: `api.<key>.create(…)`. */
+  readonly key: K;
+  /** One line for `agentteam exec --help` (Exec domains). */
+  readonly summary?: string;
+  /** The id field its `get` action takes (e.g. `taskId`); allowlisted as a mutation-receipt selector. */
+  readonly selector?: string;
+  /** Exec descriptors in help order, and their inventory rows (Exec domains). */
+  readonly descriptors?: readonly ActionDescriptor[];
+  readonly inventory?: readonly InventoryRow[];
+  /** Daemon handlers, one per descriptor; each receives `api.<key>` only. */
+  readonly actions?: readonly BoundAction<any, any, Api>[];
+  /** The daemon's typed client of this domain's server routes. */
+  client(send: Send): Api;
+  /** The server's service over one store view (a transaction view inside an idempotent call). */
+  service(deps: DomainDeps): Svc;
+  readonly routes: readonly DomainRoute<Svc>[];
+  readonly migrations?: readonly MigrationStep[];
+}
+
+/** Keeps the literal key so ServerApi and the services map are typed from the registry. */
+export function defineDomain<const K extends string, Api, Svc>(m: DomainModule<K, Api, Svc>): DomainModule<K, Api, Svc> {
+  return m;
+}
+
+/** Any registered module, for code that mounts every domain without knowing their API or service types. */
+export type AnyDomain = DomainModule<string, any, any>;

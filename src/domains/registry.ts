@@ -1,0 +1,52 @@
+// Owns the one list of product domains. The daemon (Exec routes, ServerApi) and the server (services, routes, schema) mount them from here.
+import type { BoundAction } from '../wire/exec/action.js';
+import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
+import type { AnyDomain, DomainModule } from './module.js';
+import { channelDomain } from './channel/index.js';
+import { memberDomain } from './member/index.js';
+import { messageDomain } from './message/index.js';
+import { reviewDomain } from './review/index.js';
+import { taskDomain } from './task/index.js';
+
+/** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
+export const DOMAINS = [
+  memberDomain,
+  channelDomain,
+  messageDomain,
+  taskDomain,
+  reviewDomain,
+] as const;
+
+type Domain = (typeof DOMAINS)[number];
+type ApiOf<D> = D extends DomainModule<string, infer A, unknown> ? A : never;
+type SvcOf<D> = D extends DomainModule<string, unknown, infer S> ? S : never;
+
+/** The API as seen by one member (agent or Human owner), grouped by domain: `api.tasks.create(…)`. */
+export type ServerApi = { readonly [D in Domain as D['key']]: ApiOf<D> };
+/** The server's domain services over one store view, keyed like ServerApi. */
+export type DomainServices = { readonly [D in Domain as D['key']]: SvcOf<D> };
+
+/** Every built-in Exec descriptor, in help order. */
+export function builtinDescriptors(): readonly ActionDescriptor[] {
+  return DOMAINS.flatMap((d: AnyDomain) => d.descriptors ?? []);
+}
+
+/** The per-domain inventory rows, assembled; src/catalog/action-inventory.json must equal this (catalog test). */
+export function assembledInventory(): InventoryRow[] {
+  return DOMAINS.flatMap((d: AnyDomain) => d.inventory ?? []);
+}
+
+/** Every built-in handler, tagged with the ServerApi group it receives. */
+export function builtinActions(): BoundAction[] {
+  return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key })));
+}
+
+/** Receipt selector → the Exec domain whose `get` reads that resource back, from each domain's `selector`. */
+export function receiptSelectors(): Readonly<Record<string, string>> {
+  return Object.fromEntries(DOMAINS.flatMap((d: AnyDomain) => (d.selector ? [[d.selector, d.name]] : [])));
+}
+
+/** One-line summaries for `agentteam exec --help`. */
+export function domainSummaries(): Readonly<Record<string, string>> {
+  return Object.fromEntries(DOMAINS.flatMap((d: AnyDomain) => (d.summary ? [[d.name, d.summary]] : [])));
+}

@@ -1,0 +1,45 @@
+// Owns the `review` domain contract: the Review DTO (TypeBox), verdicts, statuses, request bodies and bounds.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict, Timestamp } from '../../catalog/schemas.js';
+import type { Page } from '../../shared/page.js';
+import { TARGET_MAX, targetPattern } from '../channel/target.js';
+
+export const REVIEW_BODY_MAX = 20_000;
+export const REVIEW_VERDICTS = ['approve', 'request_changes', 'comment'] as const;
+export const REVIEW_STATUSES = ['open', 'resolved'] as const;
+export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const ReviewVerdict = Type.Union(REVIEW_VERDICTS.map((v) => Type.Literal(v)));
+export const ReviewStatus = Type.Union(REVIEW_STATUSES.map((v) => Type.Literal(v)));
+/** Reviews hang off tasks and threads only. */
+export const REVIEW_TARGETS = ['task', 'thread'] as const;
+
+export const Review = Strict({
+  id: Type.String(),
+  target: Type.String(),
+  authorId: Type.String(),
+  verdict: ReviewVerdict,
+  body: Type.String(),
+  status: ReviewStatus,
+  revision: Type.Integer({ minimum: 0 }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type ReviewDto = Static<typeof Review>;
+
+export interface ReviewPage extends Page {
+  reviews: ReviewDto[];
+}
+
+/** Exact review thread targets: task:<id> or thread:<channelId>/<rootMessageId> (the channel domain's grammar). */
+export const ReviewTarget = Type.String({
+  pattern: targetPattern(REVIEW_TARGETS),
+  maxLength: TARGET_MAX,
+  description: 'Exact thread target: task:<taskId> or thread:<channelId>/<rootMessageId>.',
+});
+
+export const AddReviewBody = Type.Object(
+  { target: Type.String({ minLength: 1, maxLength: TARGET_MAX }), verdict: ReviewVerdict, body: Type.String({ minLength: 1, maxLength: REVIEW_BODY_MAX }) },
+  { additionalProperties: false },
+);
+export const EmptyBody = Type.Object({}, { additionalProperties: false });

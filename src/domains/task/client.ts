@@ -1,0 +1,28 @@
+// Owns the daemon's `task` client: `api.tasks.*` over the server's task routes.
+import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
+import type { TaskCommentDto, TaskDto, TaskPage, TaskStatus, TaskTransition } from './contract.js';
+
+export interface TaskApi {
+  create(input: { title: string; description?: string; assigneeId?: string }, o?: CallOptions): Promise<TaskDto>;
+  get(taskId: string, o?: CallOptions): Promise<TaskDto>;
+  /** Ordered createdAt DESC, id DESC. limit 1..100, default 20. */
+  list(input: { status?: TaskStatus; assigneeId?: string; limit?: number; cursor?: string }, o?: CallOptions): Promise<TaskPage>;
+  /** Revision-checked: a stale expectedRevision is a conflict. */
+  update(input: { taskId: string; expectedRevision: number; title?: string; description?: string }, o?: CallOptions): Promise<TaskDto>;
+  assign(input: { taskId: string; assigneeId: string | null }, o?: CallOptions): Promise<TaskDto>;
+  transition(input: { taskId: string; transition: TaskTransition; reason?: string }, o?: CallOptions): Promise<TaskDto>;
+  comment(input: { taskId: string; body: string }, o?: CallOptions): Promise<TaskCommentDto>;
+}
+
+export function taskClient(send: Send): TaskApi {
+  const at = (taskId: string) => `/v1/tasks/${seg(taskId, 'taskId')}`;
+  return {
+    create: (input, o) => send({ method: 'POST', path: '/v1/tasks', body: input, opts: o }),
+    get: (taskId, o) => send({ method: 'GET', path: at(taskId), opts: o }),
+    list: (input, o) => send({ method: 'GET', path: `/v1/tasks${qs({ status: input.status, assigneeId: input.assigneeId, limit: input.limit, cursor: input.cursor })}`, opts: o }),
+    update: ({ taskId, ...rest }, o) => send({ method: 'PATCH', path: at(taskId), body: rest, opts: o }),
+    assign: (input, o) => send({ method: 'POST', path: `${at(input.taskId)}/assignment`, body: { assigneeId: input.assigneeId }, opts: o }),
+    transition: ({ taskId, ...rest }, o) => send({ method: 'POST', path: `${at(taskId)}/transitions`, body: rest, opts: o }),
+    comment: (input, o) => send({ method: 'POST', path: `${at(input.taskId)}/comments`, body: { body: input.body }, opts: o }),
+  };
+}

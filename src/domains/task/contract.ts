@@ -1,0 +1,65 @@
+// Owns the `task` domain contract: the Task and TaskComment DTOs (TypeBox, used by server, client and Exec output), bodies and bounds.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { ID_PATTERN } from '../../shared/ids.js';
+import type { Page } from '../../shared/page.js';
+
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 20_000;
+export const REASON_MAX = 2000;
+export const COMMENT_MAX = 20_000;
+
+export const TASK_STATUSES = ['open', 'in_progress', 'blocked', 'done', 'canceled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const TaskStatus = Type.Union(TASK_STATUSES.map((s) => Type.Literal(s)));
+
+export const TASK_TRANSITIONS = ['start', 'block', 'complete', 'reopen', 'cancel'] as const;
+export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
+
+export const Task = Strict({
+  id: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  status: TaskStatus,
+  assigneeId: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Type.String(),
+  blockedReason: Type.Union([Type.String(), Type.Null()]),
+  revision: Type.Integer({ minimum: 0 }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type TaskDto = Static<typeof Task>;
+
+export const TaskComment = Strict({
+  id: Type.String(),
+  taskId: Type.String(),
+  authorId: Type.String(),
+  body: Type.String(),
+  createdAt: Timestamp,
+});
+export type TaskCommentDto = Static<typeof TaskComment>;
+
+export interface TaskPage extends Page {
+  tasks: TaskDto[];
+}
+
+const strict = { additionalProperties: false } as const;
+const Id = Type.String({ pattern: ID_PATTERN });
+export const CreateTaskBody = Type.Object(
+  { title: Type.String({ minLength: 1, maxLength: TITLE_MAX }), description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })), assigneeId: Type.Optional(Id) },
+  strict,
+);
+export const UpdateTaskBody = Type.Object(
+  {
+    expectedRevision: Type.Integer({ minimum: 1 }),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: TITLE_MAX })),
+    description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
+  },
+  strict,
+);
+export const AssignTaskBody = Type.Object({ assigneeId: Type.Union([Id, Type.Null()]) }, strict);
+export const TransitionTaskBody = Type.Object(
+  { transition: Type.Union(TASK_TRANSITIONS.map((t) => Type.Literal(t))), reason: Type.Optional(Type.String({ minLength: 1, maxLength: REASON_MAX })) },
+  strict,
+);
+export const CommentTaskBody = Type.Object({ body: Type.String({ minLength: 1, maxLength: COMMENT_MAX }) }, strict);

@@ -1,0 +1,198 @@
+// Owns tasks: create/get/list (keyset), revision-checked update, assign, validated status transitions, and comments.
+import { AppError } from '../../shared/errors.js';
+import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import type { Sql } from '../../server/store/types.js';
+import { memberById } from '../member/service.js';
+import { Messages } from '../message/service.js';
+import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TASK_STATUSES, TITLE_MAX, type TaskCommentDto, type TaskDto, type TaskPage, type TaskStatus, type TaskTransition } from './contract.js';
+
+interface TaskRow {
+  id: string;
+  title: string;
+  description: string;
+  status: TaskStatus;
+  assignee_id: string | null;
+  created_by: string;
+  blocked_reason: string | null;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The only legal transitions: from-statuses and the resulting status. */
+export const TRANSITIONS: Readonly<Record<TaskTransition, { from: readonly TaskStatus[]; to: TaskStatus }>> = {
+  start: { from: ['open', 'blocked'], to: 'in_progress' },
+  block: { from: ['open', 'in_progress'], to: 'blocked' },
+  complete: { from: ['in_progress'], to: 'done' },
+  reopen: { from: ['done', 'canceled'], to: 'open' },
+  cancel: { from: ['open', 'in_progress', 'blocked'], to: 'canceled' },
+};
+
+export function allowedTransitions(status: TaskStatus): TaskTransition[] {
+  return (Object.keys(TRANSITIONS) as TaskTransition[]).filter((t) => TRANSITIONS[t].from.includes(status));
+}
+
+const COLS = 'id, title, description, status, assignee_id, created_by, blocked_reason, revision, created_at, updated_at';
+
+function taskDto(r: TaskRow): TaskDto {
+  return {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    status: r.status,
+    assigneeId: r.assignee_id,
+    createdBy: r.created_by,
+    blockedReason: r.blocked_reason,
+    revision: r.revision,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  };
+}
+
+/** Newest first; createdAt never changes, so tasks never move in this order. */
+export const TASK_ORDER: Ordering = {
+  collection: 'tasks',
+  keys: [
+    { column: 'created_at', field: 'created_at', dir: 'DESC', type: 'timestamp' },
+    { column: 'id', field: 'id', dir: 'DESC', type: 'text' },
+  ],
+};
+
+/** The page query for the optional status/assignee filters (exported for the query-plan test). */
+export function taskPageQuery(filter: { status: string | null; assigneeId: string | null }) {
+  const where: string[] = ['1 = 1'];
+  const params: string[] = [];
+  if (filter.status) (where.push('status = ?'), params.push(filter.status));
+  if (filter.assigneeId) (where.push('assignee_id = ?'), params.push(filter.assigneeId));
+  return { ordering: TASK_ORDER, columns: COLS, from: 'tasks', where: where.join(' AND '), params, filter };
+}
+
+export class Tasks {
+  constructor(private readonly deps: DomainDeps) {}
+
+  private async load(sql: Sql, taskId: unknown): Promise<TaskRow> {
+    const row = typeof taskId === 'string' && ID_RE.test(taskId) ? await sql.get<TaskRow>(`SELECT ${COLS} FROM tasks WHERE id = ?`, [taskId]) : undefined;
+    if (!row) throw new AppError('not_found', 'task not found');
+    return row;
+  }
+
+  private async assignee(sql: Sql, id: string | null | undefined): Promise<string | null> {
+    if (id === undefined || id === null) return null;
+    if (typeof id !== 'string' || !(await memberById(sql, id))) throw new AppError('validation_failed', 'assigneeId is not a workspace member');
+    return id;
+  }
+
+  /**
+   * Every mutation bumps revision and updatedAt (never moving updatedAt backwards). The write is conditional on the
+   * revision that was read, so a concurrent writer (another server process on the same database) can never be
+   * overwritten silently: the loser gets conflict.
+   */
+  private async save(sql: Sql, r: TaskRow): Promise<TaskDto> {
+    const next: TaskRow = { ...r, revision: r.revision + 1, updated_at: Math.max(this.deps.clock.now(), r.updated_at) };
+    const changed = await sql.run(
+      'UPDATE tasks SET title = ?, description = ?, status = ?, assignee_id = ?, blocked_reason = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?',
+      [next.title, next.description, next.status, next.assignee_id, next.blocked_reason, next.revision, next.updated_at, next.id, r.revision],
+    );
+    if (changed !== 1) throw new AppError('conflict', 'the task changed concurrently', { hint: 'get the task again and reapply your change' });
+    return taskDto(next);
+  }
+
+  async create(actor: Actor, input: { title: string; description?: string; assigneeId?: string }): Promise<TaskDto> {
+    const title = text(input.title, 'title', 1, TITLE_MAX);
+    const description = input.description === undefined ? '' : text(input.description, 'description', 0, DESCRIPTION_MAX);
+    return this.deps.store.tx(async (sql) => {
+      const now = this.deps.clock.now();
+      const row: TaskRow = {
+        id: this.deps.ids.next('tsk', this.deps.clock.now()),
+        title,
+        description,
+        status: 'open',
+        assignee_id: await this.assignee(sql, input.assigneeId),
+        created_by: actor.id,
+        blocked_reason: null,
+        revision: 1,
+        created_at: now,
+        updated_at: now,
+      };
+      await sql.run(`INSERT INTO tasks (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+        row.id,
+        row.title,
+        row.description,
+        row.status,
+        row.assignee_id,
+        row.created_by,
+        row.blocked_reason,
+        row.revision,
+        row.created_at,
+        row.updated_at,
+      ]);
+      return taskDto(row);
+    });
+  }
+
+  async get(_actor: Actor, taskId: string): Promise<TaskDto> {
+    return this.deps.store.tx(async (sql) => taskDto(await this.load(sql, taskId)));
+  }
+
+  /** createdAt DESC, id DESC; filters status and assigneeId are bound into the cursor. */
+  async list(_actor: Actor, input: { status?: TaskStatus; assigneeId?: string; limit?: number; cursor?: string }): Promise<TaskPage> {
+    if (input.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${TASK_STATUSES.join(', ')}`);
+    if (input.assigneeId !== undefined && (typeof input.assigneeId !== 'string' || !ID_RE.test(input.assigneeId))) throw new AppError('validation_failed', 'assigneeId must be a member id');
+    normalizeLimit(input.limit);
+    const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null };
+    const p = await keysetPage<TaskRow & Record<string, unknown>>(this.deps.store, this.deps.cursors, { ...taskPageQuery(filter), limit: input.limit, cursor: input.cursor });
+    const page: TaskPage = { tasks: p.rows.map(taskDto), hasMore: p.hasMore };
+    if (p.nextCursor) page.nextCursor = p.nextCursor;
+    return page;
+  }
+
+  async update(_actor: Actor, input: { taskId: string; expectedRevision: number; title?: string; description?: string }): Promise<TaskDto> {
+    if (typeof input.expectedRevision !== 'number' || !Number.isSafeInteger(input.expectedRevision) || input.expectedRevision < 1) {
+      throw new AppError('validation_failed', 'expectedRevision must be a positive integer');
+    }
+    if (input.title === undefined && input.description === undefined) throw new AppError('validation_failed', 'give title and/or description to change');
+    const title = input.title === undefined ? undefined : text(input.title, 'title', 1, TITLE_MAX);
+    const description = input.description === undefined ? undefined : text(input.description, 'description', 0, DESCRIPTION_MAX);
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, input.taskId);
+      if (r.revision !== input.expectedRevision) {
+        throw new AppError('conflict', `task is at revision ${r.revision}, not ${input.expectedRevision}`, { hint: 'get the task again and reapply your change' });
+      }
+      return this.save(sql, { ...r, title: title ?? r.title, description: description ?? r.description });
+    });
+  }
+
+  async assign(_actor: Actor, input: { taskId: string; assigneeId: string | null }): Promise<TaskDto> {
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, input.taskId);
+      return this.save(sql, { ...r, assignee_id: await this.assignee(sql, input.assigneeId) });
+    });
+  }
+
+  async transition(_actor: Actor, input: { taskId: string; transition: TaskTransition; reason?: string }): Promise<TaskDto> {
+    const rule = Object.prototype.hasOwnProperty.call(TRANSITIONS, input.transition) ? TRANSITIONS[input.transition] : undefined;
+    if (!rule) throw new AppError('validation_failed', `transition must be one of: ${Object.keys(TRANSITIONS).join(', ')}`);
+    const reason = input.reason === undefined ? undefined : text(input.reason, 'reason', 1, REASON_MAX);
+    if (input.transition === 'block' && reason === undefined) throw new AppError('validation_failed', 'block requires a reason');
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, input.taskId);
+      if (!rule.from.includes(r.status)) {
+        const allowed = allowedTransitions(r.status);
+        throw new AppError('conflict', `cannot ${input.transition} a task that is ${r.status}; allowed from ${r.status}: ${allowed.join(', ') || 'none'}`);
+      }
+      return this.save(sql, { ...r, status: rule.to, blocked_reason: rule.to === 'blocked' ? reason! : null });
+    });
+  }
+
+  /** A comment is a message in the task's discussion (target task:<id>); it counts as task activity (revision bump). */
+  async comment(actor: Actor, input: { taskId: string; body: string }): Promise<TaskCommentDto> {
+    const body = text(input.body, 'body', 1, COMMENT_MAX);
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, input.taskId);
+      const msg = await new Messages(this.deps).insert(sql, actor, `task:${r.id}`, body, null, []);
+      await this.save(sql, r);
+      return { id: msg.id, taskId: r.id, authorId: actor.id, body, createdAt: msg.createdAt };
+    });
+  }
+}

@@ -1,0 +1,35 @@
+// Owns the one call shape every domain client uses (method, path, body, options) and its path/query encoders.
+import { AppError } from '../shared/errors.js';
+import { ID_RE } from '../shared/ids.js';
+
+/** Options every call may carry. Mutations may carry an idempotency key (sent as Idempotency-Key + X-Request-ID). */
+export interface CallOptions {
+  signal?: AbortSignal;
+  idempotencyKey?: string;
+}
+
+export interface Call {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: unknown;
+  opts?: CallOptions | undefined;
+}
+
+/** Sends one call with the bound member's credential; resolves with the ok envelope's data. */
+export type Send = <T>(c: Call) => Promise<T>;
+
+/**
+ * A path segment holding an id. Security invariant: only the id grammar reaches a path, so `.`, `..`, slashes or
+ * encoded separators can never turn one route into another; anything else is refused before the request is made.
+ */
+export function seg(id: string, what = 'id'): string {
+  if (typeof id !== 'string' || !ID_RE.test(id)) throw new AppError('validation_failed', `${what} must match ${ID_RE.source}`);
+  return encodeURIComponent(id);
+}
+
+export function qs(q: Record<string, string | number | undefined>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}

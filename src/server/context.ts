@@ -1,0 +1,57 @@
+// Owns what every domain's server service shares: its injected dependencies, the calling member (Actor), and DTO time formatting.
+import { ID_RE, type SortableIds } from '../shared/ids.js';
+import type { MemberKind } from '../domains/member/contract.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError } from '../shared/errors.js';
+import type { CursorCodec } from './pagination.js';
+import type { Store } from './store/types.js';
+import type { WorkspaceMeta } from './workspace.js';
+
+export interface DomainDeps {
+  store: Store;
+  clock: Clock;
+  cursors: CursorCodec;
+  /** Time-ordered ids for rows listed newest first. */
+  ids: SortableIds;
+  /** The workspace identity and server secrets (shared by every transaction view). */
+  meta: WorkspaceMeta;
+}
+
+/** The authenticated member a call acts as. */
+export interface Actor {
+  id: string;
+  name: string;
+  kind: MemberKind;
+  role: 'owner' | 'member';
+}
+
+/** The Human owner reads and writes everything in the workspace. */
+export function isOwner(a: Actor): boolean {
+  return a.role === 'owner';
+}
+
+/** Security invariant: owner-only calls deny every other member. */
+export function requireOwner(a: Actor, what: string): void {
+  if (!isOwner(a)) throw new AppError('denied', `only the workspace owner may ${what}`);
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A required string field with bounds, trimmed check only for emptiness. */
+export function text(v: unknown, field: string, min: number, max: number): string {
+  if (typeof v !== 'string' || v.length < min || v.length > max) {
+    throw new AppError('validation_failed', `${field} must be a string of ${min} to ${max} characters`);
+  }
+  if (min > 0 && v.trim().length === 0) throw new AppError('validation_failed', `${field} must not be blank`);
+  return v;
+}
+
+export { ID_RE };
+
+/** An id from a request: not_found (like a missing row) unless it matches the id grammar. */
+export function idOf(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !ID_RE.test(v)) throw new AppError('not_found', `${what} not found`);
+  return v;
+}
