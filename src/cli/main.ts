@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
+import { joinWorkspace } from './join-cmd.js';
 import { serverStart } from './server-cmd.js';
 
 const RUNTIMES = ['claude', 'codex', 'opencode', 'kimi', 'command'];
@@ -23,13 +24,34 @@ function unwrap(r: { status: number; body: Envelope }): any {
 
 program
   .command('init')
-  .description('set up the home, start the daemon on the embedded server (workspace, owner, #general); idempotent')
+  .description('start the daemon: embedded workspace, or join a team with --server-url URL --invite CODE; idempotent')
   .option('--port <n>', 'local API port (default: any free port)')
-  .action(async (o: { port?: string }) => {
+  .option('--server-url <url...>', 'team server URL(s) to join (with --invite)')
+  .option('--invite <code>', 'one-time invite code from agentteam member invite')
+  .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
+  .action(async (o: { port?: string; serverUrl?: string[]; invite?: string; serverCa?: string }) => {
+    if ((o.invite === undefined) !== (o.serverUrl === undefined)) throw new CliError('--invite and --server-url go together', 2);
+    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...(o.serverCa ? { serverCa: o.serverCa } : {}) }))}\n`);
     const s = await daemonStatus(home());
     if (s.healthy) print(s);
     else process.exitCode = await daemonStart(home(), { port: o.port });
   });
+
+const member = program.command('member').description('workspace members (Humans and agents)');
+member
+  .command('invite')
+  .description('print a one-time, expiring invite code (owner or admin), e.g. agentteam member invite --name Ana')
+  .requiredOption('--name <name>', "the new member's name")
+  .addOption(new Option('--role <role>', 'role').choices(['member', 'admin']).default('member'))
+  .option('--json', 'print JSON')
+  .action(async (o: { name: string; role: string; json?: boolean }) => {
+    const inv = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/invites', { name: o.name, role: o.role }));
+    if (o.json) return print(inv);
+    const st = await daemonStatus(home());
+    const url = (st.server as { url?: string } | undefined)?.url ?? 'URL';
+    process.stdout.write(`invite for ${inv.name} (${inv.role}), one use, expires ${inv.expiresAt}:\n  ${inv.code}\non their machine: agentteam init --server-url ${url} --invite ${inv.code}\n`);
+  });
+member.command('ls').description('list members').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/members')).members));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');
 daemon

@@ -1,4 +1,5 @@
 // Owns what the owner CLI asks of the daemon: agents, messages as the Human owner, runtimes, status. Product calls go through ServerApi.
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
@@ -35,11 +36,22 @@ export class OwnerService {
   async addAgent(input: { name: string; runtime?: RuntimeKindName }): Promise<PublicProfile> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const api = this.deps.owner();
-    const created = await api.members.createAgent({ name: input.name });
+    // Keyed, so a failover retry to another server process replays instead of creating a second agent; the receipt
+    // holding the agent's credential is sealed with this member's own credential (server idempotency.ts).
+    const created = await api.members.createAgent({ name: input.name }, { idempotencyKey: `agent-add-${randomUUID()}` });
     await api.channels.addMember(this.deps.generalChannel, created.agent.id);
     const profile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
     this.deps.profiles.save(profile);
     return publicProfile(profile);
+  }
+
+  /** Owner or admin (the server decides): a one-time invite code for a new Human member. */
+  invite(input: { name: string; role?: 'member' | 'admin' }) {
+    return this.deps.owner().members.invite(input, { idempotencyKey: `invite-${randomUUID()}` });
+  }
+
+  listMembers() {
+    return this.deps.owner().members.list();
   }
 
   postMessage(input: { target: string; content: string }) {

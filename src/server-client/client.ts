@@ -7,7 +7,7 @@ import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
 import { SELECTOR_PATTERN, SELECTOR_RE } from '../shared/ids.js';
 import { DOMAINS } from '../domains/registry.js';
 import type { AnyDomain } from '../domains/module.js';
-import type { BootstrapResult } from '../domains/member/contract.js';
+import type { BootstrapResult, Joined } from '../domains/member/contract.js';
 import type { ServerApi, ServerErrorKind, ServerInfo } from './api.js';
 import type { Call as DomainCall, CallOptions } from './send.js';
 
@@ -88,6 +88,11 @@ export class ServerClient {
 
   bootstrap(adminToken: string, input: { ownerName?: string } = {}, o?: CallOptions): Promise<BootstrapResult> {
     return this.call({ method: 'POST', path: '/v1/admin/bootstrap', credential: adminToken, body: input, opts: o });
+  }
+
+  /** Redeems a one-time invite code: a new Human member with its own credential (returned once). */
+  join(code: string, o?: CallOptions): Promise<Joined> {
+    return this.call({ method: 'POST', path: '/v1/join', body: { code }, opts: o });
   }
 
   /** The API bound to one member's server credential, one group per registered domain. */

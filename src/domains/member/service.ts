@@ -1,9 +1,10 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
 import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
-import { iso, requireOwner, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { iso, requireAdmin, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { Invites } from './invites.js';
 import type { Sql } from '../../server/store/types.js';
-import { NAME_MAX, type AgentCreated, type BootstrapResult, type MemberDto, type MemberKind } from './contract.js';
+import { NAME_MAX, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
 
 interface MemberRow {
   id: string;
@@ -12,16 +13,23 @@ interface MemberRow {
   role: 'owner' | 'member';
   credential_hash: Buffer;
   created_at: number;
+  admin?: number;
+}
+
+/** The stored role column knows owner|member; an admin is a member with the admin flag. */
+function roleOf(r: Pick<MemberRow, 'role' | 'admin'>): MemberRole {
+  return r.role === 'owner' ? 'owner' : r.admin ? 'admin' : 'member';
 }
 
 export function memberDto(r: MemberRow): MemberDto {
-  return { id: r.id, name: r.name, kind: r.kind, role: r.role, createdAt: iso(r.created_at) };
+  return { id: r.id, name: r.name, kind: r.kind, role: roleOf(r), createdAt: iso(r.created_at) };
 }
 
 const COLS = 'id, name, kind, role, credential_hash, created_at';
+const READ_COLS = `${COLS}, admin`;
 
 export async function memberById(sql: Sql, id: string): Promise<MemberRow | undefined> {
-  return sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE id = ?`, [id]);
+  return sql.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE id = ?`, [id]);
 }
 
 export class Members {
@@ -65,9 +73,9 @@ export class Members {
   async authenticate(credential: string): Promise<Actor | undefined> {
     if (!/^ats_[A-Za-z0-9_-]{43}$/.test(credential)) return undefined;
     const h = this.hash(credential);
-    const row = await this.deps.store.get<MemberRow>(`SELECT ${COLS} FROM members WHERE credential_hash = ?`, [h]);
+    const row = await this.deps.store.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE credential_hash = ?`, [h]);
     if (!row || !constantTimeEqual(Buffer.from(row.credential_hash), h)) return undefined;
-    return { id: row.id, name: row.name, kind: row.kind, role: row.role };
+    return { id: row.id, name: row.name, kind: row.kind, role: roleOf(row) };
   }
 
   async me(actor: Actor): Promise<MemberDto> {
@@ -77,19 +85,34 @@ export class Members {
   }
 
   async list(_actor: Actor): Promise<MemberDto[]> {
-    const rows = await this.deps.store.all<MemberRow>(`SELECT ${COLS} FROM members ORDER BY created_at ASC, id ASC`);
+    const rows = await this.deps.store.all<MemberRow>(`SELECT ${READ_COLS} FROM members ORDER BY created_at ASC, id ASC`);
     return rows.map(memberDto);
   }
 
-  /** Owner-only. The agent's credential is returned once, here; only its keyed hash is kept. */
+  /**
+   * Owner or admin. Agent names are unique per workspace (checked in the transaction: SQLite's single writer and
+   * PostgreSQL's serializable re-run make two racing adds end in one agent and one conflict). The agent's credential
+   * is returned once, here; only its keyed hash is kept.
+   */
   async createAgent(actor: Actor, input: { name: string }): Promise<AgentCreated> {
-    requireOwner(actor, 'create agents');
+    requireAdmin(actor, 'add agents');
     const name = text(input.name, 'name', 1, NAME_MAX);
     const credential = newToken('ats');
     const row: MemberRow = { id: newId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
-    await this.deps.store.tx((sql) =>
-      sql.run(`INSERT INTO members (${COLS}) VALUES (?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at]),
-    );
+    await this.deps.store.tx(async (sql) => {
+      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ?", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await sql.run(`INSERT INTO members (${COLS}) VALUES (?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at]);
+    });
     return { agent: memberDto(row), credential };
+  }
+
+  /** Owner or admin: a one-time, expiring invite code for a new Human member. */
+  invite(actor: Actor, input: { name: string; role?: 'member' | 'admin' }): Promise<InviteCreated> {
+    return new Invites(this.deps).create(actor, input);
+  }
+
+  /** No credential needed: the code is the credential. Creates a new Human member with its own server credential. */
+  join(input: { code: string }): Promise<Joined> {
+    return new Invites(this.deps).join(input, (c) => this.hash(c));
   }
 }

@@ -10,7 +10,7 @@ import { Router } from '../../wire/http/router.js';
 import { ID_RE } from '../../shared/ids.js';
 import { DOMAINS } from '../../domains/registry.js';
 import type { AnyDomain } from '../../domains/module.js';
-import { BootstrapBody } from '../../domains/member/contract.js';
+import { BootstrapBody, JoinBody } from '../../domains/member/contract.js';
 import type { Members } from '../../domains/member/service.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../context.js';
@@ -102,6 +102,12 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     return ok(await members(domains).bootstrap(body));
   };
 
+  // Security invariant: the invite code is the only credential here; it is single-use, expiring and never stored in clear.
+  const join = async (req: IncomingMessage): Promise<Reply> => {
+    const body = validator.check<{ code: string }>(JoinBody, await readJson(req, { bodyAliases: {} }));
+    return ok(await members(domains).join(body));
+  };
+
   const run = async (route: Mounted, req: IncomingMessage, url: URL, params: Record<string, string>): Promise<Reply> => {
     const token = bearerToken(req);
     const actor: Actor | undefined = token ? await members(domains).authenticate(token) : undefined;
@@ -136,6 +142,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     }),
   );
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
+  router.add('POST', '/v1/join', (req, res) => dispatch('/v1/join', req, res, () => join(req)));
   for (const r of mountedRoutes()) {
     router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
