@@ -9,7 +9,8 @@ import { DOMAINS } from '../domains/registry.js';
 import type { AnyDomain } from '../domains/module.js';
 import type { BootstrapResult, Joined } from '../domains/member/contract.js';
 import type { ServerApi, ServerErrorKind, ServerInfo } from './api.js';
-import type { Call as DomainCall, CallOptions } from './send.js';
+import type { Call as DomainCall, CallOptions, Send, Streams } from './send.js';
+import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 
 export interface ServerClientOptions {
   baseUrl: string;
@@ -22,7 +23,7 @@ export interface ServerClientOptions {
   clock?: Clock;
 }
 
-/** Largest response body accepted (an attachment of 10 MiB travels base64). */
+/** Largest JSON response body accepted (a page of 100 long messages; attachment bytes never travel as JSON, see streams.ts). */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -62,8 +63,10 @@ export class ServerClient {
   private preferred = 0;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
+  private readonly ca: string | Buffer | undefined;
 
   constructor(opts: ServerClientOptions) {
+    this.ca = opts.ca;
     const urls = [opts.baseUrl, ...(opts.fallbackUrls ?? [])].map(parseServerUrl);
     const plain = new Agent({ keepAlive: true, maxSockets: 64 });
     const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
@@ -97,7 +100,15 @@ export class ServerClient {
 
   /** The API bound to one member's server credential, one group per registered domain. */
   as(credential: string): ServerApi {
-    const send = <T>(c: DomainCall) => this.call<T>({ ...c, credential });
+    // Streams (one-shot bodies) go to the server process that answered last; they are not replayed elsewhere.
+    const base = this.targets[this.preferred]!.base;
+    const t: StreamTarget = { base, clock: this.clock, idleMs: this.timeoutMs, ...(this.ca ? { ca: this.ca } : {}) };
+    const root = basePath(base);
+    const streams: Streams = {
+      upload: (path, size, body, o) => streamUpload(t, credential, root + path, size, body, o),
+      download: (path, consume, o) => streamDownload(t, credential, root + path, consume, o),
+    };
+    const send = Object.assign(<T>(c: DomainCall) => this.call<T>({ ...c, credential }), { streams }) as Send;
     return Object.freeze(Object.fromEntries(DOMAINS.map((d: AnyDomain) => [d.key, asyncOnly(d.client(send) as Record<string, unknown>)]))) as unknown as ServerApi;
   }
 
@@ -216,7 +227,7 @@ function basePath(u: URL): string {
   return u.pathname.replace(/\/+$/, '');
 }
 
-function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
+export function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
   const status = res.statusCode ?? 0;
   const chunks: Buffer[] = [];
   let size = 0;

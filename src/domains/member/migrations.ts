@@ -27,7 +27,7 @@ CREATE TABLE members (
 `,
   },
   {
-    version: 6,
+    version: 11,
     name: 'member admins; invites',
     sqlite: `
 ALTER TABLE members ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;

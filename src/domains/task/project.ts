@@ -8,6 +8,7 @@ export function projectTask(t: TaskDto): TaskDto {
     description: t.description,
     status: t.status,
     assigneeId: t.assigneeId,
+    projectId: t.projectId,
     createdBy: t.createdBy,
     blockedReason: t.blockedReason,
     revision: t.revision,
