@@ -73,19 +73,31 @@ test('--host off loopback needs --allowed-host; the Host allowlist is enforced b
   assert.notEqual(code, 0);
   assert.match(err, /--allowed-host/);
 
-  const named = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', '--db', `sqlite:${db}`, '--host', '127.0.0.2', '--allowed-host', 'team.example'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Off loopback without TLS: refused unless a TLS proxy in front is declared.
+  const plain = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', '--db', `sqlite:${db}`, '--host', '127.0.0.2', '--allowed-host', 'team.example'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let plainErr = '';
+  plain.stderr!.setEncoding('utf8').on('data', (c: string) => (plainErr += c));
+  assert.notEqual(await new Promise<number | null>((r) => plain.once('exit', r)), 0);
+  assert.match(plainErr, /needs TLS/);
+
+  const named = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', '--db', `sqlite:${db}`, '--host', '127.0.0.2', '--allowed-host', 'team.example', '--tls-proxy'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const { url } = await firstLine(named);
     const port = Number(new URL(url).port);
-    const ask = (host: string) =>
+    const ask = (host: string, more: Record<string, string> = {}) =>
       new Promise<number>((res, rej) => {
-        const req = request({ host: '127.0.0.2', port, path: '/v1/server', headers: { host } }, (r) => (r.resume(), res(r.statusCode ?? 0)));
+        const req = request({ host: '127.0.0.2', port, path: '/v1/server', headers: { host, ...more } }, (r) => (r.resume(), res(r.statusCode ?? 0)));
         req.on('error', rej);
         req.end();
       });
     assert.equal(await ask(`team.example:${port}`), 200);
     assert.equal(await ask('evil.example'), 403);
     assert.equal(await ask(`team.example.evil.example:${port}`), 403);
+    // Origin spoofing: a browser page elsewhere cannot ride the allowed Host.
+    assert.equal(await ask(`team.example:${port}`, { origin: 'https://evil.example' }), 403);
+    assert.equal(await ask(`team.example:${port}`, { origin: 'https://team.example.evil.example' }), 403);
+    assert.equal(await ask(`team.example:${port}`, { origin: 'https://team.example' }), 200);
+    assert.equal(await ask(`127.0.0.2:${port}`, { origin: 'http://evil.example' }), 403);
   } finally {
     named.kill('SIGTERM');
   }

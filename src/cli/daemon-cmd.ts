@@ -20,6 +20,16 @@ export interface StartOptions {
   serverUrl?: string[];
   serverId?: string;
   serverCa?: string;
+  maxTurns?: string;
+  turnTimeout?: string;
+  loopBound?: string;
+}
+
+function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`${name} must be an integer ${min}..${max}`, 2);
+  return n;
 }
 
 /** Start-up waits this long for an unreachable remote server before giving up (the detached parent waits a bit more). */
@@ -51,6 +61,12 @@ function renewAtFromEnv(): number | undefined {
   return v >= 0.1 && v <= 0.9 ? v : undefined;
 }
 
+/** Open connections per listener (a test knob; default 2048). */
+function maxConnectionsFromEnv(): number | undefined {
+  const v = process.env.AGENTTEAM_MAX_CONNECTIONS;
+  return v && /^\d{1,6}$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+}
+
 export async function daemonStart(home: string, o: StartOptions): Promise<number> {
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
@@ -62,6 +78,9 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
     throw new CliError(`--server-url: ${(e as Error).message}`, 2);
   }
   if (o.serverCa && !serverUrls) throw new CliError('--server-ca goes with --server-url', 2);
+  const maxTurns = intFlag(o.maxTurns, '--max-turns', 1, 512);
+  const turnTimeout = intFlag(o.turnTimeout, '--turn-timeout', 1, 86_400);
+  const loopBound = intFlag(o.loopBound, '--loop-bound', 1, 40);
   if (o.foreground) {
     try {
       const d = await runDaemon({
@@ -75,6 +94,8 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
         tokenTtlMs: tokenTtlFromEnv(),
         tokenRenewAt: renewAtFromEnv(),
+        maxConnections: maxConnectionsFromEnv(),
+        turns: { maxConcurrent: maxTurns, loopBound, turnTimeoutMs: turnTimeout === undefined ? undefined : turnTimeout * 1000 },
       });
       const onSignal = () => void d.stop();
       process.once('SIGTERM', onSignal);
@@ -95,6 +116,9 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const args = [selfPath(), '--home', home, 'daemon', 'start', '--foreground', '--port', String(port)];
   if (serverUrls) args.push('--server-url', serverUrls.join(','), '--server-id', o.serverId!);
   if (o.serverCa) args.push('--server-ca', resolve(o.serverCa));
+  if (maxTurns !== undefined) args.push('--max-turns', String(maxTurns));
+  if (turnTimeout !== undefined) args.push('--turn-timeout', String(turnTimeout));
+  if (loopBound !== undefined) args.push('--loop-bound', String(loopBound));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
   closeSync(out);
   let exited: number | null = null;

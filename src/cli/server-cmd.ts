@@ -19,6 +19,7 @@ export interface ServerStartOptions {
   allowedHost?: string[];
   tlsCert?: string;
   tlsKey?: string;
+  tlsProxy?: boolean;
   logFile?: string;
   adminTokenFile?: string;
   home?: string;
@@ -65,6 +66,7 @@ export async function serverStart(o: ServerStartOptions): Promise<number> {
       ...(o.host ? { host: o.host } : {}),
       ...(o.allowedHost?.length ? { allowedHosts: o.allowedHost.flatMap((h) => h.split(',')) } : {}),
       ...(tls ? { tls } : {}),
+      ...(o.tlsProxy ? { tlsProxy: true } : {}),
     });
   } catch (e) {
     if (loc.kind === 'sqlite') throw e;

@@ -1,9 +1,9 @@
 // Owns starting and stopping the AgentTeam Server: open the store (SQLite or PostgreSQL), wire domains, listen on loopback, close cleanly.
-import { createServer, type Server } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
+import { createHardenedServer, type ListenerLimits } from '../wire/http/listener.js';
 import { createDomains } from './app.js';
 import { createRequestHandler } from './http/handler.js';
 import { LOOPBACK_BIND, parseAllowedHosts } from './http/host-allow.js';
@@ -21,6 +21,8 @@ export interface StartServerOptions {
   allowedHosts?: readonly string[];
   /** PEM certificate chain and key: the server terminates TLS itself (https://). Without it, plain http. */
   tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Plain http off loopback, TLS terminated by a proxy in front: other machines' requests need X-Forwarded-Proto: https. */
+  tlsProxy?: boolean;
   /** 0 (default) picks an ephemeral port. */
   port?: number;
   /** Unlocks only POST /v1/admin/bootstrap. Never logged. */
@@ -29,6 +31,8 @@ export interface StartServerOptions {
   clock?: Clock;
   /** Requests admitted at once (default 2048, above the daemon's 1024); more get 409 admission_rejected unread. */
   maxInFlight?: number;
+  /** Connection bound and timeouts of the listener (defaults: LISTENER_DEFAULTS). */
+  limits?: ListenerLimits;
 }
 
 export interface RunningServer {
@@ -38,6 +42,8 @@ export interface RunningServer {
 }
 
 const RECEIPT_PURGE_MS = 60 * 60 * 1000;
+/** On close, kept-alive connections (a daemon's long-polls reuse theirs) get this long to finish before being cut. */
+export const CLOSE_GRACE_MS = 5_000;
 
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   if (typeof opts.adminToken !== 'string' || opts.adminToken.length < 16) throw new Error('adminToken must be at least 16 characters');
@@ -49,6 +55,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const allowedHosts = parseAllowedHosts(opts.allowedHosts ?? []);
   // Security invariant: a server reachable from other machines answers only the Host names it was told to.
   if (!loopbackOnly && allowedHosts.size === 0) throw new Error('a non-loopback --host needs --allowed-host NAME (the names clients use to reach this server)');
+  // Security invariant: off loopback, credentials travel only over TLS: the server's own, or a proxy's in front (--tls-proxy).
+  if (!loopbackOnly && !opts.tls && !opts.tlsProxy) throw new Error('a non-loopback --host needs TLS: --tls-cert/--tls-key, or --tls-proxy when a load balancer in front terminates TLS');
+  if (opts.tls && opts.tlsProxy) throw new Error('--tls-proxy is for plain http behind a TLS proxy; it does not go with --tls-cert');
   const store = await openStore(opts.db ?? { kind: 'sqlite', path: opts.dbPath! }, {
     clock,
     onPoolError: (e) => logger.warn({ code: (e as { code?: string }).code }, 'database connection lost'),
@@ -60,9 +69,17 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const proc = new ServerProcess(store, clock, logger);
     await proc.register();
     const domains = await createDomains(store, clock, proc);
-    const handler = createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
-    const httpOpts = { keepAliveTimeout: 5000, requestTimeout: 120_000 };
-    server = opts.tls ? createTlsServer({ ...httpOpts, cert: opts.tls.cert, key: opts.tls.key }, handler) : createServer(httpOpts, handler);
+    const handler = createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), requireForwardedHttps: !loopbackOnly && !opts.tls, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
+    let draining = false;
+    server = createHardenedServer(
+      (req, res) => {
+        // Closing: every answer ends its connection, so kept-alive clients move to another server process.
+        if (draining) res.setHeader('connection', 'close');
+        handler(req, res);
+      },
+      opts.limits,
+      opts.tls,
+    );
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(opts.port ?? 0, host, () => {
@@ -78,7 +95,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       purge = clock.setTimer(RECEIPT_PURGE_MS, tick);
     });
     logger.info({ serverId: domains.meta.serverId, port: addr.port, url: `${scheme}://${urlHost}:${addr.port}` }, 'server listening');
-    if (!loopbackOnly && !opts.tls) logger.warn({ host }, 'plain http on a non-loopback address: terminate TLS in front of this server (daemons refuse http to other hosts)');
+    if (!loopbackOnly && !opts.tls) logger.info({ host }, 'plain http behind a TLS proxy: requests from other machines need X-Forwarded-Proto: https');
 
     let closing: Promise<void> | undefined;
     const s = server;
@@ -88,10 +105,13 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       close() {
         closing ??= (async () => {
           purge.cancel();
+          draining = true;
+          const cut = clock.setTimer(CLOSE_GRACE_MS, () => s.closeAllConnections());
           await new Promise<void>((resolve) => {
             s.close(() => resolve());
             s.closeIdleConnections();
           });
+          cut.cancel();
           await proc.close();
           await store.close();
         })();

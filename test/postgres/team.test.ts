@@ -98,6 +98,47 @@ test('invite → join: a second person is a new Human member with their own cred
   }
 });
 
+test('attacks: one invite raced by two people on two server processes has one winner; a removed member and their agents are refused at once everywhere', async () => {
+  const inv = cliJson(await owner.run(['member', 'invite', '--name', 'Bo', '--role', 'admin', '--json']));
+  const a = new ServerClient({ baseUrl: procs[0]!.url });
+  const b = new ServerClient({ baseUrl: procs[1]!.url });
+  try {
+    // Two people redeem the same code at once, one on each server process: exactly one becomes a member.
+    const raced = await Promise.allSettled([a.join(inv.code), b.join(inv.code), a.join(inv.code), b.join(inv.code)]);
+    const won = raced.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ member: { id: string }; credential: string }>[];
+    assert.equal(won.length, 1, `one winner: ${JSON.stringify(raced.map((r) => r.status))}`);
+    for (const r of raced) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'denied');
+    const bo = won[0]!.value;
+    await assert.rejects(a.join(inv.code), (e: unknown) => (e as { code?: string }).code === 'denied', 'a used code stays used (replay)');
+
+    // Bo (an admin) adds an agent; a plain member may not remove anyone; an admin may not remove the owner.
+    const bosBot = await b.as(bo.credential).members.createAgent({ name: 'bos-bot' });
+    const me = credOf(owner);
+    const her = credOf(ana);
+    await assert.rejects(a.as(her.credential).members.remove(bo.member.id), (e: unknown) => (e as { code?: string }).code === 'denied');
+    await assert.rejects(a.as(bo.credential).members.remove(me.memberId), (e: unknown) => (e as { code?: string }).code === 'denied');
+    assert.equal((await a.as(bosBot.credential).members.me()).id, bosBot.agent.id);
+
+    // The owner removes Bo: Bo's and Bo's agent's credentials stop on both server processes at once.
+    const rm = await owner.run(['member', 'rm', 'Bo']);
+    assert.equal(rm.code, 0, rm.stderr);
+    assert.deepEqual(cliJson(rm).removed.sort(), [bo.member.id, bosBot.agent.id].sort());
+    for (const c of [a, b]) {
+      for (const cred of [bo.credential, bosBot.credential]) {
+        await assert.rejects(c.as(cred).members.me(), (e: unknown) => (e as { code?: string }).code === 'denied');
+        await assert.rejects(c.as(cred).messages.send({ target: 'channel:general', content: 'still here?' }), (e: unknown) => (e as { code?: string }).code === 'denied');
+      }
+    }
+    const names = cliJson(await owner.run(['member', 'ls'])).map((m: { name: string }) => m.name);
+    assert.ok(!names.includes('Bo') && !names.includes('bos-bot'), JSON.stringify(names));
+    // The removed member's history stays readable; the owner cannot be removed by anyone.
+    assert.match((await owner.run(['member', 'rm', 'owner'])).stderr, /denied/);
+  } finally {
+    a.close();
+    b.close();
+  }
+});
+
 test('daemon restart keeps its server; failover to the second server process; status exits non-zero when the server is down', async () => {
   assert.equal((await ana.run(['daemon', 'stop'])).code, 0);
   const restart = await ana.run(['daemon', 'start']);

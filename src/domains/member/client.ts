@@ -9,6 +9,8 @@ export interface MemberApi {
   createAgent(input: { name: string }, o?: CallOptions): Promise<AgentCreated>;
   /** Owner or admin. */
   invite(input: { name: string; role?: 'member' | 'admin' }, o?: CallOptions): Promise<InviteCreated>;
+  /** Owner or admin: the member (and a Human's agents) can no longer authenticate. */
+  remove(memberId: string, o?: CallOptions): Promise<{ removed: string[] }>;
 }
 
 export function memberClient(send: Send): MemberApi {
@@ -17,5 +19,6 @@ export function memberClient(send: Send): MemberApi {
     list: (o) => send({ method: 'GET', path: '/v1/members', opts: o }),
     createAgent: (input, o) => send({ method: 'POST', path: '/v1/agents', body: input, opts: o }),
     invite: (input, o) => send({ method: 'POST', path: '/v1/invites', body: input, opts: o }),
+    remove: (memberId, o) => send({ method: 'POST', path: `/v1/members/${encodeURIComponent(memberId)}/removal`, opts: o }),
   };
 }

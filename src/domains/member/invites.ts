@@ -1,8 +1,9 @@
 // Owns invites: one-time, expiring codes an owner or admin creates; redeeming one creates a new Human member with its own credential.
 import { keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
-import { iso, requireAdmin, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { INVITE_TTL_MS, NAME_MAX, type InviteCreated, type Joined } from './contract.js';
+import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
+import { checkText } from '../../shared/bounds.js';
+import { INVITE_TTL_MS, MEMBER_NAME, type InviteCreated, type Joined } from './contract.js';
 
 const CODE_RE = /^ati_[A-Za-z0-9_-]{43}$/;
 // Security invariant: one answer for an unknown, used or expired code; nothing about which.
@@ -18,7 +19,7 @@ export class Invites {
   /** Owner or admin. The code is returned once; only its keyed hash is stored. Admin invites need the owner. */
   async create(actor: Actor, input: { name: string; role?: 'member' | 'admin' }): Promise<InviteCreated> {
     requireAdmin(actor, 'invite members');
-    const name = text(input.name, 'name', 1, NAME_MAX);
+    const name = checkText(input.name, MEMBER_NAME);
     const role = input.role ?? 'member';
     if (role === 'admin' && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may invite an admin');
     const code = newToken('ati');

@@ -27,10 +27,12 @@ CREATE TABLE members (
 `,
   },
   {
-    version: 11,
-    name: 'member admins; invites',
+    version: 19,
+    name: 'member admins, removal, agent creators; invites',
     sqlite: `
 ALTER TABLE members ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE members ADD COLUMN removed_at INTEGER;
+ALTER TABLE members ADD COLUMN created_by TEXT;
 CREATE TABLE invites (
   id TEXT PRIMARY KEY,
   code_hash BLOB NOT NULL UNIQUE,
@@ -45,6 +47,8 @@ CREATE TABLE invites (
 `,
     postgres: `
 ALTER TABLE members ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE members ADD COLUMN removed_at BIGINT;
+ALTER TABLE members ADD COLUMN created_by TEXT COLLATE "C";
 CREATE TABLE invites (
   id TEXT COLLATE "C" PRIMARY KEY,
   code_hash BYTEA NOT NULL UNIQUE,

@@ -1,10 +1,11 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
 import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
-import { iso, requireAdmin, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { Invites } from './invites.js';
 import type { Sql } from '../../server/store/types.js';
-import { NAME_MAX, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
+import { checkText, clipText } from '../../shared/bounds.js';
+import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
 
 interface MemberRow {
   id: string;
@@ -22,14 +23,15 @@ function roleOf(r: Pick<MemberRow, 'role' | 'admin'>): MemberRole {
 }
 
 export function memberDto(r: MemberRow): MemberDto {
-  return { id: r.id, name: r.name, kind: r.kind, role: roleOf(r), createdAt: iso(r.created_at) };
+  return { id: r.id, name: clipText(r.name, MEMBER_NAME.bytes), kind: r.kind, role: roleOf(r), createdAt: iso(r.created_at) };
 }
 
 const COLS = 'id, name, kind, role, credential_hash, created_at';
 const READ_COLS = `${COLS}, admin`;
 
+/** A current member (a removed one is not found). */
 export async function memberById(sql: Sql, id: string): Promise<MemberRow | undefined> {
-  return sql.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE id = ?`, [id]);
+  return sql.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE id = ? AND removed_at IS NULL`, [id]);
 }
 
 export class Members {
@@ -48,7 +50,7 @@ export class Members {
    * the owner's credential; later calls return the same workspace and owner without any credential.
    */
   async bootstrap(input: { ownerName?: string }): Promise<BootstrapResult> {
-    const ownerName = input.ownerName === undefined ? 'Owner' : text(input.ownerName, 'ownerName', 1, NAME_MAX);
+    const ownerName = input.ownerName === undefined ? 'Owner' : checkText(input.ownerName, { ...MEMBER_NAME, field: 'ownerName' });
     const now = this.deps.clock.now();
     return this.deps.store.tx(async (sql) => {
       const existing = await sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE role = 'owner'`);
@@ -73,7 +75,8 @@ export class Members {
   async authenticate(credential: string): Promise<Actor | undefined> {
     if (!/^ats_[A-Za-z0-9_-]{43}$/.test(credential)) return undefined;
     const h = this.hash(credential);
-    const row = await this.deps.store.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE credential_hash = ?`, [h]);
+    // Security invariant: a removed member's credential (and its agents') authenticates nobody, on every server process at once.
+    const row = await this.deps.store.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE credential_hash = ? AND removed_at IS NULL`, [h]);
     if (!row || !constantTimeEqual(Buffer.from(row.credential_hash), h)) return undefined;
     return { id: row.id, name: row.name, kind: row.kind, role: roleOf(row) };
   }
@@ -85,7 +88,7 @@ export class Members {
   }
 
   async list(_actor: Actor): Promise<MemberDto[]> {
-    const rows = await this.deps.store.all<MemberRow>(`SELECT ${READ_COLS} FROM members ORDER BY created_at ASC, id ASC`);
+    const rows = await this.deps.store.all<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE removed_at IS NULL ORDER BY created_at ASC, id ASC`);
     return rows.map(memberDto);
   }
 
@@ -96,14 +99,37 @@ export class Members {
    */
   async createAgent(actor: Actor, input: { name: string }): Promise<AgentCreated> {
     requireAdmin(actor, 'add agents');
-    const name = text(input.name, 'name', 1, NAME_MAX);
+    const name = checkText(input.name, MEMBER_NAME);
     const credential = newToken('ats');
     const row: MemberRow = { id: newId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx(async (sql) => {
-      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ?", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
-      await sql.run(`INSERT INTO members (${COLS}) VALUES (?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at]);
+      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND removed_at IS NULL", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await sql.run(`INSERT INTO members (${COLS}, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id]);
     });
     return { agent: memberDto(row), credential };
+  }
+
+  /**
+   * Owner or admin: removes a member (an admin only with the owner; the owner never). A removed Human's agents (the
+   * ones it added) go too. Each credential is replaced by the hash of a fresh secret nobody holds, so it stops
+   * authenticating at once on every server process; channel seats are freed; messages and tasks stay as history.
+   */
+  async remove(actor: Actor, memberId: string): Promise<{ removed: string[] }> {
+    requireAdmin(actor, 'remove members');
+    return this.deps.store.tx(async (sql) => {
+      const target = await memberById(sql, memberId);
+      if (!target) throw new AppError('not_found', 'member not found');
+      if (target.role === 'owner') throw new AppError('denied', 'the workspace owner cannot be removed');
+      if (target.admin && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may remove an admin');
+      const agents = target.kind === 'human' ? await sql.all<{ id: string }>("SELECT id FROM members WHERE kind = 'agent' AND created_by = ? AND removed_at IS NULL", [target.id]) : [];
+      const ids = [target.id, ...agents.map((a) => a.id)];
+      const now = this.deps.clock.now();
+      for (const id of ids) {
+        await sql.run('UPDATE members SET removed_at = ?, credential_hash = ? WHERE id = ? AND removed_at IS NULL', [now, this.hash(newToken('ats')), id]);
+        await sql.run('DELETE FROM channel_members WHERE member_id = ?', [id]);
+      }
+      return { removed: ids };
+    });
   }
 
   /** Owner or admin: a one-time, expiring invite code for a new Human member. */

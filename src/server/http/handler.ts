@@ -15,7 +15,7 @@ import type { Members } from '../../domains/member/service.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../context.js';
 import { idempotencyKeyFrom, receiptKey, requestHash } from '../idempotency.js';
-import { hostAllowed } from './host-allow.js';
+import { forwardedHttps, hostAllowed } from './host-allow.js';
 import { snakeCase, STREAMED, type DomainRoute } from './route.js';
 import { aliasesOf, applyAliases, BodyValidator } from './schemas.js';
 
@@ -56,9 +56,13 @@ export interface HandlerOptions {
   maxInFlight?: number;
   /** Checks the database (one trivial query); rejects when it is unreachable. */
   checkDatabase?: () => Promise<void>;
+  /** Plain http off loopback behind a TLS proxy: requests from other machines need X-Forwarded-Proto: https. */
+  requireForwardedHttps?: boolean;
 }
 
 export const SERVER_MAX_IN_FLIGHT = 2048;
+/** Routes that carry no credential and nothing secret (served over plain http behind a TLS proxy too). */
+const PUBLIC_PATHS = new Set(['/v1/server', '/v1/health']);
 
 type Reply = { status: number; body: string };
 
@@ -188,6 +192,10 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     if (!allowed) {
       res.setHeader('connection', 'close');
       return send(res, fail(FORBIDDEN()));
+    }
+    if (opts.requireForwardedHttps && !PUBLIC_PATHS.has((req.url ?? '/').split('?', 1)[0]!) && !forwardedHttps(req)) {
+      res.setHeader('connection', 'close');
+      return send(res, fail(new AppError('denied', 'this server takes credentials from other machines only over https (through its TLS proxy)')));
     }
     // Security invariant: a path with a `.`/`..` segment (however encoded) is refused before URL normalization could
     // turn it into another route (GET /v1/tasks/. would otherwise become GET /v1/tasks).

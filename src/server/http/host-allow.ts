@@ -19,6 +19,25 @@ export function parseAllowedHosts(names: readonly string[]): Set<string> {
   return out;
 }
 
+/** Whether a peer address is on this machine (127.0.0.0/8, ::1, or IPv4-mapped loopback). */
+export function loopbackPeer(addr: string | undefined): boolean {
+  if (!addr) return false;
+  const v4 = addr.startsWith('::ffff:') ? addr.slice(7) : addr;
+  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/**
+ * Security invariant: behind a TLS-terminating proxy, a request from another machine is answered (beyond the public
+ * /v1/server and /v1/health) only when the proxy says its client spoke https, so no credential or invite code is ever
+ * taken, nor a credential handed out, over plain http off this machine.
+ */
+export function forwardedHttps(req: IncomingMessage): boolean {
+  if (loopbackPeer(req.socket.remoteAddress)) return true;
+  const p = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(p) ? p[0] : p)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
+}
+
 /** The lower-cased name of a strict `name[:port]` Host value, or undefined when it is not one. */
 function hostName(host: string | undefined): string | undefined {
   if (!host) return undefined;

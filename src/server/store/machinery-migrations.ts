@@ -43,7 +43,7 @@ CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
 `,
   },
   {
-    version: 10,
+    version: 18,
     name: 'server processes; idempotency claims',
     sqlite: `
 CREATE TABLE server_processes (boot_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL, heartbeat_at INTEGER NOT NULL);

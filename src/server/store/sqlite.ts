@@ -1,9 +1,10 @@
 // Owns the SQLite store: opening (WAL, foreign keys, busy_timeout), forward-only migrations, and serialized async transactions.
+import { closeSync, constants, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isSqliteUniqueViolation } from './errors.js';
-import { SQLITE_MIGRATIONS, type Migration } from './migrations.js';
+import { planMigrations, SQLITE_MIGRATIONS, type Migration } from './migrations.js';
 import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
@@ -20,18 +21,11 @@ export interface OpenSqliteOptions {
  */
 export function migrate(db: Database.Database, migrations: readonly Migration[], clock: Clock = systemClock): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-  migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
-  });
-  const known = migrations.length;
-  // The version is read inside the write transaction so two processes opening one file cannot both migrate it.
+  // The versions are read inside the write transaction so two processes opening one file cannot both migrate it.
   const apply = db.transaction((): number => {
-    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-    const current = row.v ?? 0;
-    if (current > known) {
-      throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
-    }
-    for (const m of migrations.slice(current)) {
+    const applied = (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version);
+    const { known, pending } = planMigrations(migrations, applied);
+    for (const m of pending) {
       db.exec(m.sql);
       // applied_at is informational only; ordering never depends on it.
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, clock.now());
@@ -177,8 +171,22 @@ class SqliteStore implements Store {
   }
 }
 
+/**
+ * Security invariant: a new database file is created 0600 (never through a link) before SQLite opens it, and SQLite gives
+ * its -wal and -shm files the database file's mode, so none of them is ever group/world readable.
+ */
+function createPrivate(path: string): void {
+  if (path === ':memory:' || path === '' || path.startsWith('file:')) return;
+  try {
+    closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
 /** Opens (creating if needed) and upgrades a SQLite database file. */
 export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Store {
+  createPrivate(path);
   const db = new Database(path);
   try {
     db.pragma('journal_mode = WAL');
