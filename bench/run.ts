@@ -9,6 +9,7 @@ import { benchMcp, mcpFixture } from './mcp.js';
 import { benchMemory } from './memory.js';
 import { benchKb } from './kb.js';
 import { benchPagination } from './pagination.js';
+import { benchPostgres } from './postgres.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
 const args = process.argv.slice(2);
@@ -50,6 +51,7 @@ if (want('growth')) show(await benchGrowth(opts));
 if (want('memory')) show(await benchMemory(opts));
 if (want('kb')) show(await benchKb(opts));
 if (want('attachments')) show(await benchAttachments(opts));
+if (want('postgres')) show(await benchPostgres(opts));
 
 const all = reports.flatMap((r) => r.goals);
 process.stdout.write(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
+import { joinWorkspace } from './join-cmd.js';
 import { serverStart } from './server-cmd.js';
 import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { duration, printList } from './output.js';
@@ -26,13 +27,38 @@ function unwrap(r: { status: number; body: Envelope }): any {
 
 program
   .command('init')
-  .description('set up the home, start the daemon on the embedded server (workspace, owner, #general); idempotent')
+  .description('start the daemon: embedded workspace, or join a team with --server-url URL --invite CODE; idempotent')
   .option('--port <n>', 'local API port (default: any free port)')
-  .action(async (o: { port?: string }) => {
+  .option('--server-url <url...>', 'team server URL(s) to join (with --invite)')
+  .option('--invite <code>', 'one-time invite code from agentteam member invite')
+  .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
+  .action(async (o: { port?: string; serverUrl?: string[]; invite?: string; serverCa?: string }) => {
+    if ((o.invite === undefined) !== (o.serverUrl === undefined)) throw new CliError('--invite and --server-url go together', 2);
+    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...(o.serverCa ? { serverCa: o.serverCa } : {}) }))}\n`);
     const s = await daemonStatus(home());
     if (s.healthy) print(s);
     else process.exitCode = await daemonStart(home(), { port: o.port });
   });
+
+const member = program.command('member').description('workspace members (Humans and agents)');
+member
+  .command('invite')
+  .description('print a one-time, expiring invite code (owner or admin), e.g. agentteam member invite --name Ana')
+  .requiredOption('--name <name>', "the new member's name")
+  .addOption(new Option('--role <role>', 'role').choices(['member', 'admin']).default('member'))
+  .option('--json', 'print JSON')
+  .action(async (o: { name: string; role: string; json?: boolean }) => {
+    const inv = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/invites', { name: o.name, role: o.role }));
+    if (o.json) return print(inv);
+    const st = await daemonStatus(home());
+    const url = (st.server as { url?: string } | undefined)?.url ?? 'URL';
+    process.stdout.write(`invite for ${inv.name} (${inv.role}), one use, expires ${inv.expiresAt}:\n  ${inv.code}\non their machine: agentteam init --server-url ${url} --invite ${inv.code}\n`);
+  });
+member.command('ls').description('list members').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/members')).members));
+member
+  .command('rm <member>')
+  .description("remove a member by name or id (owner or admin); a person's agents go too, their credentials stop at once")
+  .action(async (who: string) => print(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who)}/removal`))));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');
 daemon
@@ -40,8 +66,9 @@ daemon
   .description('start the daemon (detached unless --foreground); returns once healthy')
   .option('--port <n>', 'local API port (default: any free port)')
   .option('--foreground', 'run in this process')
-  .option('--server-url <url>', 'use a remote AgentTeam Server instead of the embedded one')
+  .option('--server-url <url...>', 'remote server process URL(s), tried in turn; remembered in the home')
   .option('--server-id <id>', 'the remote server id (required with --server-url)')
+  .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
   .option('--max-turns <n>', 'concurrent turn runtimes across agents, 1..512 (default 4)')
   .option('--turn-timeout <seconds>', 'stop a turn runtime after this long (default 600)')
   .option('--loop-bound <n>', 'agent messages in a row in one target before agents stop answering there (default 6)')
@@ -263,6 +290,12 @@ server
   .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
   .requiredOption('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB')
   .option('--port <n>', 'port (default 7700)', '7700')
+  .option('--host <addr>', 'bind address (default 127.0.0.1)')
+  .option('--allowed-host <name...>', 'Host names clients use (required off loopback)')
+  .option('--tls-cert <file>', 'PEM certificate chain: serve https')
+  .option('--tls-key <file>', 'PEM private key for --tls-cert')
+  .option('--tls-proxy', 'plain http off loopback: a proxy in front terminates TLS and sends X-Forwarded-Proto')
+  .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
   .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
 

@@ -37,6 +37,7 @@ const AddAgent = Type.Object(
   { additionalProperties: false },
 );
 const UpdateAgent = Type.Object({ name: Type.Optional(Name), runtime: Type.Optional(RuntimeKind), model: Type.Optional(Model), workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), ...Config }, { additionalProperties: false });
+const Invite = Type.Object({ name: Name, role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])) }, { additionalProperties: false });
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 const StartRuntime = Type.Object(
   {
@@ -124,6 +125,9 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('GET', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, service.getAgent(p.agent!))));
   router.add('PATCH', '/api/daemon/agents/{agent}', owner(async (req, res, p) => ok(res, await service.updateAgent(p.agent!, parseStrict(UpdateAgent, await jsonBody(req))))));
   router.add('DELETE', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, await service.removeAgent(p.agent!))));
+  router.add('GET', '/api/daemon/members', owner(async (_q, res) => ok(res, { members: await service.listMembers() })));
+  router.add('POST', '/api/daemon/members/{member}/removal', owner(async (_q, res, p) => ok(res, await service.removeMember(p.member!))));
+  router.add('POST', '/api/daemon/invites', owner(async (req, res) => ok(res, await service.invite(parseStrict(Invite, await jsonBody(req))), 201)));
   router.add('GET', '/api/daemon/agents/{agent}/turns', owner(async (req, res, p) => {
     const q = query(req);
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;

@@ -1,4 +1,5 @@
 // Owns what the owner CLI asks of the daemon: agents, messages as the Human owner, runtimes, status. Product calls go through ServerApi.
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
@@ -88,7 +89,9 @@ export class OwnerService {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const workdir = input.workdir === undefined ? undefined : checkedWorkdir(input.workdir);
     const api = this.deps.owner();
-    const created = await api.members.createAgent({ name: input.name });
+    // Keyed, so a failover retry to another server process replays instead of creating a second agent; the receipt
+    // holding the agent's credential is sealed with this member's own credential (server idempotency.ts).
+    const created = await api.members.createAgent({ name: input.name }, { idempotencyKey: `agent-add-${randomUUID()}` });
     await api.channels.addMember(this.deps.generalChannel, created.agent.id);
     const profile: AgentProfile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
     if (input.model !== undefined) profile.model = input.model;
@@ -99,6 +102,27 @@ export class OwnerService {
     this.deps.index.add(profile);
     this.deps.onAgentAdded(profile);
     return this.view(profile.id);
+  }
+
+  /** Owner or admin (the server decides): a one-time invite code for a new Human member. */
+  invite(input: { name: string; role?: 'member' | 'admin' }) {
+    return this.deps.owner().members.invite(input, { idempotencyKey: `invite-${randomUUID()}` });
+  }
+
+  listMembers() {
+    return this.deps.owner().members.list();
+  }
+
+  /** Owner or admin (the server decides): removes a member by id or unique name; a Human's agents go with it. */
+  async removeMember(who: string) {
+    const api = this.deps.owner();
+    const all = await api.members.list();
+    const byId = all.find((m) => m.id === who);
+    const named = all.filter((m) => m.name === who);
+    if (!byId && named.length > 1) throw new AppError('conflict', `${named.length} members are named ${who}; give the member id (agentteam member ls)`);
+    const m = byId ?? named[0];
+    if (!m) throw new AppError('not_found', `no member ${who}`);
+    return api.members.remove(m.id, { idempotencyKey: `member-rm-${randomUUID()}` });
   }
 
   /** Recent turns of one agent, newest first, with outcome and duration. */

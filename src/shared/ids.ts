@@ -14,7 +14,7 @@ export function newId(prefix: string, bytes = 12): string {
 }
 
 /** An opaque secret with a kind prefix (atm_ MCP, atx_ Exec, ato_ owner, ats_ server). Never log it. */
-export function newToken(prefix: 'atm' | 'atx' | 'ato' | 'ats' | 'ata'): string {
+export function newToken(prefix: 'atm' | 'atx' | 'ato' | 'ats' | 'ata' | 'ati'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

@@ -53,8 +53,8 @@ test('the schema mirrors SQLite: same tables, columns and indexes; BIGINT reads 
   const store = await openPostgresStore(url);
   try {
     assert.equal(store.dialect, 'postgres');
-    assert.equal(store.schemaVersion, POSTGRES_MIGRATIONS.length);
-    assert.equal(POSTGRES_MIGRATIONS.length, SQLITE_MIGRATIONS.length);
+    assert.equal(store.schemaVersion, POSTGRES_MIGRATIONS.at(-1)!.version);
+    assert.equal(POSTGRES_MIGRATIONS.at(-1)!.version, SQLITE_MIGRATIONS.at(-1)!.version);
     assert.deepEqual(POSTGRES_MIGRATIONS.map((m) => [m.version, m.name]), SQLITE_MIGRATIONS.map((m) => [m.version, m.name]));
     const dir = mkdtempSync(join(tmpdir(), 'agentteam-pgcmp-'));
     const lite = openSqliteStore(join(dir, 'x.db'));
@@ -211,11 +211,11 @@ test('migrations: an old database is upgraded with its data; concurrent openers 
     await Promise.all(servers.map((s) => s.close()));
   }
 
-  await raw(url, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from the future', 0)", [POSTGRES_MIGRATIONS.length + 1]);
+  await raw(url, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from the future', 0)", [POSTGRES_MIGRATIONS.at(-1)!.version + 1]);
   await assert.rejects(openPostgresStore(url), /newer than this server supports/);
   await assert.rejects(startServer({ db: url, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
   const after = await raw<{ v: number }>(url, 'SELECT MAX(version) AS v FROM schema_migrations');
-  assert.equal(after[0]!.v, POSTGRES_MIGRATIONS.length + 1, 'left untouched');
+  assert.equal(after[0]!.v, POSTGRES_MIGRATIONS.at(-1)!.version + 1, 'left untouched');
 });
 
 test('a failing migration leaves the database at its previous version', async () => {
