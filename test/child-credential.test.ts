@@ -27,7 +27,7 @@ test('a child credential reads, is denied every write, unknown tool and Exec, an
   const tokens = line('TOKENS ');
   assert.match(tokens.child, /^atm_/);
   // tools/list is the complete inventory (no per-credential filtering).
-  assert.equal(out.list.body.result.tools.length, 5);
+  assert.equal(out.list.body.result.tools.length, 7);
   assert.equal(out.read.body.result.isError, undefined);
   assert.match(out.read.body.result.content[0].text, /owner says hi/);
   for (const k of ['send', 'react']) {

@@ -164,7 +164,7 @@ test('the codex-turn helper under a real daemon: primary write posts; child read
   assert.deepEqual(log.find((m) => m.method === 'initialize').params.capabilities, { experimentalApi: true });
   const ns = log.find((m) => m.method === 'thread/start').params.dynamicTools[0];
   assert.equal(ns.name, 'agentteam');
-  assert.deepEqual(ns.tools.map((t: { name: string }) => t.name).sort(), ['memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
+  assert.deepEqual(ns.tools.map((t: { name: string }) => t.name).sort(), ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
   const byCall = new Map(log.filter((m) => m.call).map((m) => [m.call.join(' '), m.result]));
   assert.equal(byCall.get('thr_p message_send').success, true);
   assert.match(byCall.get('thr_p message_send').contentItems[0].text, /channel:general/);
