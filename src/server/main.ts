@@ -109,15 +109,16 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       close() {
         closing ??= (async () => {
           purge.cancel();
-          // Background passes finish (or never start) before the store closes.
-          await Promise.all(domains.loops.map((l) => l.stop()));
           draining = true;
           const cut = clock.setTimer(CLOSE_GRACE_MS, () => s.closeAllConnections());
+          // Background passes finish (or never start) and connections drain, both before the store closes.
+          const loops = Promise.all(domains.loops.map((l) => l.stop()));
           await new Promise<void>((resolve) => {
             s.close(() => resolve());
             s.closeIdleConnections();
           });
           cut.cancel();
+          await loops;
           await proc.close();
           await store.close();
         })();
