@@ -13,9 +13,7 @@ import { findMessage, holdCredentials, runTurn, scriptSteps, turnInput } from '.
 import { CHILD_DENIED_TEXT } from '../../src/runtime/child-gate.js';
 import { startRuntimeDaemon, type RuntimeDaemon } from './daemon-runs.js';
 import { cleanupTemp, ensureRuntimes, isolatedEnv, workdir } from './harness.js';
-import { startModelCapture, toolResults, type ModelCapture, type ModelReply, type ModelRequest, type ScriptedCall } from './model-capture.js';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { startModelCapture, toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelReply, type ModelRequest, type ScriptedCall } from './model-capture.js';
 
 const DEADLINE_MS = 120_000;
 let rd: RuntimeDaemon;
@@ -35,12 +33,7 @@ after(async () => {
   cleanupTemp();
 });
 
-function writeCaptureProvider(codexHome: string): void {
-  writeFileSync(
-    join(codexHome, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
-  );
-}
+const writeCaptureProvider = (codexHome: string): void => writeCodexCaptureProvider(codexHome, model.url);
 
 const offersExec = (b: ModelRequest) => JSON.stringify(b.input ?? '').includes('"name":"exec"') || (b.tools ?? []).some((t) => t.name === 'exec');
 

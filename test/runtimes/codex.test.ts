@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
-import { scriptOneCall, startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
+import { scriptOneCall, startModelCapture, writeCodexCaptureProvider, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
 const SHIM = join(import.meta.dirname, 'codex-app-server.mjs');
@@ -39,13 +39,7 @@ after(async () => {
   cleanupTemp();
 });
 
-/** The user's own Codex config: a model provider (the capture) and no model, so Codex picks its default model. */
-function writeCaptureProvider(codexHome: string): void {
-  writeFileSync(
-    join(codexHome, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
-  );
-}
+const writeCaptureProvider = (codexHome: string): void => writeCodexCaptureProvider(codexHome, model.url);
 
 /** Installs the shim behind an executable named `codex`, so the daemon's codex driver recognises it as codex. */
 function codexShim(): string {

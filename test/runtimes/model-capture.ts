@@ -6,7 +6,9 @@
 // Model requests are held open (no answer), which keeps the runtime alive and waiting until the test stops it, unless
 // the test scripted a reply: then a Messages (or Responses) stream answers with one tool call or one text, so the
 // runtime really calls our tool through its own MCP client and shows us the result it hands back to the model.
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 export interface ModelTool {
@@ -175,4 +177,12 @@ function writeResponsesStream(res: ServerResponse, reply: ModelReply): void {
   ev('response.output_item.done', { output_index: 0, item });
   ev('response.completed', { response: { id: 'resp_capture', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } });
   res.end();
+}
+
+/** The user's own Codex config: a model provider (the capture at `modelUrl`) and no model, so Codex picks its default model. */
+export function writeCodexCaptureProvider(codexHome: string, modelUrl: string): void {
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${modelUrl}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
+  );
 }

@@ -5,12 +5,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { startRuntimeDaemon, type RuntimeDaemon } from './daemon-runs.js';
 import { cleanupTemp, ensureRuntimes, workdir } from './harness.js';
-import { startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { startModelCapture, toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelRequest } from './model-capture.js';
 import { scriptSteps, taskIdIn } from './turns.js';
 
 const DEADLINE_MS = 120_000;
@@ -89,10 +87,7 @@ test('done when, Claude Code: the task is created through agentteam exec and the
 
 test('done when, Codex (app-server, default model, code mode): the task is created through agentteam exec and the answer with its id appears in #general', async (t) => {
   const rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
-  writeFileSync(
-    join(rd.env.CODEX_HOME!, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
-  );
+  writeCodexCaptureProvider(rd.env.CODEX_HOME!, model.url);
   const js = [
     `const made = await tools.exec_command({ cmd: ${JSON.stringify(CREATE)} });`,
     'const id = /tsk_[0-9a-f]+/.exec(JSON.stringify(made))[0];',
