@@ -55,6 +55,9 @@ test('only the owner manages sources; a sync upsert with the same hash changes n
   await assert.rejects(alice.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['workspace'] }), (e: { code?: string }) => e.code === 'denied');
   await assert.rejects(alice.knowledge.listSources(), (e: { code?: string }) => e.code === 'denied');
   await assert.rejects(t.owner.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['channel:Bad Name'] }), (e: { code?: string }) => e.code === 'validation_failed');
+  // Generated ids are base64url: `-` and `_` are id characters, so every scope of a real DM, thread or task is accepted.
+  const idChars = (await t.owner.knowledge.createSource({ name: 'id chars', kind: 'upload', scopes: ['dm:dm_-a_b-', 'thread:general/msg_x-y', 'task:tsk_-q'] })).scopes;
+  assert.deepEqual(idChars, ['dm:dm_-a_b-', 'task:tsk_-q', 'thread:general/msg_x-y']);
   const again = await put(generalSrc, 'deploy.md', '# Deploy guide\nRun the pipeline, then verify canary health.\n## Rollback\nRevert the release tag.', 5);
   assert.equal(again.changed, false);
   const docs = (await t.owner.knowledge.documents(generalSrc)).documents;
