@@ -72,9 +72,19 @@ export class OwnerService {
     return this.view(p.id);
   }
 
-  /** Removes the agent: its live runtimes are stopped (each exit revokes its authorization) before the profile and its local state go. */
+  /** Removes the agent: its live runtimes are stopped (each exit revokes its authorization), then its server member, then the profile and its local state. */
   async removeAgent(agent: string): Promise<{ removed: string }> {
     const p = this.found(agent);
+    await this.deps.lifecycle.quiesce(p.id);
+    try {
+      // The server member goes too (its credential stops everywhere); one already gone is fine.
+      await this.deps.owner().members.remove(p.id, { idempotencyKey: `agent-rm-${randomUUID()}` });
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'not_found')) {
+        await this.deps.lifecycle.setEnabled(p); // nothing removed: the agent follows its turns again if it was enabled
+        throw e;
+      }
+    }
     await this.deps.lifecycle.remove(p.id);
     return { removed: p.id };
   }

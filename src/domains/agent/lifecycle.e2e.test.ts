@@ -65,8 +65,12 @@ test('agent rm stops the live runtime (its token is refused) before the profile 
   const run = await launch('rmme');
   assert.equal(await execStatus(ids.rmme!, run.token), 200);
   assert.ok(leftovers(ids.rmme!).includes('memory clone'), 'the launch made a clone');
+  const credential = (JSON.parse(readFileSync(join(d.home, 'profiles', `${ids.rmme}.json`), 'utf8')) as { credential: string }).credential;
   const rm = await d.run(['agent', 'rm', 'rmme']);
   assert.equal(rm.code, 0, rm.stderr);
+  assert.ok(!(cliJson(await d.run(['member', 'ls'])) as Array<{ id: string }>).some((m) => m.id === ids.rmme), 'the server member is gone');
+  const server = new URL(cliJson(await d.run(['daemon', 'status'])).server.url as string);
+  assert.equal((await http(Number(server.port), 'GET', '/v1/me', { headers: { host: server.host, authorization: `Bearer ${credential}` } })).status, 403, "the agent's server credential is refused");
   assert.equal(await runStatus(run.runId), 'exited');
   assert.equal(existsSync(run.tokenFile), false);
   assert.equal(await execStatus(ids.rmme!, run.token), 403);

@@ -115,9 +115,11 @@ export class Members {
    * authenticating at once on every server process; channel seats are freed; messages and tasks stay as history.
    */
   async remove(actor: Actor, memberId: string): Promise<{ removed: string[] }> {
-    requireAdmin(actor, 'remove members');
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
+      // Security invariant: an admin removes members; anyone else removes only an agent they created.
+      const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
+      if (!ownAgent) requireAdmin(actor, 'remove members');
       if (!target) throw new AppError('not_found', 'member not found');
       if (target.role === 'owner') throw new AppError('denied', 'the workspace owner cannot be removed');
       if (target.admin && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may remove an admin');
