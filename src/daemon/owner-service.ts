@@ -67,7 +67,17 @@ export class OwnerService {
     if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const patch: ProfilePatch = { ...input };
     if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
-    const next = this.deps.index.update(p.id, patch);
+    // The server member is renamed first (its messages show the new name); a refusal there changes nothing here, and a
+    // refusal here renames it back.
+    const renamed = input.name !== undefined && input.name !== p.name;
+    if (renamed) await this.deps.owner().members.renameAgent(p.id, { name: input.name! });
+    let next: AgentProfile;
+    try {
+      next = this.deps.index.update(p.id, patch);
+    } catch (e) {
+      if (renamed) await this.deps.owner().members.renameAgent(p.id, { name: p.name }).catch(() => undefined);
+      throw e;
+    }
     if (input.enabled !== undefined) await this.deps.lifecycle.setEnabled(next);
     return this.view(p.id);
   }

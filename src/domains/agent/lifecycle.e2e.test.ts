@@ -78,6 +78,21 @@ test('agent rm stops the live runtime (its token is refused) before the profile 
   assert.notEqual((await d.run(['agent', 'get', 'rmme'])).code, 0);
 });
 
+test('agent update --name renames the server member too; a name another agent holds is refused and changes neither side', async () => {
+  const id = (await d.addAgent('ren')).id;
+  const nameOnServer = async () => (cliJson(await d.run(['member', 'ls'])) as Array<{ id: string; name: string }>).find((m) => m.id === id)?.name;
+  const up = await d.run(['agent', 'update', 'ren', '--name', 'ren2']);
+  assert.equal(up.code, 0, up.stderr);
+  assert.equal(await nameOnServer(), 'ren2');
+  assert.equal(cliJson(await d.run(['agent', 'get', 'ren2'])).id, id);
+  const taken = await d.run(['agent', 'update', 'ren2', '--name', 'keep']);
+  assert.notEqual(taken.code, 0);
+  assert.match(taken.stderr, /already exists/);
+  assert.equal(await nameOnServer(), 'ren2');
+  assert.equal(cliJson(await d.run(['agent', 'get', 'ren2'])).id, id);
+  assert.equal((await d.run(['agent', 'rm', 'ren2'])).code, 0);
+});
+
 test('agent disable stops the live runtime and refuses launches; enable allows them again', async () => {
   const run = await launch('off');
   assert.equal(cliJson(await d.run(['agent', 'disable', 'off'])).enabled, false);

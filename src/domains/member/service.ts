@@ -109,6 +109,21 @@ export class Members {
     return { agent: memberDto(row), credential };
   }
 
+  /** Renames an agent (an admin, or the Human who created it); agent names stay unique in the workspace. */
+  async renameAgent(actor: Actor, memberId: string, input: { name: string }): Promise<MemberDto> {
+    const name = checkText(input.name, MEMBER_NAME);
+    return this.deps.store.tx(async (sql) => {
+      const target = await memberById(sql, memberId);
+      // Security invariant: an admin renames agents; anyone else only an agent they created.
+      const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
+      if (!ownAgent) requireAdmin(actor, 'rename agents');
+      if (!target || target.kind !== 'agent') throw new AppError('not_found', 'agent not found');
+      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND id <> ? AND removed_at IS NULL", [name, memberId])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await sql.run('UPDATE members SET name = ? WHERE id = ?', [name, memberId]);
+      return memberDto({ ...target, name });
+    });
+  }
+
   /**
    * Owner or admin: removes a member (an admin only with the owner; the owner never). A removed Human's agents (the
    * ones it added) go too. Each credential is replaced by the hash of a fresh secret nobody holds, so it stops
