@@ -2,7 +2,7 @@
 import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
-import { Invites } from './invites.js';
+import { checkMemberRoom, Invites } from './invites.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
@@ -104,6 +104,7 @@ export class Members {
     const row: MemberRow = { id: newId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx(async (sql) => {
       if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND removed_at IS NULL", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await checkMemberRoom(sql);
       await sql.run(`INSERT INTO members (${COLS}, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id]);
     });
     return { agent: memberDto(row), credential };
