@@ -9,47 +9,21 @@ import type { ServerApi } from '../src/server-client/api.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
 import { tokenInfo } from '../src/tools/agentteam/testkit.js';
+import { noteLines, rng, vocabulary, zipfWord } from './corpus.js';
 import { fmt, goal, table, type BenchOptions, type BenchReport } from './report.js';
 
 export const FILES = 10_000;
 const FILE_BYTES = 2000;
 const AGENT = 'agt_bench';
 
-/** A small deterministic PRNG (mulberry32) so every run indexes the same corpus. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** 8,000 pseudo-words; picked with a Zipf-like skew so a few are common and most are rare (like real notes). */
-function vocabulary(r: () => number): string[] {
-  const syl = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qui', 'dor', 'fen', 'gal', 'hux', 'jor', 'bel', 'cin', 'wex', 'yam'];
-  const words = new Set<string>();
-  while (words.size < 8000) words.add(Array.from({ length: 2 + Math.floor(r() * 3) }, () => syl[Math.floor(r() * syl.length)]).join(''));
-  return [...words];
-}
-
 function generate(dir: string): { bytes: number; vocab: string[] } {
   const r = rng(42);
   const vocab = vocabulary(r);
-  const word = () => vocab[Math.floor(vocab.length * r() ** 3)]!;
   let bytes = 0;
   for (let i = 0; i < FILES; i++) {
     const sub = join(dir, `topic${i % 50}`);
     if (i < 50) mkdirSync(sub, { recursive: true });
-    const lines = [`# Note ${i}: ${word()} ${word()}`, ''];
-    let size = 0;
-    while (size < FILE_BYTES) {
-      const line = r() < 0.1 ? `## ${word()} ${word()}` : `- 2026-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}: ${Array.from({ length: 6 + Math.floor(r() * 10) }, word).join(' ')} [see](../topic${(i + 1) % 50}/n${i + 1}.md)`;
-      lines.push(line);
-      size += line.length + 1;
-    }
-    const text = lines.join('\n') + '\n';
+    const text = noteLines(r, vocab, i, FILE_BYTES, [`# Note ${i}: ${zipfWord(r, vocab)} ${zipfWord(r, vocab)}`, '']).join('\n') + '\n';
     bytes += Buffer.byteLength(text);
     writeFileSync(join(sub, `n${i}.md`), text);
   }

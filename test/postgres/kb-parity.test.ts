@@ -100,3 +100,23 @@ test('the PostgreSQL match can use the GIN index on kb_sections.tsv', async () =
     await c.end();
   }
 });
+
+test('GIN keeps no pending list: right after a sync of 800 sections (no vacuum) the planner picks the index for a rare word', async () => {
+  const src = await post.t.owner.knowledge.createSource({ name: 'bulk', kind: 'upload', scopes: ['channel:general'] });
+  const words = Array.from({ length: 120 }, (_, i) => `w${i.toString(36)}`);
+  for (let d = 0; d < 4; d++) {
+    const content = Array.from({ length: 200 }, (_, s) => `## Bulk ${d}-${s}\nrare${d}x${s} ${Array.from({ length: 150 }, (_, k) => words[(d * 31 + s * 7 + k * 13) % words.length]).join(' ')}`).join('\n');
+    await post.t.owner.knowledge.putDocument(src.id, { path: `bulk${d}.md`, hash: sha(content), mtime: 1, content });
+  }
+  const c = new pg.Client({ connectionString: post.t.db });
+  await c.connect();
+  try {
+    const plan = (await c.query("EXPLAIN SELECT rid FROM kb_sections WHERE tsv @@ plainto_tsquery('simple', 'rare2x77')")).rows.map((r) => Object.values(r)[0]).join('\n');
+    assert.match(plan, /Bitmap Index Scan on kb_sections_tsv/, plan);
+    const opts = (await c.query("SELECT reloptions FROM pg_class WHERE relname = 'kb_sections_tsv'")).rows[0]?.reloptions as string[] | null;
+    assert.deepEqual(opts, ['fastupdate=off']);
+    assert.equal((await post.agent.knowledge.search({ ...post.bind, query: 'rare2x77' })).hits[0]?.heading, 'Bulk 2-77');
+  } finally {
+    await c.end();
+  }
+});

@@ -79,6 +79,20 @@ test('a Human turn in #general finds #general knowledge and never the #eng sourc
   assert.equal(doc.sections[0]!.heading, 'Eng only');
 });
 
+test('ranking: the best visible sections in exact order (score, then insertion) even when another scope\'s sections outrank them all', async () => {
+  // 80 short #eng sections outrank every #general one, more than the candidates ranked before the source filter.
+  const crowd = Array.from({ length: 80 }, (_, i) => `## Crowd ${i}\nquokka quokka quokka`).join('\n');
+  await put(engSrc, 'crowd.md', crowd);
+  await put(generalSrc, 'quokka.md', ['# Quokka one', 'a quokka in a long line of other words about the zoo and its keepers', '# Quokka two', 'one more quokka among many other plain words here', '# Quokka three', 'the last quokka of the general handbook, with filler words'].join('\n'));
+  const general = (await alice.knowledge.search(turn({ query: 'quokka', limit: 20 }))).hits;
+  assert.deepEqual(general.map((h) => h.heading).sort(), ['Quokka one', 'Quokka three', 'Quokka two'], JSON.stringify(general));
+  assert.ok(general.every((h) => /\[quokka\]/i.test(h.snippet)), 'snippets of the rows returned');
+  assert.ok(general.every((h, i) => i === 0 || general[i - 1]!.score >= h.score), 'best first');
+  // From #eng the 80 equal-score sections tie: the first 20 in insertion order, never a #general one.
+  const eng = (await alice.knowledge.search(turn({ target: 'channel:eng', messageId: engMsg, query: 'quokka', limit: 20 }))).hits;
+  assert.deepEqual(eng.map((h) => h.heading), Array.from({ length: 20 }, (_, i) => `Crowd ${i}`));
+});
+
 test('revalidation: workspace, scope type, message in target, Human author, agent readability (each negative is target_scope_resolution)', async () => {
   assert.ok((await alice.knowledge.search(turn())).hits.length > 0, 'positive: every rule holds');
   const denied = failsAt('target_scope_resolution', 'denied');

@@ -1,11 +1,12 @@
 // Owns the knowledge base on the server: owner-managed sources with scope ACLs, document upserts split into sections, and turn-bound search and fetch.
 import { AppError } from '../../shared/errors.js';
 import { idOf, iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
-import type { Sql, SqlValue } from '../../server/store/types.js';
+import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText, fittingPrefix } from '../../shared/bounds.js';
 import { ID_RE } from '../../shared/ids.js';
 import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
-import { ftsMatch, pgIndexText, pgWords, searchTerms } from './query.js';
+import { pgIndexText, searchTerms } from './query.js';
+import { rankSections, visibleSources } from './rank.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
 
@@ -20,8 +21,6 @@ interface SourceRow {
   synced_at: number | null;
 }
 
-const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
 
 export class Knowledge {
   constructor(private readonly deps: DomainDeps) {}
@@ -137,7 +136,7 @@ export class Knowledge {
     const limit = input.limit ?? SEARCH_DEFAULT_LIMIT;
     return this.deps.store.tx(async (sql) => {
       const scopes = await revalidateTurn(sql, this.deps, actor, input);
-      const rows = await this.rank(sql, terms, scopes, limit);
+      const rows = await rankSections(this.deps.store.dialect, sql, terms, scopes, limit);
       const hits: KbHit[] = rows.map((r) => ({
         documentId: r.document_id,
         section: Number(r.position),
@@ -149,24 +148,6 @@ export class Knowledge {
       // Ranked best first, so a byte cut keeps the best hits.
       return { hits: hits.slice(0, fittingPrefix(hits, HITS_BYTES_MAX)) };
     });
-  }
-
-  private rank(sql: Sql, terms: string[], scopes: string[], limit: number) {
-    type Row = { document_id: string; position: number; title: string; heading: string; snippet: string; score: number };
-    const cols = 's.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
-    const params: SqlValue[] = [];
-    if (this.deps.store.dialect === 'sqlite') {
-      params.push(ftsMatch(terms), ...scopes, limit);
-      return sql.all<Row>(
-        `SELECT ${cols}, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet, bm25(kb_fts) AS score FROM kb_fts JOIN kb_sections s ON s.rid = kb_fts.rowid JOIN kb_documents d ON d.id = s.document_id WHERE kb_fts MATCH ? AND d.source_id IN (${visibleSources(scopes.length)}) ORDER BY score, s.rid LIMIT ?`,
-        params,
-      );
-    }
-    params.push(pgWords(terms), ...scopes, limit);
-    return sql.all<Row>(
-      `SELECT ${cols}, ts_headline('simple', s.body, q, 'StartSel=[,StopSel=],MaxWords=24,MinWords=8') AS snippet, ts_rank(s.tsv, q) AS score FROM (SELECT replace(plainto_tsquery('simple', ?)::text, '&', '|')::tsquery AS q) x, kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.tsv @@ x.q AND d.source_id IN (${visibleSources(scopes.length)}) ORDER BY score DESC, s.rid LIMIT ?`,
-      params,
-    );
   }
 
   /** Sections from `section` on while their JSON fits FETCH_PAGE_BYTES (one at least); nextSection continues. */

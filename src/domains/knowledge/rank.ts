@@ -1,0 +1,65 @@
+// Owns ranking knowledge sections for a search: the best `limit` sections of the sources a turn's scopes may read, with
+// snippets, on SQLite (FTS5 bm25) and PostgreSQL (ts_rank), computing snippets only for the rows returned.
+import type { Sql, SqlValue } from '../../server/store/types.js';
+import { ftsMatch, pgWords } from './query.js';
+
+export interface RankedRow {
+  document_id: string;
+  position: number;
+  title: string;
+  heading: string;
+  snippet: string;
+  score: number;
+}
+
+/** Top matches FTS5 ranks before the ACL filter; when fewer than `limit` of them are visible the exact joined ranking runs. */
+export const CANDIDATES = 64;
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+export const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
+const COLS = 's.rid AS rid, s.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
+const SNIPPETS = "SELECT rowid AS rid, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet FROM kb_fts WHERE kb_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))";
+
+type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
+
+/**
+ * SQLite: FTS5 orders all matches by bm25 itself (no join per match), the ACL filter then reads only the top CANDIDATES.
+ * Exact: when CANDIDATES hold `limit` visible rows they are the first `limit` visible rows of the full order (score, rid);
+ * otherwise the joined query ranks every visible match. Security invariant: a row is returned only after the source filter.
+ */
+async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
+  const match = ftsMatch(terms);
+  const top = await sql.all<{ rid: number; score: number }>('SELECT rowid AS rid, rank AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rank, rowid LIMIT ?', [match, CANDIDATES]);
+  if (top.length === 0) return [];
+  const meta = await sql.all<Meta>(`SELECT ${COLS} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (SELECT value FROM json_each(?)) AND d.source_id IN (${visibleSources(scopes.length)})`, [JSON.stringify(top.map((t) => t.rid)), ...scopes]);
+  const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
+  let rows: Array<Meta & { score: number }> = [];
+  for (const t of top) {
+    const m = byRid.get(Number(t.rid));
+    if (m) rows.push({ ...m, score: t.score });
+    if (rows.length === limit) break;
+  }
+  if (rows.length < limit && top.length === CANDIDATES) {
+    rows = await sql.all<Meta & { score: number }>(
+      `SELECT ${COLS}, bm25(kb_fts) AS score FROM kb_fts JOIN kb_sections s ON s.rid = kb_fts.rowid JOIN kb_documents d ON d.id = s.document_id WHERE kb_fts MATCH ? AND d.source_id IN (${visibleSources(scopes.length)}) ORDER BY score, s.rid LIMIT ?`,
+      [match, ...scopes, limit],
+    );
+  }
+  if (rows.length === 0) return [];
+  const snips = await sql.all<{ rid: number; snippet: string }>(SNIPPETS, [match, JSON.stringify(rows.map((r) => r.rid))]);
+  const snip = new Map(snips.map((s) => [Number(s.rid), s.snippet]));
+  return rows.map((r) => ({ document_id: r.document_id, position: r.position, title: r.title, heading: r.heading, snippet: snip.get(Number(r.rid)) ?? '', score: r.score }));
+}
+
+/** PostgreSQL: ts_rank orders the visible matches in a subquery; ts_headline runs only for the `limit` rows it keeps. */
+function rankPostgres(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
+  const params: SqlValue[] = [pgWords(terms), ...scopes, limit];
+  return sql.all<RankedRow>(
+    `SELECT t.document_id AS document_id, t.position AS position, t.title AS title, t.heading AS heading, ts_headline('simple', s.body, t.q, 'StartSel=[,StopSel=],MaxWords=24,MinWords=8') AS snippet, t.score AS score FROM (SELECT ${COLS}, x.q AS q, ts_rank(s.tsv, x.q) AS score FROM (SELECT replace(plainto_tsquery('simple', ?)::text, '&', '|')::tsquery AS q) x, kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.tsv @@ x.q AND d.source_id IN (${visibleSources(scopes.length)}) ORDER BY score DESC, s.rid LIMIT ?) t JOIN kb_sections s ON s.rid = t.rid ORDER BY t.score DESC, t.rid`,
+    params,
+  );
+}
+
+export function rankSections(dialect: 'sqlite' | 'postgres', sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
+  return dialect === 'sqlite' ? rankSqlite(sql, terms, scopes, limit) : rankPostgres(sql, terms, scopes, limit);
+}
