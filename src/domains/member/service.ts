@@ -3,6 +3,7 @@ import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkMemberRoom, Invites } from './invites.js';
+import { BatchedLookup } from './lookups.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
@@ -35,7 +36,15 @@ export async function memberById(sql: Sql, id: string): Promise<MemberRow | unde
 }
 
 export class Members {
-  constructor(private readonly deps: DomainDeps) {}
+  private readonly byCredential: BatchedLookup<MemberRow>;
+
+  constructor(private readonly deps: DomainDeps) {
+    this.byCredential = new BatchedLookup<MemberRow>(
+      deps.store,
+      (n) => `SELECT ${READ_COLS} FROM members WHERE credential_hash IN (${Array(n).fill('?').join(', ')}) AND removed_at IS NULL`,
+      (r) => Buffer.from(r.credential_hash),
+    );
+  }
 
   private get meta() {
     return this.deps.meta;
@@ -76,7 +85,7 @@ export class Members {
     if (!/^ats_[A-Za-z0-9_-]{43}$/.test(credential)) return undefined;
     const h = this.hash(credential);
     // Security invariant: a removed member's credential (and its agents') authenticates nobody, on every server process at once.
-    const row = await this.deps.store.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE credential_hash = ? AND removed_at IS NULL`, [h]);
+    const row = await this.byCredential.find(h);
     if (!row || !constantTimeEqual(Buffer.from(row.credential_hash), h)) return undefined;
     return { id: row.id, name: row.name, kind: row.kind, role: roleOf(row) };
   }

@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import { AutocommitPipeline } from './pg-pipeline.js';
 import { databaseUnavailable, isConnectionLoss, Reconnector, sqlState, type ReconnectOptions } from './pg-reconnect.js';
 import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
@@ -15,6 +16,8 @@ export interface OpenPostgresOptions {
   clock?: Clock;
   /** Pool size per server process (default 10). */
   maxConnections?: number;
+  /** Shared pipelined connections for statements outside a transaction (default 2; 0 sends them through the pool). */
+  pipelineLanes?: number;
   /** Attempts for a transaction that hits a serialization failure, deadlock or concurrent duplicate (default 12). */
   maxAttempts?: number;
   /** Told about connection failures (idle or checked out); never given the connection string. */
@@ -135,8 +138,11 @@ class PostgresStore implements Store {
     private readonly maxAttempts: number,
     private readonly clock: Clock,
     private readonly reconnect: Reconnector,
+    private readonly pipeline?: AutocommitPipeline,
   ) {
-    this.plain = new PgSql(pool, false, undefined, () => reconnect.lost());
+    // Statements outside a transaction ride the pipeline when a lane can take them, else the pool.
+    const plain: Queryable = pipeline ? { query: ((text: string, values: unknown[]) => pipeline.query(text, values) ?? pool.query(text, values)) as Queryable['query'] } : pool;
+    this.plain = new PgSql(plain, false, undefined, () => reconnect.lost());
   }
 
   private handle(): PgSql {
@@ -259,6 +265,7 @@ class PostgresStore implements Store {
     if (this.closed) return;
     this.closed = true;
     this.reconnect.close();
+    await this.pipeline?.close();
     await this.pool.end();
   }
 }
@@ -269,18 +276,15 @@ function backoff(clock: Clock, attempt: number): Promise<void> {
   return new Promise((r) => clock.setTimer(ms, r));
 }
 
-/** A pool whose int8 columns (millisecond timestamps, counts) come back as JS numbers; the global pg types are untouched. */
+/** int8 columns (millisecond timestamps, counts) come back as JS numbers; the global pg types are untouched. */
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** A pool with the store's type parsers. */
 export function createPool(url: string, max = 10, onError?: (e: Error) => void): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
-  });
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: TYPES });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', (e) => onError?.(e));
   return pool;
@@ -308,7 +312,19 @@ export async function openPostgresStore(url: string, opts: OpenPostgresOptions =
   });
   try {
     const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
-    const store = new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), clock, reconnect);
+    const lanes = opts.pipelineLanes ?? 2;
+    const pipeline =
+      lanes > 0
+        ? new AutocommitPipeline({
+            lanes,
+            newClient: () => new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, types: TYPES, pipeline: true } as pg.ClientConfig),
+            onError: (e) => {
+              if (isConnectionLoss(e)) reconnect.lost();
+              opts.onPoolError?.(e);
+            },
+          })
+        : undefined;
+    const store = new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), clock, reconnect, pipeline);
     if (opts.onPoolError) store.onClientError = opts.onPoolError;
     return store;
   } catch (e) {
