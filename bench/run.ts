@@ -7,6 +7,7 @@ import { benchGrowth } from './growth.js';
 import { benchMcp, mcpFixture } from './mcp.js';
 import { benchMemory } from './memory.js';
 import { benchPagination } from './pagination.js';
+import { benchTokens } from './tokens.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
 const args = process.argv.slice(2);
@@ -43,6 +44,7 @@ if (want('mcp') || want('exec')) {
 if (want('pagination')) show(await benchPagination(opts));
 if (want('growth')) show(await benchGrowth(opts));
 if (want('memory')) show(await benchMemory(opts));
+if (want('tokens')) show(await benchTokens());
 
 const all = reports.flatMap((r) => r.goals);
 process.stdout.write(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);

@@ -30,6 +30,22 @@ test('the SDK client in a launched runtime lists the agentteam tools, sends and 
   assert.equal(out.sent.target, 'channel:general');
   assert.equal(out.history.messages[0].content, 'hello from mcpbot');
   assert.equal(out.history.messages[1].content, 'owner says hi');
+  // The compact projection: no author id, target, nulls or empty lists; time at second precision.
+  assert.deepEqual(Object.keys(out.history.messages[1]).sort(), ['at', 'by', 'content', 'id']);
+  assert.match(out.history.messages[1].by, / \(human\)$/);
+  assert.match(out.history.messages[1].at, /^\d{8}T\d{6}Z$/);
+  assert.match(out.history.messages[1].id, /^msg_[0-9A-Za-z]{12}$/);
+  // Every follow-up worked from the shown ids.
+  const shownId = out.history.messages[1].id;
+  assert.deepEqual(out.react, { id: shownId, reactions: { '👍': 1 } });
+  assert.match(out.reply.id, /^msg_/);
+  assert.equal(out.threadSent.target, `thread:general/${shownId}`);
+  assert.deepEqual(out.thread.messages.map((m: { content: string; replyTo?: string }) => [m.content, m.replyTo]), [['in the thread', shownId]]);
+  assert.equal(out.page1.hasMore, true);
+  assert.equal(out.page1.messages[0].content, 'a reply');
+  assert.equal(out.page1.messages[0].replyTo, shownId);
+  assert.equal(out.page2.messages[0].content, 'hello from mcpbot');
+  assert.ok(out.page1.nextCursor.length <= 120, `cursor is ${out.page1.nextCursor.length} chars`);
   assert.equal(out.denied.isError, true);
   assert.equal(out.denied.structured.code, 'not_found');
   assert.equal(out.bad.isError, true);

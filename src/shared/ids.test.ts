@@ -1,7 +1,7 @@
 // Tests that sortable ids keep creation order within one millisecond and across a clock that steps back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SortableIds } from './ids.js';
+import { COMPACT_ID_RE, ID_RE, SortableIds } from './ids.js';
 
 test('ids sort in creation order within a millisecond, across milliseconds, and when the clock steps back', () => {
   const g = new SortableIds();
@@ -9,5 +9,16 @@ test('ids sort in creation order within a millisecond, across milliseconds, and 
   const ids = times.map((t) => g.next('msg', t));
   assert.deepEqual([...ids].sort(), ids);
   assert.equal(new Set(ids).size, ids.length);
-  assert.match(ids[0]!, /^msg_[0-9a-f]{32}$/);
+  assert.match(ids[0]!, COMPACT_ID_RE);
+  assert.equal(ids[0]!.length, 16);
+});
+
+test('more than 62 ids in one millisecond borrow the next one and keep order; every id fits the id grammar', () => {
+  const g = new SortableIds();
+  const ids = Array.from({ length: 200 }, () => g.next('tsk', 1_796_121_215_418));
+  assert.deepEqual([...ids].sort(), ids);
+  assert.equal(new Set(ids).size, ids.length);
+  for (const id of ids) assert.ok(ID_RE.test(id) && COMPACT_ID_RE.test(id), id);
+  // a later millisecond sorts after every borrowed one
+  assert.ok(g.next('tsk', 1_796_121_215_500) > ids[ids.length - 1]!);
 });

@@ -1,6 +1,6 @@
 // Owns messages on exact targets: send (with attachments), newest-first keyset listing, reactions, attachment reads.
 import { AppError } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCompactId } from '../../shared/ids.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
@@ -114,7 +114,7 @@ export class Messages {
     let pos = 0;
     for (const a of attachments) {
       await sql.run('INSERT INTO attachments (id, message_id, position, name, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        newId('att'),
+        newCompactId('att'),
         id,
         pos++,
         a.name,

@@ -1,5 +1,6 @@
 // Owns the message_history_read tool: newest-first pages of an exact target that page themselves to fit the result budget.
-import type { MessageDto, MessagePage } from '../../server-client/api.js';
+import type { MessagePage } from '../../server-client/api.js';
+import { MESSAGE_VIEW_SCHEMA, projectMessage } from '../../domains/message/project.js';
 import type { ToolContext } from '../../wire/mcp/handler.js';
 import { budgetExceeded, RESULT_BUDGET_BYTES, resultBytes, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { failureResult, invalidInput } from './failures.js';
@@ -10,10 +11,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const MAX_SHRINKS = 4;
 
-/** Model-visible projection: the target is the one asked for, so it is not repeated per message. */
-function project(m: MessageDto): Record<string, unknown> {
-  return { id: m.id, author: m.author, content: m.content, replyTo: m.replyTo, createdAt: m.createdAt, reactions: m.reactions, attachments: m.attachments };
-}
+const project = (m: Parameters<typeof projectMessage>[0]) => projectMessage(m) as unknown as Record<string, unknown>;
 
 function structured(messages: Record<string, unknown>[], page: { hasMore: boolean; nextCursor?: string | undefined }): Record<string, unknown> {
   return page.nextCursor !== undefined ? { messages, hasMore: page.hasMore, nextCursor: page.nextCursor } : { messages, hasMore: page.hasMore };
@@ -41,7 +39,7 @@ export const messageHistoryRead: AgentteamTool = {
   def: {
     name: 'message_history_read',
     title: 'Read message history',
-    description: 'Read messages of an exact target, newest first. To continue, pass the returned nextCursor.',
+    description: 'Read messages of an exact target, newest first; pass nextCursor to continue.',
     inputSchema: {
       type: 'object',
       properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, cursor: { type: 'string', minLength: 1 } },
@@ -49,7 +47,7 @@ export const messageHistoryRead: AgentteamTool = {
       additionalProperties: false,
     },
     outputSchema: outputSchema({
-      properties: { messages: { type: 'array', items: { type: 'object' } }, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
+      properties: { messages: { type: 'array', items: MESSAGE_VIEW_SCHEMA }, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
       required: ['messages', 'hasMore'],
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -1,5 +1,6 @@
 // Owns the message_send tool: exact target + content (+ reply, workdir attachments), checked locally, authorized by the server.
 import type { NewAttachment } from '../../server-client/api.js';
+import { compactTime } from '../../shared/compact.js';
 import { toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { failureResult, invalidInput } from './failures.js';
 import { TARGET_HINT, canonicalizeTarget } from './target.js';
@@ -24,7 +25,7 @@ export const messageSend: AgentteamTool = {
       required: ['target', 'content'],
       additionalProperties: false,
     },
-    outputSchema: outputSchema({ properties: { id: { type: 'string' }, target: { type: 'string' }, createdAt: { type: 'string' } }, required: ['id', 'target', 'createdAt'] }),
+    outputSchema: outputSchema({ properties: { id: { type: 'string' }, target: { type: 'string' }, at: { type: 'string' } }, required: ['id', 'target', 'at'] }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   async run(ctx, args) {
@@ -46,7 +47,7 @@ export const messageSend: AgentteamTool = {
       if (replyTo !== undefined) input.replyTo = replyTo;
       if (attachments.length > 0) input.attachments = attachments;
       const m = await ctx.api.messages.send(input, { signal: ctx.signal });
-      return toolResult({ id: m.id, target: m.target, createdAt: m.createdAt });
+      return toolResult({ id: m.id, target: m.target, at: compactTime(m.createdAt) });
     } catch (e) {
       return failureResult(e);
     }
