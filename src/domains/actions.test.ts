@@ -59,6 +59,8 @@ test('every task action works against the real server and returns schema-valid c
   const filtered = (await run('task list', { filters: { status: 'canceled' } })).data;
   assert.ok(filtered.tasks.some((t: { id: string }) => t.id === id));
   assert.ok(filtered.tasks.every((t: { status: string }) => t.status === 'canceled'));
+  const item = filtered.tasks.find((t: { id: string }) => t.id === id);
+  assert.deepEqual(Object.keys(item).sort(), ['description', 'id', 'revision', 'status', 'title', 'updatedAt'], 'a list item: no createdBy, no nulls');
   // The exact projection of one task: no createdBy/createdAt, compact time, the ids and revision later calls need.
   const shown = (await run('task get', { taskId: id })).data.task;
   assert.deepEqual(Object.keys(shown).sort(), ['createdBy', 'description', 'id', 'revision', 'status', 'title', 'updatedAt']);

@@ -22,7 +22,7 @@ test('a cursor round-trips its whole boundary tuple (and high-water mark) for th
     fc.property(fc.integer({ min: 0, max: 2 ** 50 }), fc.string({ minLength: 1, maxLength: 40 }), fc.option(fc.string(), { nil: null }), fc.nat(), (at, id, status, s) => {
       const c = new CursorCodec(secret);
       const cur = c.encode(tasks, { status, assigneeId: null }, { values: [at, id] });
-      assert.match(cur, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+      assert.match(cur, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
       assert.deepEqual(c.decode(cur, tasks, { assigneeId: null, status }), { values: [at, id] });
       const moved = order('reviews', 'moved_seq');
       assert.deepEqual(c.decode(c.encode(moved, {}, { values: [at, id], asOf: s }), moved, {}), { values: [at, id], asOf: s });

@@ -91,48 +91,51 @@ const BAD_CURSOR = () => new AppError('validation_failed', 'cursor is malformed,
 const STALE_CURSOR = () => new AppError('validation_failed', 'cursor is stale: items of this list changed order since the walk began', { hint: 'omit cursor to start again from the first page' });
 
 /**
- * Cursor = base64url(JSON{b, v, s?}) "." base64url(HMAC-SHA256(secret, payload)), b = binding of ordering + filter.
- * Security invariant: a cursor is honored only if its MAC verifies and it names the same ordering and filter, and every
+ * Security invariant: a cursor is honored only if its MAC verifies for the same ordering and filter, and every
  * boundary value has its key's type; anything else is validation_failed, never page one.
+ * Short opaque cursors: `<base64url JSON of the boundary values (+ high-water mark)>.<22-char MAC>`. The collection,
+ * ordering and normalized filter are bound through the MAC (HMAC-SHA256 over binding + payload, truncated to 128 bits)
+ * instead of being carried, so a cursor for another collection or filter fails the MAC like a tampered one.
  */
 export class CursorCodec {
   constructor(private readonly secret: Buffer) {}
 
-  private mac(payload: string): Buffer {
-    return createHmac('sha256', this.secret).update(payload).digest();
+  private mac(bound: string, payload: string): Buffer {
+    return createHmac('sha256', this.secret).update(`${bound}.${payload}`).digest().subarray(0, 16);
   }
 
   encode(o: Ordering, filter: Filter, c: Cursor): string {
-    const body: { b: string; v: readonly KeyValue[]; s?: number } = { b: binding(o, filter), v: c.values };
-    if (c.asOf !== undefined) body.s = c.asOf;
+    const body: readonly unknown[] = c.asOf !== undefined ? [...c.values, c.asOf] : c.values;
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-    return `${payload}.${this.mac(payload).toString('base64url')}`;
+    return `${payload}.${this.mac(binding(o, filter), payload).toString('base64url')}`;
   }
 
   decode(cursor: unknown, o: Ordering, filter: Filter): Cursor {
     if (typeof cursor !== 'string' || cursor.length > 1024) throw BAD_CURSOR();
-    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(cursor);
+    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/.exec(cursor);
     if (!m) throw BAD_CURSOR();
     const payload = m[1]!;
     const sig = Buffer.from(m[2]!, 'base64url');
     // Canonical form only: re-encoding must reproduce the exact signature text.
-    if (sig.toString('base64url') !== m[2] || !constantTimeEqual(sig, this.mac(payload))) throw BAD_CURSOR();
+    if (sig.toString('base64url') !== m[2] || !constantTimeEqual(sig, this.mac(binding(o, filter), payload))) throw BAD_CURSOR();
     let v: unknown;
     try {
       v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     } catch {
       throw BAD_CURSOR();
     }
-    const x = v as { b?: unknown; v?: unknown; s?: unknown };
-    if (typeof x !== 'object' || x === null || x.b !== binding(o, filter) || !Array.isArray(x.v) || x.v.length !== o.keys.length) throw BAD_CURSOR();
-    const values = x.v as unknown[];
+    const width = o.keys.length + (o.moved !== undefined ? 1 : 0);
+    if (!Array.isArray(v) || v.length !== width) throw BAD_CURSOR();
+    const values = v.slice(0, o.keys.length) as unknown[];
     o.keys.forEach((k, i) => {
       const val = values[i];
       const ok = k.type === 'text' ? typeof val === 'string' && val.length <= MAX_TEXT_KEY : typeof val === 'number' && Number.isSafeInteger(val);
       if (!ok) throw BAD_CURSOR();
     });
-    if (o.moved !== undefined && !(typeof x.s === 'number' && Number.isSafeInteger(x.s) && x.s >= 0)) throw BAD_CURSOR();
-    return o.moved !== undefined ? { values: values as KeyValue[], asOf: x.s as number } : { values: values as KeyValue[] };
+    if (o.moved === undefined) return { values: values as KeyValue[] };
+    const s = v[o.keys.length] as unknown;
+    if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0)) throw BAD_CURSOR();
+    return { values: values as KeyValue[], asOf: s };
   }
 }
 

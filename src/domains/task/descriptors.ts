@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TITLE_MAX, TaskStatus } from './contract.js';
-import { CommentView, TaskView } from './project.js';
+import { CommentView, TaskListItem, TaskView } from './project.js';
 
 const TaskId = Id('Task id, e.g. tsk_8f2k1.');
 const TaskOut = Strict({ task: TaskView });
@@ -45,7 +45,7 @@ export const taskList = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ status: Type.Optional(TaskStatus), assigneeId: Type.Optional(Id('Only tasks assigned to this member.')) })),
   }),
-  output: Strict({ tasks: Type.Array(TaskView), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ tasks: Type.Array(TaskListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { limit: 20, filters: { status: 'open' } },
   risk: 'read',
   resultPolicy: 'cursor',

@@ -24,6 +24,10 @@ export const TaskView = Strict({
 });
 export type TaskView = Static<typeof TaskView>;
 
+/** A task in a list: the same minus createdBy (member ids cost ~10 tokens each; `task get` shows it). */
+export const TaskListItem = Type.Omit(TaskView, ['createdBy'], { additionalProperties: false });
+export type TaskListItem = Static<typeof TaskListItem>;
+
 export const CommentView = Strict({ id: Type.String(), taskId: Type.String(), at: Time });
 export type CommentView = Static<typeof CommentView>;
 
@@ -33,6 +37,11 @@ export function projectTask(t: TaskDto): TaskView {
   if (t.assigneeId !== null) v.assigneeId = t.assigneeId;
   if (t.blockedReason !== null) v.blockedReason = t.blockedReason;
   return v;
+}
+
+export function projectTaskListItem(t: TaskDto): TaskListItem {
+  const { createdBy: _omitted, ...item } = projectTask(t);
+  return item;
 }
 
 /** The caller wrote the body, so it is not echoed back. */
