@@ -7,7 +7,7 @@ import { startTestServer } from '../../src/server/test-helpers.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 /** The suites written against startTestServer: bootstrap, membership, messages/attachments, tasks, reviews, paging, cursors, idempotency. */
-export const SERVER_SUITES = ['src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/domains/actions.test.ts', 'src/server/keyset.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts'];
+export const SERVER_SUITES = ['src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/domains/actions.test.ts', 'src/server/keyset.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts', 'src/server/legacy-ids.test.ts'];
 
 let cluster: Cluster;
 before(async () => {
