@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { benchAttachments } from './attachments.js';
 import { benchExec } from './exec.js';
 import { benchGrowth } from './growth.js';
 import { benchMcp, mcpFixture } from './mcp.js';
@@ -44,6 +45,7 @@ if (want('mcp') || want('exec')) {
 if (want('pagination')) show(await benchPagination(opts));
 if (want('growth')) show(await benchGrowth(opts));
 if (want('memory')) show(await benchMemory(opts));
+if (want('attachments')) show(await benchAttachments(opts));
 if (want('tokens')) show(await benchTokens());
 
 const all = reports.flatMap((r) => r.goals);

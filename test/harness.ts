@@ -1,6 +1,6 @@
 // Owns end-to-end test plumbing: temp homes, the real `bin/agentteam` binary, a real daemon on loopback, raw HTTP.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -119,4 +119,15 @@ export function http(port: number, method: string, path: string, opts: { headers
     req.on('error', rej);
     req.end(body);
   });
+}
+
+/** Runs `steps` (see test/fixtures/exec-steps.mjs) through the real `agentteam exec` inside a runtime launched for `agent`. */
+export async function runExecSteps(d: TestDaemon, agent: string, steps: unknown[]): Promise<Record<string, any>> {
+  const file = resolve(d.home, `steps-${agent}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(steps));
+  const r = await d.run(['runtime', 'start', '--agent', agent, '--', process.execPath, resolve(import.meta.dirname, 'fixtures', 'exec-steps.mjs'), file], { timeoutMs: 180_000 });
+  if (r.code !== 0) throw new Error(`runtime failed: ${r.stderr}`);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
+  if (!line) throw new Error(`no RESULT line: ${r.stdout}${r.stderr}`);
+  return JSON.parse(line.slice(6));
 }

@@ -3,12 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DefaultDescriptorCatalog } from '../src/catalog/index.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
+import { testToolDeps } from '../src/tools/agentteam/testkit.js';
 
 test('no MCP tool belongs to an Exec domain, and no Exec domain is named like an MCP tool family', () => {
   const catalog = DefaultDescriptorCatalog();
   const domains = catalog.domains();
   assert.ok(domains.includes('task') && domains.includes('review'));
-  const tools = createAgentteamHandler().tools().map((t) => t.name);
+  const tools = createAgentteamHandler(testToolDeps()).tools().map((t) => t.name);
   for (const name of tools) {
     const family = name.split('_')[0]!;
     assert.ok(!domains.includes(family), `${name} would put Exec domain ${family} on MCP`);
@@ -20,6 +21,6 @@ test('no MCP tool belongs to an Exec domain, and no Exec domain is named like an
 });
 
 test('every MCP tool sets readOnlyHint explicitly and every Exec action declares a risk', () => {
-  for (const t of createAgentteamHandler().tools()) assert.equal(typeof t.annotations?.readOnlyHint, 'boolean', t.name);
+  for (const t of createAgentteamHandler(testToolDeps()).tools()) assert.equal(typeof t.annotations?.readOnlyHint, 'boolean', t.name);
   for (const a of DefaultDescriptorCatalog().actions.values()) assert.ok(['read', 'write', 'destructive'].includes(a.risk), `${a.domain} ${a.action}`);
 });

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { createAgentteamHandler } from '../../src/tools/agentteam/handler.js';
+import { testToolDeps } from '../../src/tools/agentteam/testkit.js';
 import type { ServerApi, TaskStatus } from '../../src/server-client/api.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { BaselineAuth, type BaselineConfig, DENIED, matchRoute, readAll, serveFromStdin } from './common.js';
@@ -19,7 +20,7 @@ export async function startBare(cfg: BaselineConfig, port = 0): Promise<Server> 
   const auth = new BaselineAuth(cfg.tokens);
   const client = new ServerClient({ baseUrl: cfg.serverUrl });
   const apis = new Map<string, ServerApi>(Object.entries(cfg.credentials).map(([id, cred]) => [id, client.as(cred)]));
-  const toolsList = JSON.stringify({ tools: createAgentteamHandler().tools() });
+  const toolsList = JSON.stringify({ tools: createAgentteamHandler(testToolDeps()).tools() });
   const rpc = (id: unknown, result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
 
   const server = createServer(async (req, res) => {

@@ -19,12 +19,13 @@ import { validateValue } from './validate.js';
 const inventory = rows as InventoryRow[];
 const SNAPSHOT = new URL('./catalog.snapshot.json', import.meta.url);
 
-test('the built-in catalog has task and review with exactly the specified actions', () => {
+test('the built-in catalog has every registered Exec domain with exactly the specified actions', () => {
   const c = DefaultDescriptorCatalog();
-  assert.deepEqual(c.domains(), ['task', 'review']);
+  assert.deepEqual(c.domains().slice(0, 3), ['task', 'review', 'project']);
   const names = (d: string) => c.actions.filter((a) => a.domain === d).map((a) => a.action).sort();
   assert.deepEqual(names('task'), ['assign', 'block', 'cancel', 'comment', 'complete', 'create', 'get', 'list', 'reopen', 'start', 'update']);
   assert.deepEqual(names('review'), ['add', 'get', 'list', 'reopen', 'resolve']);
+  assert.deepEqual(names('project'), ['archive', 'create', 'get', 'list', 'unarchive', 'update']);
   assert.equal(c.inventory.size, c.actions.length);
 });
 
@@ -142,19 +143,21 @@ test('buildRuntimeCatalog is immutable, versioned by content, and verifies exten
   assert.throws(() => buildRuntimeCatalog([ext, ext]), /duplicate action/);
 });
 
-test('snapshot: every descriptor schema and help page matches the checked-in snapshot', () => {
+test('snapshot: every descriptor schema and help page matches its domain\'s checked-in snapshot; cross-domain pages the catalog\'s', () => {
   const c = DefaultDescriptorCatalog();
-  const current = {
-    rootHelp: renderRootHelp(c),
-    domains: Object.fromEntries(c.domains().map((d) => [d, renderDomainHelp(c, d)])),
-    actions: Object.fromEntries(
-      c.actions.map((d) => [`${d.domain} ${d.action}`, { risk: d.risk, resultPolicy: d.resultPolicy, example: d.example, help: renderActionHelp(d), input: inputSchemaJson(d), output: outputSchemaJson(d) }]),
-    ),
-    errorSchema: errorSchemaJson(),
-    prompt: dispatcherPromptSummary(c),
+  const check = (file: URL, value: unknown) => {
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    // An intentional change to the public surface updates the snapshot: UPDATE_SNAPSHOTS=1.
+    if (process.env.UPDATE_SNAPSHOTS === '1') writeFileSync(file, text);
+    assert.equal(text, readFileSync(file, 'utf8'), file.pathname);
   };
-  const text = `${JSON.stringify(current, null, 2)}\n`;
-  // An intentional change to the public surface updates the snapshot: UPDATE_SNAPSHOTS=1.
-  if (process.env.UPDATE_SNAPSHOTS === '1') writeFileSync(SNAPSHOT, text);
-  assert.equal(text, readFileSync(SNAPSHOT, 'utf8'));
+  // Each Exec domain's own surface lives in its folder: src/domains/<domain>/snapshot.json.
+  for (const d of c.domains()) {
+    const actions = c.actions.filter((a) => a.domain === d);
+    check(new URL(`../domains/${d}/snapshot.json`, import.meta.url), {
+      help: renderDomainHelp(c, d),
+      actions: Object.fromEntries(actions.map((a) => [a.action, { risk: a.risk, resultPolicy: a.resultPolicy, example: a.example, help: renderActionHelp(a), input: inputSchemaJson(a), output: outputSchemaJson(a) }])),
+    });
+  }
+  check(SNAPSHOT, { rootHelp: renderRootHelp(c), errorSchema: errorSchemaJson(), prompt: dispatcherPromptSummary(c) });
 });

@@ -18,6 +18,7 @@ import { createLogger, RateLimitedLogger } from '../shared/log.js';
 import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
+import { AttachmentBudget } from '../tools/agentteam/attachment-budget.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
@@ -182,7 +183,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory }), apiFor });
+    const attachments = { home: paths.root, budget: new AttachmentBudget() };
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory, attachments }), apiFor });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
     const http = createLocalApiServer(router, log);

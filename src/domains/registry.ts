@@ -5,8 +5,10 @@ import type { AnyDomain, DomainModule } from './module.js';
 import { channelDomain } from './channel/index.js';
 import { memberDomain } from './member/index.js';
 import { messageDomain } from './message/index.js';
+import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
 import { taskDomain } from './task/index.js';
+import { teamDomain } from './team/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -15,6 +17,8 @@ export const DOMAINS = [
   messageDomain,
   taskDomain,
   reviewDomain,
+  projectDomain,
+  teamDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];

@@ -7,7 +7,8 @@ import { DOMAINS } from '../domains/registry.js';
 import type { AnyDomain } from '../domains/module.js';
 import type { BootstrapResult } from '../domains/member/contract.js';
 import type { ServerApi, ServerErrorKind, ServerInfo } from './api.js';
-import type { Call as DomainCall, CallOptions } from './send.js';
+import type { Call as DomainCall, CallOptions, Send, Streams } from './send.js';
+import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 
 export interface ServerClientOptions {
   baseUrl: string;
@@ -16,7 +17,7 @@ export interface ServerClientOptions {
   clock?: Clock;
 }
 
-/** Largest response body accepted (an attachment of 10 MiB travels base64). */
+/** Largest JSON response body accepted (a page of 100 long messages; attachment bytes never travel as JSON, see streams.ts). */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -64,7 +65,13 @@ export class ServerClient {
 
   /** The API bound to one member's server credential, one group per registered domain. */
   as(credential: string): ServerApi {
-    const send = <T>(c: DomainCall) => this.call<T>({ ...c, credential });
+    const t: StreamTarget = { base: this.base, clock: this.clock, idleMs: this.timeoutMs };
+    const root = basePath(this.base);
+    const streams: Streams = {
+      upload: (path, size, body, o) => streamUpload(t, credential, root + path, size, body, o),
+      download: (path, consume, o) => streamDownload(t, credential, root + path, consume, o),
+    };
+    const send = Object.assign(<T>(c: DomainCall) => this.call<T>({ ...c, credential }), { streams }) as Send;
     return Object.freeze(Object.fromEntries(DOMAINS.map((d: AnyDomain) => [d.key, asyncOnly(d.client(send) as Record<string, unknown>)]))) as unknown as ServerApi;
   }
 
@@ -161,7 +168,7 @@ function basePath(u: URL): string {
   return u.pathname.replace(/\/+$/, '');
 }
 
-function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
+export function readResponse(res: IncomingMessage, done: (err: ServerCallError | null, value?: unknown) => void): void {
   const status = res.statusCode ?? 0;
   const chunks: Buffer[] = [];
   let size = 0;

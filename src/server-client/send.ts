@@ -15,8 +15,22 @@ export interface Call {
   opts?: CallOptions | undefined;
 }
 
-/** Sends one call with the bound member's credential; resolves with the ok envelope's data. */
-export type Send = <T>(c: Call) => Promise<T>;
+/** What a streamed download tells its consumer before the body (an attachment's metadata, from response headers). */
+export interface StreamMeta {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
+/** Streamed exchanges (attachment bytes never travel as JSON): an upload from an async iterable, a download to a consumer. */
+export interface Streams {
+  upload<T>(path: string, size: number, body: AsyncIterable<Buffer>, o?: CallOptions): Promise<T>;
+  download<R>(path: string, consume: (meta: StreamMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R>;
+}
+
+/** Sends one call with the bound member's credential; resolves with the ok envelope's data. `streams` for raw bodies. */
+export type Send = (<T>(c: Call) => Promise<T>) & { readonly streams: Streams };
 
 /**
  * A path segment holding an id. Security invariant: only the id grammar reaches a path, so `.`, `..`, slashes or

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../server-client/api.js';
-import { startTestServer, tickingClock, type TestServer } from './test-helpers.js';
+import { startTestServer, tickingClock, type TestServer, uploadBytes } from './test-helpers.js';
 
 let t: TestServer;
 let agent: ServerApi;
@@ -20,8 +20,9 @@ after(async () => t.stop());
 test('7 messages with mixed reactions and attachments list with each its own, in per-message order', async () => {
   const sent = [];
   for (let i = 0; i < 7; i++) {
-    const attachments = Array.from({ length: i % 3 }, (_, j) => ({ name: `f${i}-${j}.txt`, contentType: 'text/plain', data: Buffer.from('x'.repeat(i + j)) }));
-    sent.push(await agent.messages.send({ target: 'channel:general', content: `m${i}`, ...(attachments.length ? { attachments } : {}) }));
+    const attachmentIds = [];
+    for (let j = 0; j < i % 3; j++) attachmentIds.push(await uploadBytes(agent, `f${i}-${j}.txt`, 'text/plain', Buffer.from('x'.repeat(i + j))));
+    sent.push(await agent.messages.send({ target: 'channel:general', content: `m${i}`, ...(attachmentIds.length ? { attachmentIds } : {}) }));
   }
   const [m0, m1, , m3, , m5] = sent;
   // Emoji order is by emoji; within one emoji, by who reacted first.

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi, TaskTransition } from '../server-client/api.js';
 import { ServerCallError } from '../server-client/client.js';
-import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from './test-helpers.js';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer, readBytes, uploadBytes } from './test-helpers.js';
 
 let t: TestServer;
 let agent: ServerApi;
@@ -98,27 +98,27 @@ test('reactions are per member and removable; reacting needs read access', async
 
 test('attachments round-trip as bytes; over 10 MiB or more than 4 are refused without a message', async () => {
   const bytes = Buffer.from([0, 1, 2, 250, 255, 10, 13]);
-  const m = await agent.messages.send({
-    target: 'channel:general',
-    content: 'with files',
-    attachments: [
-      { name: 'bin.dat', contentType: 'application/octet-stream', data: bytes },
-      { name: 'b.txt', contentType: 'text/plain', data: Buffer.from('b') },
-    ],
-  });
-  assert.deepEqual(m.attachments.map((a) => [a.name, a.size]), [['bin.dat', 7], ['b.txt', 1]]);
+  const ids = [await uploadBytes(agent, 'bin.dat', 'application/octet-stream', bytes), await uploadBytes(agent, 'b.txt', 'text/plain', Buffer.from('b'))];
+  const m = await agent.messages.send({ target: 'channel:general', content: 'with files', attachmentIds: ids });
+  assert.deepEqual(m.attachments.map((a) => [a.id, a.name, a.size]), [[ids[0], 'bin.dat', 7], [ids[1], 'b.txt', 1]]);
+  assert.deepEqual(await readBytes(t.owner, m.attachments[0]!.id), bytes);
   const got = await t.owner.messages.getAttachment(m.attachments[0]!.id);
-  assert.deepEqual(got.data, bytes);
-  assert.equal(got.contentType, 'application/octet-stream');
+  assert.deepEqual(got, { id: ids[0], name: 'bin.dat', contentType: 'application/octet-stream', size: 7 });
   await fails(other.messages.getAttachment(m.attachments[0]!.id), 'not_found');
+  await fails(readBytes(other, m.attachments[0]!.id), 'not_found');
   const before = (await t.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
-  const big = Buffer.alloc(10 * 1024 * 1024 + 1, 7);
-  await fails(agent.messages.send({ target: 'channel:general', content: 'too big', attachments: [{ name: 'big', contentType: 'application/octet-stream', data: big }] }), 'payload_too_large');
-  const five = Array.from({ length: 5 }, (_, i) => ({ name: `f${i}`, contentType: 'text/plain', data: Buffer.from('x') }));
-  await fails(agent.messages.send({ target: 'channel:general', content: 'too many', attachments: five }), 'validation_failed');
+  await fails(uploadBytes(agent, 'big', 'application/octet-stream', Buffer.alloc(10 * 1024 * 1024 + 1, 7)), 'payload_too_large');
+  const five = [];
+  for (let i = 0; i < 5; i++) five.push(await uploadBytes(agent, `f${i}`, 'text/plain', Buffer.from('x')));
+  await fails(agent.messages.send({ target: 'channel:general', content: 'too many', attachmentIds: five }), 'validation_failed');
+  // An upload is claimable once, only by its uploader.
+  await fails(agent.messages.send({ target: 'channel:general', content: 'reused', attachmentIds: [ids[0]!] }), 'validation_failed');
+  await fails(t.owner.messages.send({ target: 'channel:general', content: 'not mine', attachmentIds: [five[0]!] }), 'validation_failed');
   const exact = Buffer.alloc(10 * 1024 * 1024, 1);
-  const ok = await agent.messages.send({ target: 'channel:general', content: 'at the cap', attachments: [{ name: 'cap', contentType: 'application/octet-stream', data: exact }] });
+  const capId = await uploadBytes(agent, 'cap', 'application/octet-stream', exact);
+  const ok = await agent.messages.send({ target: 'channel:general', content: 'at the cap', attachmentIds: [capId] });
   assert.equal(ok.attachments[0]!.size, 10 * 1024 * 1024);
+  assert.ok((await readBytes(agent, capId)).equals(exact));
   const after = (await t.owner.messages.list({ target: 'channel:general', limit: 100 })).messages;
   assert.equal(after.length, before + 1);
   assert.equal(after[0]!.content, 'at the cap');

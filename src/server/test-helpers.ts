@@ -96,3 +96,20 @@ export async function startTestServer(opts: { clock?: Clock; maxInFlight?: numbe
     },
   };
 }
+
+/** Uploads `data` as one attachment (streamed in 64 KiB pieces) and returns its id, for sendMessage's attachmentIds. */
+export async function uploadBytes(api: ServerApi, name: string, contentType: string, data: Buffer): Promise<string> {
+  async function* pieces() {
+    for (let i = 0; i < data.length; i += 65536) yield data.subarray(i, i + 65536);
+  }
+  return (await api.messages.upload({ name, contentType, size: data.length, body: pieces() })).id;
+}
+
+/** An attachment's bytes, read through the streamed download. */
+export function readBytes(api: ServerApi, attachmentId: string): Promise<Buffer> {
+  return api.messages.read(attachmentId, async (_meta, body) => {
+    const parts: Buffer[] = [];
+    for await (const c of body) parts.push(c);
+    return Buffer.concat(parts);
+  });
+}

@@ -1,14 +1,19 @@
-// Owns the daemon's `message` client: `api.messages.*` (send with attachments, newest-first list, reactions, attachment reads).
+// Owns the daemon's `message` client: `api.messages.*` (send, newest-first list, reactions, streamed attachment upload and read).
 import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
 import type { AttachmentMeta, MessageDto, MessagePage, NewAttachment } from './contract.js';
 
 export interface MessageApi {
   /** Targets are exact canonical strings; the server authorizes membership. */
-  send(input: { target: string; content: string; replyTo?: string; attachments?: NewAttachment[] }, o?: CallOptions): Promise<MessageDto>;
+  /** attachmentIds: the caller's own uploads (upload), at most 4, each claimable once within 15 minutes. */
+  send(input: { target: string; content: string; replyTo?: string; attachmentIds?: string[] }, o?: CallOptions): Promise<MessageDto>;
   /** Newest first. limit 1..100, default 20. */
   list(input: { target: string; limit?: number; cursor?: string }, o?: CallOptions): Promise<MessagePage>;
   react(input: { messageId: string; emoji: string; remove?: boolean }, o?: CallOptions): Promise<MessageDto>;
-  getAttachment(attachmentId: string, o?: CallOptions): Promise<AttachmentMeta & { data: Buffer }>;
+  /** Streams one attachment (≤ 10 MiB) to the server; the returned id is what send references. */
+  upload(input: NewAttachment, o?: CallOptions): Promise<AttachmentMeta>;
+  getAttachment(attachmentId: string, o?: CallOptions): Promise<AttachmentMeta>;
+  /** Streams an attachment's bytes into `consume`; the body throws if it arrives short or long. */
+  read<R>(attachmentId: string, consume: (meta: AttachmentMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R>;
 }
 
 export function messageClient(send: Send): MessageApi {
@@ -16,9 +21,7 @@ export function messageClient(send: Send): MessageApi {
     send: (input, o) => {
       const body: Record<string, unknown> = { target: input.target, content: input.content };
       if (input.replyTo !== undefined) body.replyTo = input.replyTo;
-      if (input.attachments !== undefined) {
-        body.attachments = input.attachments.map((a) => ({ name: a.name, contentType: a.contentType, data: Buffer.from(a.data).toString('base64') }));
-      }
+      if (input.attachmentIds !== undefined) body.attachmentIds = input.attachmentIds;
       return send({ method: 'POST', path: '/v1/messages', body, opts: o });
     },
     list: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),
@@ -27,9 +30,8 @@ export function messageClient(send: Send): MessageApi {
       if (input.remove !== undefined) body.remove = input.remove;
       return send({ method: 'POST', path: `/v1/messages/${seg(input.messageId, 'messageId')}/reactions`, body, opts: o });
     },
-    getAttachment: async (attachmentId, o) => {
-      const a = await send<AttachmentMeta & { data: string }>({ method: 'GET', path: `/v1/attachments/${seg(attachmentId, 'attachmentId')}`, opts: o });
-      return { ...a, data: Buffer.from(a.data, 'base64') };
-    },
+    upload: (input, o) => send.streams.upload<AttachmentMeta>(`/v1/attachments${qs({ name: input.name, contentType: input.contentType })}`, input.size, input.body, o),
+    getAttachment: (attachmentId, o) => send<AttachmentMeta>({ method: 'GET', path: `/v1/attachments/${seg(attachmentId, 'attachmentId')}`, opts: o }),
+    read: (attachmentId, consume, o) => send.streams.download(`/v1/attachments/${seg(attachmentId, 'attachmentId')}/content`, consume, o),
   };
 }

@@ -40,10 +40,12 @@ export interface MessagePage extends Page {
   messages: MessageDto[];
 }
 
+/** An attachment to upload: exactly `size` bytes from `body`, streamed (never one whole-file buffer in JSON). */
 export interface NewAttachment {
   name: string;
   contentType: string;
-  data: Buffer;
+  size: number;
+  body: AsyncIterable<Buffer>;
 }
 
 const strict = { additionalProperties: false } as const;
@@ -52,11 +54,8 @@ export const SendMessageBody = Type.Object(
     target: Type.String({ minLength: 1, maxLength: TARGET_MAX }),
     content: Type.String({ maxLength: MAX_CONTENT_CHARS }),
     replyTo: Type.Optional(Type.String({ pattern: ID_PATTERN })),
-    attachments: Type.Optional(
-      Type.Array(
-        Type.Object({ name: Type.String({ minLength: 1, maxLength: ATTACHMENT_NAME_MAX }), contentType: Type.String({ minLength: 3, maxLength: 255 }), data: Type.String() }, strict),
-      ),
-    ),
+    /** Completed uploads of the sender (POST /v1/attachments), claimed by this message. */
+    attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_ATTACHMENTS })),
   },
   strict,
 );

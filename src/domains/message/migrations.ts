@@ -62,4 +62,50 @@ CREATE TABLE attachments (
 CREATE INDEX attachments_by_message ON attachments (message_id, position);
 `,
   },
+  {
+    version: 9,
+    name: 'attachment uploads and chunks',
+    sqlite: `
+CREATE TABLE attachment_uploads (
+  id TEXT PRIMARY KEY,
+  member_id TEXT NOT NULL REFERENCES members(id),
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  complete INTEGER NOT NULL CHECK (complete IN (0, 1)),
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX attachment_uploads_by_member ON attachment_uploads (member_id);
+CREATE INDEX attachment_uploads_by_created ON attachment_uploads (created_at);
+CREATE TABLE attachment_chunks (
+  attachment_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (attachment_id, seq)
+);
+INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT id, 0, data FROM attachments WHERE length(data) > 0;
+UPDATE attachments SET data = X'';
+`,
+    postgres: `
+CREATE TABLE attachment_uploads (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  member_id TEXT COLLATE "C" NOT NULL REFERENCES members(id),
+  name TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  complete INTEGER NOT NULL CHECK (complete IN (0, 1)),
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX attachment_uploads_by_member ON attachment_uploads (member_id);
+CREATE INDEX attachment_uploads_by_created ON attachment_uploads (created_at);
+CREATE TABLE attachment_chunks (
+  attachment_id TEXT COLLATE "C" NOT NULL,
+  seq INTEGER NOT NULL,
+  data BYTEA NOT NULL,
+  PRIMARY KEY (attachment_id, seq)
+);
+INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT id, 0, data FROM attachments WHERE length(data) > 0;
+UPDATE attachments SET data = ''::bytea;
+`,
+  },
 ];

@@ -1,12 +1,12 @@
 // Owns messages on exact targets: send (with attachments), newest-first keyset listing, reactions, attachment reads.
 import { AppError } from '../../shared/errors.js';
-import { newCompactId } from '../../shared/ids.js';
 import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
-import { ATTACHMENT_NAME_MAX, EMOJI_MAX, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_CONTENT_CHARS, type AttachmentMeta, type MessageDto, type MessagePage, type NewAttachment, type ReactionDto } from './contract.js';
+import { Attachments, checkAttachmentIds } from './attachments.js';
+import { EMOJI_MAX, MAX_CONTENT_CHARS, type AttachmentMeta, type MessageDto, type MessagePage, type ReactionDto } from './contract.js';
 
 interface MessageRow {
   id: string;
@@ -83,25 +83,14 @@ async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
   }));
 }
 
-function checkAttachments(list: NewAttachment[] | undefined): NewAttachment[] {
-  if (list === undefined) return [];
-  if (!Array.isArray(list) || list.length > MAX_ATTACHMENTS) throw new AppError('validation_failed', `at most ${MAX_ATTACHMENTS} attachments per message`);
-  for (const a of list) {
-    text(a.name, 'attachment name', 1, ATTACHMENT_NAME_MAX);
-    if (typeof a.contentType !== 'string' || !/^[A-Za-z0-9!#$&^_.+-]{1,127}\/[A-Za-z0-9!#$&^_.+-]{1,127}$/.test(a.contentType)) {
-      throw new AppError('validation_failed', 'attachment contentType must be a MIME type like text/plain');
-    }
-    if (!Buffer.isBuffer(a.data)) throw new AppError('validation_failed', 'attachment data is missing');
-    if (a.data.length > MAX_ATTACHMENT_BYTES) throw new AppError('payload_too_large', `an attachment exceeds ${MAX_ATTACHMENT_BYTES} bytes (10 MiB)`);
-  }
-  return list;
-}
-
 export class Messages {
-  constructor(private readonly deps: DomainDeps) {}
+  constructor(
+    private readonly deps: DomainDeps,
+    readonly attachments: Attachments = new Attachments(deps),
+  ) {}
 
   /** Inserts one message on an already-authorized canonical target. Used by send and by task comments. */
-  async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachments: NewAttachment[]): Promise<MessageDto> {
+  async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachmentIds: readonly string[]): Promise<MessageDto> {
     const id = this.deps.ids.next('msg', this.deps.clock.now());
     await sql.run('INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       id,
@@ -111,25 +100,15 @@ export class Messages {
       replyTo,
       this.deps.clock.now(),
     ]);
-    let pos = 0;
-    for (const a of attachments) {
-      await sql.run('INSERT INTO attachments (id, message_id, position, name, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        newCompactId('att'),
-        id,
-        pos++,
-        a.name,
-        a.contentType,
-        a.data.length,
-        a.data,
-      ]);
-    }
+    await this.attachments.claim(sql, actor, attachmentIds, id);
     const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
     return (await hydrate(sql, [row!]))[0]!;
   }
 
-  async send(actor: Actor, input: { target: string; content: string; replyTo?: string; attachments?: NewAttachment[] }): Promise<MessageDto> {
+  /** Attachments are the actor's own completed uploads, referenced by id (see attachments.ts). */
+  async send(actor: Actor, input: { target: string; content: string; replyTo?: string; attachmentIds?: string[] }): Promise<MessageDto> {
     const t = parseTarget(input.target);
-    const attachments = checkAttachments(input.attachments);
+    const attachments = checkAttachmentIds(input.attachmentIds);
     const content = text(input.content, 'content', attachments.length ? 0 : 1, MAX_CONTENT_CHARS);
     if (input.replyTo !== undefined && (typeof input.replyTo !== 'string' || !ID_RE.test(input.replyTo))) throw new AppError('validation_failed', 'replyTo must be a message id');
     return this.deps.store.tx(async (sql) => {
@@ -175,15 +154,16 @@ export class Messages {
     });
   }
 
-  async getAttachment(actor: Actor, attachmentId: string): Promise<AttachmentMeta & { data: Buffer }> {
+  /** An attachment's metadata, when the actor may read its message; its bytes stream from Attachments.chunks. */
+  async getAttachment(actor: Actor, attachmentId: string): Promise<AttachmentMeta> {
     return this.deps.store.tx(async (sql) => {
-      const a = await sql.get<{ id: string; message_id: string; name: string; content_type: string; size: number; data: Buffer }>(
-        'SELECT id, message_id, name, content_type, size, data FROM attachments WHERE id = ?',
+      const a = await sql.get<{ id: string; message_id: string; name: string; content_type: string; size: number }>(
+        'SELECT id, message_id, name, content_type, size FROM attachments WHERE id = ?',
         [attachmentId],
       );
       if (!a) throw new AppError('not_found', 'attachment not found');
       await this.readable(sql, actor, a.message_id, 'attachment not found');
-      return { id: a.id, name: a.name, contentType: a.content_type, size: a.size, data: Buffer.from(a.data) };
+      return { id: a.id, name: a.name, contentType: a.content_type, size: Number(a.size) };
     });
   }
 

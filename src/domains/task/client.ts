@@ -3,12 +3,12 @@ import { qs, seg, type CallOptions, type Send } from '../../server-client/send.j
 import type { TaskCommentDto, TaskDto, TaskPage, TaskStatus, TaskTransition } from './contract.js';
 
 export interface TaskApi {
-  create(input: { title: string; description?: string; assigneeId?: string }, o?: CallOptions): Promise<TaskDto>;
+  create(input: { title: string; description?: string; assigneeId?: string; projectId?: string }, o?: CallOptions): Promise<TaskDto>;
   get(taskId: string, o?: CallOptions): Promise<TaskDto>;
   /** Ordered createdAt DESC, id DESC. limit 1..100, default 20. */
-  list(input: { status?: TaskStatus; assigneeId?: string; limit?: number; cursor?: string }, o?: CallOptions): Promise<TaskPage>;
+  list(input: { status?: TaskStatus; assigneeId?: string; projectId?: string; limit?: number; cursor?: string }, o?: CallOptions): Promise<TaskPage>;
   /** Revision-checked: a stale expectedRevision is a conflict. */
-  update(input: { taskId: string; expectedRevision: number; title?: string; description?: string }, o?: CallOptions): Promise<TaskDto>;
+  update(input: { taskId: string; expectedRevision: number; title?: string; description?: string; projectId?: string | null }, o?: CallOptions): Promise<TaskDto>;
   assign(input: { taskId: string; assigneeId: string | null }, o?: CallOptions): Promise<TaskDto>;
   transition(input: { taskId: string; transition: TaskTransition; reason?: string }, o?: CallOptions): Promise<TaskDto>;
   comment(input: { taskId: string; body: string }, o?: CallOptions): Promise<TaskCommentDto>;
@@ -19,7 +19,7 @@ export function taskClient(send: Send): TaskApi {
   return {
     create: (input, o) => send({ method: 'POST', path: '/v1/tasks', body: input, opts: o }),
     get: (taskId, o) => send({ method: 'GET', path: at(taskId), opts: o }),
-    list: (input, o) => send({ method: 'GET', path: `/v1/tasks${qs({ status: input.status, assigneeId: input.assigneeId, limit: input.limit, cursor: input.cursor })}`, opts: o }),
+    list: (input, o) => send({ method: 'GET', path: `/v1/tasks${qs({ status: input.status, assigneeId: input.assigneeId, projectId: input.projectId, limit: input.limit, cursor: input.cursor })}`, opts: o }),
     update: ({ taskId, ...rest }, o) => send({ method: 'PATCH', path: at(taskId), body: rest, opts: o }),
     assign: (input, o) => send({ method: 'POST', path: `${at(input.taskId)}/assignment`, body: { assigneeId: input.assigneeId }, opts: o }),
     transition: ({ taskId, ...rest }, o) => send({ method: 'POST', path: `${at(taskId)}/transitions`, body: rest, opts: o }),

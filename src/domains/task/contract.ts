@@ -22,6 +22,7 @@ export const Task = Strict({
   description: Type.String(),
   status: TaskStatus,
   assigneeId: Type.Union([Type.String(), Type.Null()]),
+  projectId: Type.Union([Type.String(), Type.Null()]),
   createdBy: Type.String(),
   blockedReason: Type.Union([Type.String(), Type.Null()]),
   revision: Type.Integer({ minimum: 0 }),
@@ -46,7 +47,7 @@ export interface TaskPage extends Page {
 const strict = { additionalProperties: false } as const;
 const Id = Type.String({ pattern: ID_PATTERN });
 export const CreateTaskBody = Type.Object(
-  { title: Type.String({ minLength: 1, maxLength: TITLE_MAX }), description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })), assigneeId: Type.Optional(Id) },
+  { title: Type.String({ minLength: 1, maxLength: TITLE_MAX }), description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })), assigneeId: Type.Optional(Id), projectId: Type.Optional(Id) },
   strict,
 );
 export const UpdateTaskBody = Type.Object(
@@ -54,6 +55,7 @@ export const UpdateTaskBody = Type.Object(
     expectedRevision: Type.Integer({ minimum: 1 }),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: TITLE_MAX })),
     description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
+    projectId: Type.Optional(Type.Union([Id, Type.Null()])),
   },
   strict,
 );

@@ -17,6 +17,7 @@ export const taskCreate = defineAction({
     title: Type.String({ minLength: 1, maxLength: TITLE_MAX }),
     description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
     assigneeId: Type.Optional(Id('Member id of the assignee.')),
+    projectId: Type.Optional(Id('Active project to file it under.')),
     ...mutationSelectors,
   }),
   output: TaskOut,
@@ -43,7 +44,7 @@ export const taskList = defineAction({
   input: Strict({
     limit: Limit,
     cursor: Cursor,
-    filters: Type.Optional(Strict({ status: Type.Optional(TaskStatus), assigneeId: Type.Optional(Id('Only tasks assigned to this member.')) })),
+    filters: Type.Optional(Strict({ status: Type.Optional(TaskStatus), assigneeId: Type.Optional(Id('Only tasks assigned to this member.')), projectId: Type.Optional(Id('Only tasks of this project.')) })),
   }),
   output: Strict({ tasks: Type.Array(TaskListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { limit: 20, filters: { status: 'open' } },
@@ -54,12 +55,13 @@ export const taskList = defineAction({
 export const taskUpdate = defineAction({
   domain: 'task',
   action: 'update',
-  summary: 'Edit title or description; fails with conflict if the revision is stale.',
+  summary: 'Edit title, description or project; fails with conflict if the revision is stale.',
   input: Strict({
     taskId: TaskId,
     expectedRevision: Type.Integer({ minimum: 1, description: 'The revision you last read.' }),
     title: Type.Optional(Type.String({ minLength: 1, maxLength: TITLE_MAX })),
     description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
+    projectId: Type.Optional(Type.Union([Id('Project id.'), Type.Null()], { description: 'Move to this project; null detaches.' })),
     ...mutationSelectors,
   }),
   output: TaskOut,

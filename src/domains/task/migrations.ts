@@ -40,4 +40,16 @@ CREATE INDEX tasks_by_status ON tasks (status, created_at DESC, id DESC);
 CREATE INDEX tasks_by_assignee ON tasks (assignee_id, created_at DESC, id DESC);
 `,
   },
+  {
+    version: 7,
+    name: 'tasks: project_id',
+    sqlite: `
+ALTER TABLE tasks ADD COLUMN project_id TEXT REFERENCES projects(id);
+CREATE INDEX tasks_by_project ON tasks (project_id, created_at DESC, id DESC);
+`,
+    postgres: `
+ALTER TABLE tasks ADD COLUMN project_id TEXT COLLATE "C" REFERENCES projects(id);
+CREATE INDEX tasks_by_project ON tasks (project_id, created_at DESC, id DESC);
+`,
+  },
 ];

@@ -9,7 +9,7 @@ const Time = Type.String({ pattern: COMPACT_TIME_PATTERN, description: 'UTC, e.g
 /**
  * A task as a model reads it: `id` (for get/update/assign/transitions/comment) and `revision` (update's
  * expectedRevision) always; `createdBy` because no other read names a member id that `task assign` can take;
- * description, assignee and blocked reason only when set; createdAt dropped (updatedAt is what a reader compares).
+ * description, assignee, project and blocked reason only when set; createdAt dropped (updatedAt is what a reader compares).
  */
 export const TaskView = Strict({
   id: Type.String(),
@@ -20,6 +20,7 @@ export const TaskView = Strict({
   updatedAt: Time,
   description: Type.Optional(Type.String()),
   assigneeId: Type.Optional(Type.String()),
+  projectId: Type.Optional(Type.String()),
   blockedReason: Type.Optional(Type.String()),
 });
 export type TaskView = Static<typeof TaskView>;
@@ -35,6 +36,7 @@ export function projectTask(t: TaskDto): TaskView {
   const v: TaskView = { id: t.id, title: t.title, status: t.status, revision: t.revision, createdBy: t.createdBy, updatedAt: compactTime(t.updatedAt) };
   if (t.description !== '') v.description = t.description;
   if (t.assigneeId !== null) v.assigneeId = t.assigneeId;
+  if (t.projectId !== null) v.projectId = t.projectId;
   if (t.blockedReason !== null) v.blockedReason = t.blockedReason;
   return v;
 }

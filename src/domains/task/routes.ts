@@ -8,8 +8,8 @@ export const ROUTES: readonly DomainRoute<Tasks>[] = [
   {
     method: 'GET',
     path: '/v1/tasks',
-    query: ['status', 'assigneeId', 'limit', 'cursor'],
-    handle: (c, s) => s.list(c.actor, { status: c.query.status as TaskStatus | undefined, assigneeId: c.query.assigneeId, limit: limitOf(c.query), cursor: c.query.cursor }),
+    query: ['status', 'assigneeId', 'projectId', 'limit', 'cursor'],
+    handle: (c, s) => s.list(c.actor, { status: c.query.status as TaskStatus | undefined, assigneeId: c.query.assigneeId, projectId: c.query.projectId, limit: limitOf(c.query), cursor: c.query.cursor }),
   },
   { method: 'GET', path: '/v1/tasks/{taskId}', handle: (c, s) => s.get(c.actor, c.params.taskId!) },
   { method: 'PATCH', path: '/v1/tasks/{taskId}', body: UpdateTaskBody, handle: (c, s) => s.update(c.actor, { ...c.body, taskId: c.params.taskId! }) },

@@ -4,6 +4,7 @@ import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/cont
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { memberById } from '../member/service.js';
+import { projectById } from '../project/service.js';
 import { Messages } from '../message/service.js';
 import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TASK_STATUSES, TITLE_MAX, type TaskCommentDto, type TaskDto, type TaskPage, type TaskStatus, type TaskTransition } from './contract.js';
 
@@ -13,6 +14,7 @@ interface TaskRow {
   description: string;
   status: TaskStatus;
   assignee_id: string | null;
+  project_id: string | null;
   created_by: string;
   blocked_reason: string | null;
   revision: number;
@@ -33,7 +35,7 @@ export function allowedTransitions(status: TaskStatus): TaskTransition[] {
   return (Object.keys(TRANSITIONS) as TaskTransition[]).filter((t) => TRANSITIONS[t].from.includes(status));
 }
 
-const COLS = 'id, title, description, status, assignee_id, created_by, blocked_reason, revision, created_at, updated_at';
+const COLS = 'id, title, description, status, assignee_id, project_id, created_by, blocked_reason, revision, created_at, updated_at';
 
 function taskDto(r: TaskRow): TaskDto {
   return {
@@ -42,6 +44,7 @@ function taskDto(r: TaskRow): TaskDto {
     description: r.description,
     status: r.status,
     assigneeId: r.assignee_id,
+    projectId: r.project_id,
     createdBy: r.created_by,
     blockedReason: r.blocked_reason,
     revision: r.revision,
@@ -60,11 +63,12 @@ export const TASK_ORDER: Ordering = {
 };
 
 /** The page query for the optional status/assignee filters (exported for the query-plan test). */
-export function taskPageQuery(filter: { status: string | null; assigneeId: string | null }) {
+export function taskPageQuery(filter: { status: string | null; assigneeId: string | null; projectId?: string | null }) {
   const where: string[] = ['1 = 1'];
   const params: string[] = [];
   if (filter.status) (where.push('status = ?'), params.push(filter.status));
   if (filter.assigneeId) (where.push('assignee_id = ?'), params.push(filter.assigneeId));
+  if (filter.projectId) (where.push('project_id = ?'), params.push(filter.projectId));
   return { ordering: TASK_ORDER, columns: COLS, from: 'tasks', where: where.join(' AND '), params, filter };
 }
 
@@ -83,6 +87,15 @@ export class Tasks {
     return id;
   }
 
+  /** A task may be filed only under an existing, active project. */
+  private async project(sql: Sql, id: string | null | undefined): Promise<string | null> {
+    if (id === undefined || id === null) return null;
+    const p = typeof id === 'string' && ID_RE.test(id) ? await projectById(sql, id) : undefined;
+    if (!p) throw new AppError('validation_failed', 'projectId is not a project of this workspace');
+    if (p.status !== 'active') throw new AppError('conflict', 'the project is archived and takes no new tasks', { hint: 'unarchive the project first' });
+    return id;
+  }
+
   /**
    * Every mutation bumps revision and updatedAt (never moving updatedAt backwards). The write is conditional on the
    * revision that was read, so a concurrent writer (another server process on the same database) can never be
@@ -91,14 +104,14 @@ export class Tasks {
   private async save(sql: Sql, r: TaskRow): Promise<TaskDto> {
     const next: TaskRow = { ...r, revision: r.revision + 1, updated_at: Math.max(this.deps.clock.now(), r.updated_at) };
     const changed = await sql.run(
-      'UPDATE tasks SET title = ?, description = ?, status = ?, assignee_id = ?, blocked_reason = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?',
-      [next.title, next.description, next.status, next.assignee_id, next.blocked_reason, next.revision, next.updated_at, next.id, r.revision],
+      'UPDATE tasks SET title = ?, description = ?, status = ?, assignee_id = ?, project_id = ?, blocked_reason = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?',
+      [next.title, next.description, next.status, next.assignee_id, next.project_id, next.blocked_reason, next.revision, next.updated_at, next.id, r.revision],
     );
     if (changed !== 1) throw new AppError('conflict', 'the task changed concurrently', { hint: 'get the task again and reapply your change' });
     return taskDto(next);
   }
 
-  async create(actor: Actor, input: { title: string; description?: string; assigneeId?: string }): Promise<TaskDto> {
+  async create(actor: Actor, input: { title: string; description?: string; assigneeId?: string; projectId?: string }): Promise<TaskDto> {
     const title = text(input.title, 'title', 1, TITLE_MAX);
     const description = input.description === undefined ? '' : text(input.description, 'description', 0, DESCRIPTION_MAX);
     return this.deps.store.tx(async (sql) => {
@@ -109,18 +122,20 @@ export class Tasks {
         description,
         status: 'open',
         assignee_id: await this.assignee(sql, input.assigneeId),
+        project_id: await this.project(sql, input.projectId),
         created_by: actor.id,
         blocked_reason: null,
         revision: 1,
         created_at: now,
         updated_at: now,
       };
-      await sql.run(`INSERT INTO tasks (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      await sql.run(`INSERT INTO tasks (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         row.id,
         row.title,
         row.description,
         row.status,
         row.assignee_id,
+        row.project_id,
         row.created_by,
         row.blocked_reason,
         row.revision,
@@ -136,22 +151,23 @@ export class Tasks {
   }
 
   /** createdAt DESC, id DESC; filters status and assigneeId are bound into the cursor. */
-  async list(_actor: Actor, input: { status?: TaskStatus; assigneeId?: string; limit?: number; cursor?: string }): Promise<TaskPage> {
+  async list(_actor: Actor, input: { status?: TaskStatus; assigneeId?: string; projectId?: string; limit?: number; cursor?: string }): Promise<TaskPage> {
     if (input.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${TASK_STATUSES.join(', ')}`);
     if (input.assigneeId !== undefined && (typeof input.assigneeId !== 'string' || !ID_RE.test(input.assigneeId))) throw new AppError('validation_failed', 'assigneeId must be a member id');
+    if (input.projectId !== undefined && (typeof input.projectId !== 'string' || !ID_RE.test(input.projectId))) throw new AppError('validation_failed', 'projectId must be a project id');
     normalizeLimit(input.limit);
-    const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null };
+    const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null, ...(input.projectId ? { projectId: input.projectId } : {}) };
     const p = await keysetPage<TaskRow & Record<string, unknown>>(this.deps.store, this.deps.cursors, { ...taskPageQuery(filter), limit: input.limit, cursor: input.cursor });
     const page: TaskPage = { tasks: p.rows.map(taskDto), hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
     return page;
   }
 
-  async update(_actor: Actor, input: { taskId: string; expectedRevision: number; title?: string; description?: string }): Promise<TaskDto> {
+  async update(_actor: Actor, input: { taskId: string; expectedRevision: number; title?: string; description?: string; projectId?: string | null }): Promise<TaskDto> {
     if (typeof input.expectedRevision !== 'number' || !Number.isSafeInteger(input.expectedRevision) || input.expectedRevision < 1) {
       throw new AppError('validation_failed', 'expectedRevision must be a positive integer');
     }
-    if (input.title === undefined && input.description === undefined) throw new AppError('validation_failed', 'give title and/or description to change');
+    if (input.title === undefined && input.description === undefined && input.projectId === undefined) throw new AppError('validation_failed', 'give title, description and/or projectId to change');
     const title = input.title === undefined ? undefined : text(input.title, 'title', 1, TITLE_MAX);
     const description = input.description === undefined ? undefined : text(input.description, 'description', 0, DESCRIPTION_MAX);
     return this.deps.store.tx(async (sql) => {
@@ -159,7 +175,8 @@ export class Tasks {
       if (r.revision !== input.expectedRevision) {
         throw new AppError('conflict', `task is at revision ${r.revision}, not ${input.expectedRevision}`, { hint: 'get the task again and reapply your change' });
       }
-      return this.save(sql, { ...r, title: title ?? r.title, description: description ?? r.description });
+      const project_id = input.projectId === undefined ? r.project_id : await this.project(sql, input.projectId);
+      return this.save(sql, { ...r, title: title ?? r.title, description: description ?? r.description, project_id });
     });
   }
 

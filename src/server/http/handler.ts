@@ -15,7 +15,7 @@ import type { Members } from '../../domains/member/service.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../context.js';
 import { idempotencyKeyFrom, requestHash } from '../idempotency.js';
-import { snakeCase, type DomainRoute } from './route.js';
+import { snakeCase, STREAMED, type DomainRoute } from './route.js';
 import { aliasesOf, applyAliases, BodyValidator } from './schemas.js';
 
 /** True when the raw request path has a `.` or `..` segment, literal or percent-encoded. */
@@ -97,7 +97,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     return ok(await members(domains).bootstrap(body));
   };
 
-  const run = async (route: Mounted, req: IncomingMessage, url: URL, params: Record<string, string>): Promise<Reply> => {
+  const run = async (route: Mounted, req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): Promise<Reply | null> => {
     const token = bearerToken(req);
     const actor: Actor | undefined = token ? await members(domains).authenticate(token) : undefined;
     if (!actor) throw FORBIDDEN();
@@ -106,6 +106,11 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
       if (!(route.paramPatterns?.[name] ?? ID_RE).test(v)) throw new AppError('not_found', `${name} not found`);
     }
     const query = queryOf(url, route.query, route.queryAliases);
+    if (route.stream) {
+      // A streamed route reads its own raw body or writes its own answer; it is not idempotency-keyed.
+      const out = await route.handle({ actor, params, query, body: undefined, req, res }, (domains.services as unknown as Record<string, unknown>)[route.key]);
+      return out === STREAMED ? null : ok(out);
+    }
     const mutation = route.method !== 'GET';
     const key = mutation ? idempotencyKeyFrom(req.headers) : undefined;
     const body = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
@@ -121,7 +126,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
   for (const r of mountedRoutes()) {
-    router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
+    router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, res, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
 
   function send(res: ServerResponse, r: Reply): void {
@@ -131,7 +136,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   const maxInFlight = opts.maxInFlight ?? SERVER_MAX_IN_FLIGHT;
   let inFlight = 0;
 
-  async function dispatch(path: string, req: IncomingMessage, res: ServerResponse, handle: () => Promise<Reply>): Promise<void> {
+  async function dispatch(path: string, req: IncomingMessage, res: ServerResponse, handle: () => Promise<Reply | null>): Promise<void> {
     // Bounded admission: an overloaded server refuses at once, before auth or body, instead of queueing without limit.
     if (inFlight >= maxInFlight) {
       res.setHeader('connection', 'close');
@@ -139,8 +144,11 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     }
     inFlight++;
     try {
-      send(res, await handle());
+      const r = await handle();
+      if (r) send(res, r);
     } catch (e) {
+      // A streamed answer that fails after its headers is cut, never followed by a second answer.
+      if (res.headersSent) return void res.destroy();
       if (!(e instanceof AppError)) logger.error({ err: e, route: path }, 'server route failed');
       const err = e instanceof AppError ? e : new AppError('internal', 'internal server error');
       // An unread body (rejected before or while reading) must not be parsed as the next request.

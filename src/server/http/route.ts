@@ -1,4 +1,5 @@
 // Owns the server route contract a domain declares: method, path, strict body schema, allowed query names, and the call on its own service.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TSchema } from '@sinclair/typebox';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../context.js';
@@ -8,7 +9,13 @@ export interface RouteContext<B = any> {
   params: Readonly<Record<string, string>>;
   query: Readonly<Record<string, string>>;
   body: B;
+  /** Streamed routes only: the raw request (its body unread) and the response the route may write itself. */
+  req?: IncomingMessage;
+  res?: ServerResponse;
 }
+
+/** Returned by a streamed route that has written its own response. */
+export const STREAMED = Symbol('streamed');
 
 /**
  * One member-authenticated route. Every path parameter must match the resource id grammar (checked before the
@@ -23,6 +30,11 @@ export interface DomainRoute<Svc = any> {
   query?: readonly string[];
   /** Body cap in bytes when larger than the default 1 MiB. */
   maxBody?: number;
+  /**
+   * A streamed route: no JSON body is read for it; the handler gets `req`/`res`, reads a raw body or writes the
+   * response itself (returning STREAMED), after the same auth, path-parameter and query checks.
+   */
+  stream?: boolean;
   /** Path parameters with their own grammar (a regex source) instead of the id grammar. */
   paramPatterns?: Readonly<Record<string, RegExp>>;
   handle(ctx: RouteContext, svc: Svc): Promise<unknown>;

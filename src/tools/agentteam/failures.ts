@@ -8,6 +8,7 @@ const HINTS: Record<string, string> = {
   denied: 'this agent may not use that target or resource; use a target from your current messages',
   not_found: 'check the id or target; use the exact value shown in the message',
   validation_failed: 'fix the arguments; a cursor must come from the previous page of the same target',
+  admission_rejected: 'the server is busy; retry in a few seconds',
 };
 
 /** Public messages are still bounded before they reach the model. */

@@ -7,10 +7,10 @@ import { after, before, test } from 'node:test';
 import { ServerClient } from '../../server-client/client.js';
 import { UnknownToolError } from '../../wire/mcp/handler.js';
 import { createAgentteamHandler } from './handler.js';
-import { startToolsFixture, structured, type ToolsFixture } from './testkit.js';
+import { startToolsFixture, structured, type ToolsFixture, testToolDeps } from './testkit.js';
 
 let fx: ToolsFixture;
-const h = createAgentteamHandler();
+const h = createAgentteamHandler(testToolDeps());
 const call = (name: string, args: unknown) => h.callTool(fx.ctx(), fx.agentId, name, args);
 
 before(async () => {
@@ -116,8 +116,10 @@ test('attachment path escapes are refused: .., absolute, symlink out, non-regula
   }
   const five = await call('message_send', { target: 'channel:general', content: 'x', attachments: ['inside.txt', 'inside.txt', 'inside.txt', 'inside.txt', 'inside.txt'] });
   assert.equal(structured(five).code, 'invalid_input');
+  // Links are never followed, not even ones that stay inside (see attachment-containment.test.ts).
   const inLink = await call('message_send', { target: 'channel:general', content: 'x', attachments: ['link-in.txt'] });
-  assert.equal(inLink.isError, undefined, 'a symlink that stays inside the workdir is fine');
+  assert.equal(structured(inLink).code, 'invalid_input');
+  assert.equal(structured(await call('message_send', { target: 'channel:general', content: 'x', attachments: ['./inside.txt'] })).code, undefined);
 });
 
 test('message_attachment_read never follows symlinks in the attachment cache', async () => {

@@ -2,10 +2,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type McpHandler, type McpToolDef, UnknownToolError } from '../../wire/mcp/handler.js';
 import { invalidInput } from './failures.js';
-import { messageAttachmentRead } from './message-attachment-read.js';
+import type { AttachmentDeps } from './attachment-budget.js';
+import { messageAttachmentReadTool } from './message-attachment-read.js';
 import { messageHistoryRead } from './message-history-read.js';
 import { messageReact } from './message-react.js';
-import { messageSend } from './message-send.js';
+import { messageSendTool } from './message-send.js';
 import { memorySearchTool, type MemorySearchPort } from './memory-search.js';
 import { renderSkillDoc, renderSkillDocSplit } from './skilldoc.js';
 import type { AgentteamTool } from './tool.js';
@@ -13,11 +14,13 @@ import type { AgentteamTool } from './tool.js';
 export interface AgentteamDeps {
   /** The memory owner; without it memory_search is still listed and answers index_unavailable. */
   memory?: MemorySearchPort;
+  /** The AgentTeam home (never attachable) and the daemon-wide byte budget; without them attachments fail closed. */
+  attachments?: AttachmentDeps;
 }
 
 /** The complete inventory in listing order. Exec-owned domains (tasks, reviews, …) are never registered here. */
 export function agentteamTools(deps: AgentteamDeps = {}): readonly AgentteamTool[] {
-  return [messageSend, messageHistoryRead, messageReact, messageAttachmentRead, memorySearchTool(deps.memory)];
+  return [messageSendTool(deps.attachments), messageHistoryRead, messageReact, messageAttachmentReadTool(deps.attachments), memorySearchTool(deps.memory)];
 }
 
 function describe(e: ErrorObject | undefined): string {

@@ -4,10 +4,10 @@ import { after, before, test } from 'node:test';
 import type { MessageDto } from '../../server-client/api.js';
 import { RESULT_BUDGET_BYTES } from '../../wire/mcp/resultbudget/budget.js';
 import { createAgentteamHandler } from './handler.js';
-import { startToolsFixture, structured, type ToolsFixture } from './testkit.js';
+import { startToolsFixture, structured, type ToolsFixture, testToolDeps } from './testkit.js';
 
 let fx: ToolsFixture;
-const h = createAgentteamHandler();
+const h = createAgentteamHandler(testToolDeps());
 const call = (args: unknown) => h.callTool(fx.ctx(), fx.agentId, 'message_history_read', args);
 
 async function fullScan(target: string): Promise<MessageDto[]> {

@@ -6,10 +6,11 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { RUNTIME_KINDS, createToolNamer } from '../../wire/mcp/naming.js';
 import { createAgentteamHandler } from './handler.js';
+import { testToolDeps } from './testkit.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const update = process.env.UPDATE_SNAPSHOTS === '1';
-const h = createAgentteamHandler();
+const h = createAgentteamHandler(testToolDeps());
 const inventory = h.tools().map((t) => t.name);
 
 /** Compares with the checked-in snapshot; `UPDATE_SNAPSHOTS=1` rewrites it (review the diff). */

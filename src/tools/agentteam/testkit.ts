@@ -6,6 +6,8 @@ import type { TokenInfo } from '../../authz/types.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
+import { AttachmentBudget } from './attachment-budget.js';
+import type { AgentteamDeps } from './handler.js';
 
 export interface ToolsFixture {
   srv: TestServer;
@@ -50,4 +52,9 @@ export async function startToolsFixture(): Promise<ToolsFixture> {
 export function structured(r: McpToolResult): Record<string, any> {
   if (JSON.stringify(r.structuredContent) !== r.content[0]?.text) throw new Error('content[0] does not mirror structuredContent');
   return r.structuredContent as Record<string, any>;
+}
+
+/** Handler deps for tests: a fresh temp folder as the AgentTeam home (never attachable) and a default budget. */
+export function testToolDeps(home = mkdtempSync(join(tmpdir(), 'tools-home-')), budget = new AttachmentBudget()): AgentteamDeps {
+  return { attachments: { home, budget } };
 }

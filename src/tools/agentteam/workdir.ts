@@ -1,23 +1,18 @@
-// Owns file access inside a runtime workdir: reading outbound attachments and saving downloaded ones, never escaping it.
+// Owns file access inside a runtime workdir: opening outbound attachments and saving downloaded ones, never escaping it.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
-import { basename, extname, isAbsolute, join, sep } from 'node:path';
-import type { NewAttachment } from '../../server-client/api.js';
+import { realpath, type FileHandle } from 'node:fs/promises';
+import { extname, isAbsolute } from 'node:path';
+import { ensureDirAt, homeInodes, openFileBeneath, openRoot, renameAt, resolvedPath, unlinkAt, within, WorkdirError, openAt } from './beneath.js';
+
+export { WorkdirError } from './beneath.js';
 
 export const MAX_ATTACHMENTS = 4;
 import { MAX_ATTACHMENT_BYTES } from '../../domains/message/contract.js';
 
 export { MAX_ATTACHMENT_BYTES };
 export const ATTACHMENT_DIR = '.agentteam/attachments';
-
-/** A refusal the model caused (bad path); its message names only the relative path it gave. */
-export class WorkdirError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkdirError';
-  }
-}
+const CHUNK_BYTES = 64 * 1024;
 
 const TYPES: Record<string, string> = {
   '.txt': 'text/plain', '.md': 'text/markdown', '.json': 'application/json', '.csv': 'text/csv', '.log': 'text/plain',
@@ -29,44 +24,74 @@ export function contentTypeFor(name: string): string {
   return TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
 }
 
-function within(root: string, p: string): boolean {
-  return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
+/** A workdir file opened and verified for sending; the caller reads it with readChunks and closes `fh`. */
+export interface OpenedAttachment {
+  name: string;
+  contentType: string;
+  size: number;
+  fh: FileHandle;
 }
 
-/**
- * Reads one attachment given as a path relative to the workdir. Security invariant: no absolute paths, no `..`
- * segments, and the realpath must stay inside the workdir's realpath (a symlink may not lead out); only
- * regular files of at most 10 MiB, opened without following a final symlink.
- */
-export async function readWorkdirAttachment(workdir: string, rel: string): Promise<NewAttachment> {
-  const shown = JSON.stringify(rel.length > 200 ? `${rel.slice(0, 200)}…` : rel);
+/** The path's components, or a refusal: relative, no `..`, nothing empty. */
+function componentsOf(rel: string, shown: string): string[] {
   if (rel.length === 0 || rel.includes('\0')) throw new WorkdirError(`attachment path ${shown} is empty or invalid`);
   if (isAbsolute(rel) || /^[A-Za-z]:/.test(rel) || rel.startsWith('\\') || rel.startsWith('~')) throw new WorkdirError(`attachment path ${shown} must be relative to the working directory`);
   if (rel.split(/[\\/]/).includes('..')) throw new WorkdirError(`attachment path ${shown} may not contain ..`);
-  const root = await realpath(workdir);
-  let full: string;
+  const parts = rel.split('/').filter((c) => c !== '' && c !== '.');
+  if (parts.length === 0) throw new WorkdirError(`attachment path ${shown} names no file`);
+  return parts;
+}
+
+/**
+ * Opens one attachment given relative to the workdir, once, and checks the descriptor it will read from.
+ * Security invariants: every component is opened beneath the previous one with O_NOFOLLOW (no symlink on any
+ * component, no `..`); the opened file is regular, ≤ 10 MiB, still beneath the workdir's realpath and not inside the
+ * AgentTeam home (by its /proc/self/fd path); and a file with more than one link is refused when its device + inode
+ * is one of the home's files (a hard link to owner.token). A file with one link has only the name we opened.
+ */
+export async function openWorkdirAttachment(workdir: string, home: string, rel: string): Promise<OpenedAttachment> {
+  const shown = JSON.stringify(rel.length > 200 ? `${rel.slice(0, 200)}…` : rel);
+  const parts = componentsOf(rel, shown);
+  let root;
   try {
-    full = await realpath(join(root, rel));
-  } catch {
-    throw new WorkdirError(`attachment ${shown} does not exist`);
+    root = await openRoot(workdir);
+  } catch (e) {
+    if (e instanceof WorkdirError) throw e;
+    throw new WorkdirError('the working directory cannot be opened');
   }
-  if (!within(root, full)) throw new WorkdirError(`attachment ${shown} resolves outside the working directory`);
-  let fh;
+  let fh: FileHandle | undefined;
   try {
-    fh = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    throw new WorkdirError(`attachment ${shown} cannot be opened`);
-  }
-  try {
+    fh = await openFileBeneath(root.fh, parts, shown);
     const st = await fh.stat();
     if (!st.isFile()) throw new WorkdirError(`attachment ${shown} is not a regular file`);
     if (st.size > MAX_ATTACHMENT_BYTES) throw new WorkdirError(`attachment ${shown} is larger than 10 MiB`);
-    const data = await fh.readFile();
-    if (data.length > MAX_ATTACHMENT_BYTES) throw new WorkdirError(`attachment ${shown} is larger than 10 MiB`);
-    const name = basename(full);
-    return { name, contentType: contentTypeFor(name), data };
+    const at = await resolvedPath(fh);
+    if (!within(root.real, at)) throw new WorkdirError(`attachment ${shown} resolves outside the working directory`);
+    const homeReal = await realpath(home);
+    if (within(homeReal, at)) throw new WorkdirError(`attachment ${shown} is inside the AgentTeam home; it cannot be attached`);
+    if (st.nlink > 1) {
+      const inodes = await homeInodes(homeReal);
+      if (inodes === undefined || inodes.has(`${st.dev}:${st.ino}`)) throw new WorkdirError(`attachment ${shown} is a hard link to an AgentTeam home file; it cannot be attached`);
+    }
+    const name = parts[parts.length - 1]!;
+    const opened = { name, contentType: contentTypeFor(name), size: st.size, fh };
+    fh = undefined;
+    return opened;
   } finally {
-    await fh.close();
+    await fh?.close().catch(() => undefined);
+    await root.fh.close().catch(() => undefined);
+  }
+}
+
+/** Exactly `size` bytes from the verified descriptor (never by name again); a file that shrank meanwhile is refused. */
+export async function* readChunks(a: OpenedAttachment): AsyncGenerator<Buffer> {
+  let pos = 0;
+  while (pos < a.size) {
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, a.size - pos));
+    const { bytesRead } = await a.fh.read(buf, 0, buf.length, pos);
+    if (bytesRead === 0) throw new WorkdirError(`attachment ${JSON.stringify(a.name)} changed while it was being sent`);
+    pos += bytesRead;
+    yield bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
   }
 }
 
@@ -76,39 +101,57 @@ export function safeFileName(name: string): string {
   return s.length > 0 ? s : 'attachment';
 }
 
-async function ensurePlainDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { mode: 0o700 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  }
-  // Security invariant: the attachment cache directories are never symlinks (lstat, not stat).
-  const st = await lstat(dir);
-  if (!st.isDirectory()) throw new WorkdirError('the attachment folder in the working directory is not a plain directory');
-}
-
 /**
- * Saves attachment bytes to `<workdir>/.agentteam/attachments/<id>-<safe name>` and returns that path relative to
- * the workdir. Written to an O_EXCL|O_NOFOLLOW temp file then renamed, so no symlink in place is followed.
- * Same-user races on the directories are inside the local trust boundary (spec §AgentTeam Exec CLI).
+ * Saves an attachment as `<workdir>/.agentteam/attachments/<id>-<safe name>` and returns that path relative to the
+ * workdir. `fill` writes the bytes into the descriptor it is given. Security invariants: both folders are opened
+ * beneath the workdir's descriptor without following links (a symlink there is refused); the file is created through
+ * the attachments folder's descriptor with O_CREAT|O_EXCL|O_NOFOLLOW, 0600, and renamed within that folder (a planted
+ * symlink at the final name is replaced, never written through); the folder must still be beneath the workdir.
  */
-export async function saveAttachment(workdir: string, id: string, name: string, data: Buffer): Promise<string> {
-  const root = await realpath(workdir);
-  const top = join(root, '.agentteam');
-  const dir = join(top, 'attachments');
-  await ensurePlainDir(top);
-  await ensurePlainDir(dir);
-  const file = `${safeFileName(id)}-${safeFileName(name)}`;
-  const tmp = join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
-  const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+export async function saveAttachment(workdir: string, id: string, name: string, fill: (fh: FileHandle) => Promise<void>): Promise<string> {
+  const root = await openRoot(workdir);
+  const held: FileHandle[] = [root.fh];
   try {
-    await fh.writeFile(data);
-  } catch (e) {
-    await fh.close();
-    await unlink(tmp).catch(() => undefined);
-    throw e;
+    let dir: FileHandle;
+    try {
+      const top = await ensureDirAt(root.fh, '.agentteam');
+      held.push(top);
+      dir = await ensureDirAt(top, 'attachments');
+      held.push(dir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP' || code === 'ENOTDIR') throw new WorkdirError('the .agentteam/attachments folder in the working directory is not a plain directory');
+      if (code === 'ENOENT') throw new WorkdirError('the .agentteam/attachments folder changed while saving; retry');
+      throw e;
+    }
+    const inside = async () => {
+      if (!within(root.real, await resolvedPath(dir))) throw new WorkdirError('the .agentteam/attachments folder moved outside the working directory');
+    };
+    await inside();
+    const file = `${safeFileName(id)}-${safeFileName(name)}`;
+    const tmp = `.${randomBytes(8).toString('hex')}.tmp`;
+    let fh: FileHandle;
+    try {
+      fh = await openAt(dir, tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    } catch (e) {
+      // The folder we hold was removed meanwhile (e.g. replaced by a rename): nothing was written; the caller may retry.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new WorkdirError('the .agentteam/attachments folder changed while saving; retry');
+      throw e;
+    }
+    try {
+      await fh.chmod(0o600);
+      await fill(fh);
+      await fh.close();
+      await inside();
+      await renameAt(dir, tmp, file);
+    } catch (e) {
+      await fh.close().catch(() => undefined);
+      await unlinkAt(dir, tmp).catch(() => undefined);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new WorkdirError('the .agentteam/attachments folder changed while saving; retry');
+      throw e;
+    }
+    return `${ATTACHMENT_DIR}/${file}`;
+  } finally {
+    for (const h of held.reverse()) await h.close().catch(() => undefined);
   }
-  await fh.close();
-  await rename(tmp, join(dir, file));
-  return `${ATTACHMENT_DIR}/${file}`;
 }

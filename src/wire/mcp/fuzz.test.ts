@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
-import { startToolsFixture, type ToolsFixture } from '../../tools/agentteam/testkit.js';
+import { startToolsFixture, type ToolsFixture, testToolDeps } from '../../tools/agentteam/testkit.js';
 import { RESULT_BUDGET_BYTES } from './resultbudget/budget.js';
 import { startMcpFixture, type McpFixture } from './testkit.js';
 
@@ -19,7 +19,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 before(async () => {
   tools = await startToolsFixture();
   mcp = await startMcpFixture({
-    handler: createAgentteamHandler(),
+    handler: createAgentteamHandler(testToolDeps()),
     serverId: tools.srv.server.serverId,
     agentId: tools.agentId,
     workdir: tools.workdir,

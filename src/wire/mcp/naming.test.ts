@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
+import { testToolDeps } from '../../tools/agentteam/testkit.js';
 import { RUNTIME_KINDS, createToolNamer } from './naming.js';
 
-const inventory = createAgentteamHandler().tools().map((t) => t.name);
+const inventory = createAgentteamHandler(testToolDeps()).tools().map((t) => t.name);
 
 test('claude, codex, kimi and command use mcp__agentteam__; opencode shows agentteam_ and also accepts the spec form mcp_agentteam_', () => {
   for (const k of ['claude', 'codex', 'kimi', 'command'] as const) assert.equal(createToolNamer(k, inventory).toModel('message_send'), 'mcp__agentteam__message_send');

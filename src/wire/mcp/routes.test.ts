@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
+import { testToolDeps } from '../../tools/agentteam/testkit.js';
 import { DENIED_BODY } from '../http/guard.js';
 import type { McpHandler } from './handler.js';
 import { RESULT_BUDGET_BYTES, toolResult } from './resultbudget/budget.js';
@@ -14,7 +15,7 @@ const calls: string[] = [];
 
 /** A second handler implementing the contract, to exercise transport paths the real tools never take. */
 function spyHandler(): McpHandler {
-  const real = createAgentteamHandler();
+  const real = createAgentteamHandler(testToolDeps());
   return {
     tools: () => [...real.tools(), { name: 'explode', description: 'throws', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }, { name: 'huge', description: 'big', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
     async callTool(_ctx, agentId, name) {
@@ -29,7 +30,7 @@ function spyHandler(): McpHandler {
 }
 
 before(async () => {
-  fx = await startMcpFixture({ handler: createAgentteamHandler() });
+  fx = await startMcpFixture({ handler: createAgentteamHandler(testToolDeps()) });
   spyFx = await startMcpFixture({ handler: spyHandler() });
   // A handler that revokes its own authorization mid-call, then reports success: the fence must publish nothing.
   const holder: { fx?: McpFixture } = {};
@@ -218,7 +219,7 @@ test('fence: an authorization revoked during the call publishes nothing but the 
 });
 
 test('revocation while the body is still arriving aborts the read with the generic 403', async () => {
-  const f = await startMcpFixture({ handler: createAgentteamHandler() });
+  const f = await startMcpFixture({ handler: createAgentteamHandler(testToolDeps()) });
   try {
     const chunks = [Buffer.from('{"jsonrpc":"2.0",'), ...Array.from({ length: 20 }, () => Buffer.from(' '))];
     const pending = rawRequest(f.port, { path: f.path, headers: headers(f, { 'transfer-encoding': 'chunked' }), chunks, gapMs: 50 });

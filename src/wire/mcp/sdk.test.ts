@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startToolsFixture, type ToolsFixture } from '../../tools/agentteam/testkit.js';
+import { startToolsFixture, type ToolsFixture, testToolDeps } from '../../tools/agentteam/testkit.js';
 import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
 import { startMcpFixture, type McpFixture } from './testkit.js';
 
@@ -23,7 +23,7 @@ async function connect(path: string, token = mcp.token): Promise<Client> {
 before(async () => {
   tools = await startToolsFixture();
   mcp = await startMcpFixture({
-    handler: createAgentteamHandler(),
+    handler: createAgentteamHandler(testToolDeps()),
     serverId: tools.srv.server.serverId,
     agentId: tools.agentId,
     workdir: tools.workdir,

@@ -5,9 +5,10 @@ import { projectTask } from '../project.js';
 import { bind } from './bind.js';
 
 export const update = bind(taskUpdate, async (input, ctx) => {
-  const req: { taskId: string; expectedRevision: number; title?: string; description?: string } = { taskId: input.taskId, expectedRevision: input.expectedRevision };
+  const req: { taskId: string; expectedRevision: number; title?: string; description?: string; projectId?: string | null } = { taskId: input.taskId, expectedRevision: input.expectedRevision };
   if (input.title !== undefined) req.title = input.title;
   if (input.description !== undefined) req.description = input.description;
+  if (input.projectId !== undefined) req.projectId = input.projectId;
   const t = await callServer(ctx, (o) => ctx.api.update(req, o));
   return { data: { task: projectTask(t) }, mutation: { selectors: { taskId: t.id }, revision: t.revision } };
 });
