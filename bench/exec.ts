@@ -6,7 +6,7 @@ import { ServerClient } from '../src/server-client/client.js';
 import { startBaseline } from './baselines/common.js';
 import { runLoadWithCpu, type LoadResult } from './load.js';
 import type { McpFixture } from './mcp.js';
-import { alternate, fmt, goal, med, ratio, table, type BenchOptions, type BenchReport } from './report.js';
+import { alternate, fmt, goal, med, nearCeiling, ratio, table, type BenchOptions, type BenchReport } from './report.js';
 
 const SEED_TASKS = 50;
 export const EXEC_CONNECTIONS = [1, 32] as const;
@@ -45,8 +45,9 @@ export async function benchExec(fx: McpFixture, o: BenchOptions): Promise<BenchR
   const path = `/api/internal/exec/servers/${daemon.serverId}/agents/${agentId}/task/list`;
   const body = Buffer.from('{}');
   const bare = await startBaseline('bare', fx.baselineConfig);
+  const trivial = await startBaseline('trivial', fx.baselineConfig);
   try {
-    const pids = new Map([[daemon.port, [daemon.pid]], [bare.port, [bare.child.pid!, daemon.pid]]]);
+    const pids = new Map([[daemon.port, [daemon.pid]], [bare.port, [bare.child.pid!, daemon.pid]], [trivial.port, [trivial.child.pid!]]]);
     const load = (port: number, connections: number, durationMs = o.durationMs, warmupMs = o.warmupMs) => () =>
       runLoadWithCpu({
         port,
@@ -57,24 +58,30 @@ export async function benchExec(fx: McpFixture, o: BenchOptions): Promise<BenchR
         connections,
         durationMs,
         warmupMs,
-        check: (s, b) => s === 200 && b.startsWith('{"ok":true') && b.includes('"tasks":[{'),
+        ...(port === trivial.port ? {} : { check: (s: number, b: string) => s === 200 && b.startsWith('{"ok":true') && b.includes('"tasks":[{') }),
       }, pids.get(port)!);
-    await load(daemon.port, 32, o.quick ? 300 : 1000, 0)();
-    await load(bare.port, 32, o.quick ? 300 : 1000, 0)();
+    await load(daemon.port, 32, 1000, 0)();
+    await load(bare.port, 32, 1000, 0)();
     for (const connections of EXEC_CONNECTIONS) {
       const r = await alternate<LoadResult & { cpuUsPerReq: number }>(o.rounds, [
         { name: 'ours', run: load(daemon.port, connections) },
         { name: 'bare', run: load(bare.port, connections) },
+        { name: 'ceiling', run: load(trivial.port, connections) },
       ]);
       const m = (n: string) => ({ rps: med(r[n]!, (x) => x.rps), p50: med(r[n]!, (x) => x.p50Ms), p99: med(r[n]!, (x) => x.p99Ms), cpuUs: med(r[n]!, (x) => x.cpuUsPerReq), failed: r[n]!.reduce((s, x) => s + x.failed, 0) });
       const ours = m('ours');
       const b = m('bare');
       rows.push([`POST task/list @${connections}`, 'ours', fmt(ours.rps, 0), fmt(ours.p50), fmt(ours.p99), fmt(ratio(ours.rps, b.rps)), fmt(ratio(ours.p99, b.p99)), fmt(ours.cpuUs, 0), fmt(ratio(ours.cpuUs, b.cpuUs)), String(ours.failed)]);
       rows.push([`POST task/list @${connections}`, 'bare', fmt(b.rps, 0), fmt(b.p50), fmt(b.p99), '1.00', '1.00', fmt(b.cpuUs, 0), '1.00', String(b.failed)]);
-      cells.push({ what: 'task/list', connections, ours, bare: b, rounds: r });
+      const c = m('ceiling');
+      const near = nearCeiling(Math.max(ours.rps, b.rps), c.rps);
+      if (near) rows[rows.length - 2]![5] += '~';
+      rows.push([`POST task/list @${connections}`, 'ceiling', fmt(c.rps, 0), fmt(c.p50), fmt(c.p99), `${fmt(ratio(Math.max(ours.rps, b.rps), c.rps))} fastest/ceiling`, '', fmt(c.cpuUs, 0), '', String(c.failed)]);
+      cells.push({ what: 'task/list', connections, ours, bare: b, ceiling: c, unreliable: near ?? null, rounds: r });
     }
   } finally {
     await bare.stop();
+    await trivial.stop();
   }
 
   // Processes: alternate A B A B …, several spawns per round, median over all spawns.
@@ -107,6 +114,6 @@ export async function benchExec(fx: McpFixture, o: BenchOptions): Promise<BenchR
   goals.push(goal('exec --help start-up / node -e 0', ratio(helpMs, nodeMs), '<=', 1.6));
   const t1 = table(['route', 'server', 'req/s', 'p50 ms', 'p99 ms', 'rps x bare', 'p99 x bare', 'CPU us/req', 'CPU x bare', 'failed'], rows);
   const t2 = table(['process', 'runs', 'median ms', 'x node -e 0', 'failed'], procRows);
-  const note = 'bare = node:http + same auth checks + ServerClient.listTasks, raw server DTOs (no admission, fences, schema validation, budget or projection).\nCPU us/req = user+system CPU of the daemon (ours) or bare + daemon (bare; its embedded server answers both) per answered request.';
+  const note = 'ceiling = trivial node:http server driven by the same autocannon process in the same rounds; ~ = unreliable (fastest ≥ 80 % of it).\n' + 'bare = node:http + same auth checks + ServerClient.listTasks, raw server DTOs (no admission, fences, schema validation, budget or projection).\nCPU us/req = user+system CPU of the daemon (ours) or bare + daemon (bare; its embedded server answers both) per answered request.';
   return { name: 'exec', table: `${t1}\n${note}\n\n${t2}`, goals, json: { seedTasks: SEED_TASKS, cells } };
 }

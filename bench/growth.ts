@@ -3,8 +3,9 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { http } from '../test/harness.js';
 import { runLoadWithCpu, type LoadResult } from './load.js';
-import { alternate, fmt, goal, med, ratio, table, type BenchOptions, type BenchReport } from './report.js';
+import { alternate, fmt, goal, goalNear, med, ratio, table, type BenchOptions, type BenchReport } from './report.js';
 import { startBaseline } from './baselines/common.js';
+import { ceilingNote, measureCeiling } from './ceiling.js';
 import { BenchDaemon, pool } from './setup.js';
 
 export const LEVELS = [1, 100, 500] as const;
@@ -58,9 +59,10 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
         check: (s, b) => s === 200 && b.includes('"result"'),
       }, port === daemon.port ? [daemon.pid] : [bare.child.pid!]);
     await ping(16)(); // warm-up
+    const ceiling = await measureCeiling(o, [1, 16]);
     const extra: string[] = [];
     let failed = 0;
-    const visits: Array<{ level: number; rssKiB: number; p50Ms: number; p99Ms: number; rps16: number; bareP50Ms: number; bareRps16: number; cpuUs16: number; bareCpuUs16: number }> = [];
+    const visits: Array<{ level: number; rssKiB: number; p50Ms: number; p99Ms: number; rps1: number; bareRps1: number; rps16: number; bareP50Ms: number; bareRps16: number; cpuUs16: number; bareCpuUs16: number }> = [];
     for (const level of VISITS) {
       const want = level - 1; // the probe runtime is one of the live authorizations
       if (extra.length < want) {
@@ -85,6 +87,8 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
         rssKiB: rss,
         p50Ms: med(r['1']!, (x) => x.p50Ms),
         p99Ms: med(r['1']!, (x) => x.p99Ms),
+        rps1: med(r['1']!, (x) => x.rps),
+        bareRps1: med(r['bare1']!, (x) => x.rps),
         rps16: med(r['16']!, (x) => x.rps),
         bareP50Ms: med(r['bare1']!, (x) => x.p50Ms),
         bareRps16: med(r['bare16']!, (x) => x.rps),
@@ -154,10 +158,12 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
       fmt(ratio(l.cpuUs16, base.cpuUs16)),
     ]);
     const top = levels[levels.length - 1]!;
+    const fastest = new Map([[1, Math.max(...visits.map((v) => Math.max(v.rps1, v.bareRps1)))], [16, Math.max(...visits.map((v) => Math.max(v.rps16, v.bareRps16)))]]);
+    const cn = ceilingNote(ceiling, fastest);
     const goals = [
       goal('daemon CPU per ping (16 conns) at 500 / at 1 authorization', ratio(top.cpuUs16, base.cpuUs16), '<=', 1.25),
       goal('ping p50 at 500 / at 1 authorization (each vs bare in the same visit)', ratio(top.p50OverBare, base.p50OverBare), '<=', 1.25),
-      goal('ping req/s (16 conns) at 500 / at 1 (each vs bare in the same visit)', ratio(top.rpsOverBare, base.rpsOverBare), '>=', 0.8),
+      goalNear('ping req/s (16 conns) at 500 / at 1 (each vs bare in the same visit)', ratio(top.rpsOverBare, base.rpsOverBare), '>=', 0.8, cn.unreliable.get(16)),
     ];
     const t1 = table(['live auths', 'RSS MiB', 'x @1', 'ping p50 ms', 'p99 ms', 'p50 x @1*', 'req/s @16', 'x @1*', 'CPU us/ping', 'x @1'], rows);
     const launchMs = med(launches, (x) => x);
@@ -169,7 +175,7 @@ export async function benchGrowth(o: BenchOptions): Promise<BenchReport> {
         ['revoke one runtime (owner stop → exited, revoked, file gone)', fmt(stopMs), fmt(rawStop), fmt(ratio(stopMs, rawStop))],
       ],
     );
-    const note = `levels visited ${VISITS.join(' → ')} (RSS: one read per visit; latency: ${o.rounds} rounds per visit, 1 connection for p50/p99, 16 for req/s). Token dead right after stop: ${deadAfterStop}/${o.quick ? 2 : 3}. Failed requests: ${failed}.\n* ours/bare in the same visit, relative to that ratio at 1 authorization (cancels machine noise between visits).`;
+    const note = `${cn.text}.\nlevels visited ${VISITS.join(' → ')} (RSS: one read per visit; latency: ${o.rounds} rounds per visit, 1 connection for p50/p99, 16 for req/s). Token dead right after stop: ${deadAfterStop}/${o.quick ? 2 : 3}. Failed requests: ${failed}.\n* ours/bare in the same visit, relative to that ratio at 1 authorization (cancels machine noise between visits).`;
     const t0 = table(
       ['visit', 'live auths', 'RSS MiB', 'ping p50 ms', 'bare p50 ms', 'req/s @16', 'bare req/s @16', 'CPU us/ping', 'bare CPU us/ping'],
       visits.map((v, i) => [String(i + 1), String(v.level), fmt(v.rssKiB / 1024, 1), fmt(v.p50Ms, 3), fmt(v.bareP50Ms, 3), fmt(v.rps16, 0), fmt(v.bareRps16, 0), fmt(v.cpuUs16, 0), fmt(v.bareCpuUs16, 0)]),

@@ -1,10 +1,10 @@
-// Tests the load generator and the report helpers against a real loopback server (counts, checks, caps, quantiles, tables).
+// Tests the load generator (autocannon in a child) and the report helpers against a real loopback server (counts, checks, caps, ceiling marks).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { median, quantile, runLoad } from './load.js';
-import { alternate, goal, table } from './report.js';
+import { alternate, goal, goalNear, nearCeiling, table } from './report.js';
 
 async function server(handler: (path: string, auth: string | undefined) => number): Promise<{ port: number; seen: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
@@ -32,46 +32,58 @@ test('quantile is nearest-rank and median averages the middle pair', () => {
   assert.equal(median([4, 1, 3, 2]), 2.5);
 });
 
-test('runLoad sends per-connection headers and bodies, counts ok and failed, and stops at the request cap', async () => {
-  const s = await server((url, auth) => (auth === 'Bearer good' ? 200 : 403));
+test('runLoad (autocannon in a child) sends per-connection headers and bodies, checks every connection before and after, and stops at the cap', async () => {
+  const s = await server((_url, auth) => (auth === 'Bearer good' ? 200 : 403));
   try {
-    const r = await runLoad({
+    const spec = {
       port: s.port,
-      method: 'POST',
-      path: (c) => `/p${c}`,
-      headers: (c) => ({ authorization: c === 0 ? 'Bearer good' : 'Bearer bad', 'content-type': 'application/json' }),
-      body: (c) => Buffer.from(`{"c":${c}}`),
+      method: 'POST' as const,
+      path: (c: number) => `/p${c}`,
+      headers: (c: number) => ({ authorization: 'Bearer good', 'content-type': 'application/json', 'x-conn': String(c) }),
+      body: (c: number) => Buffer.from(`{"c":${c}}`),
       connections: 2,
       durationMs: 5_000,
       warmupMs: 0,
       maxRequests: 40,
-    });
-    assert.equal(s.seen.length, 40);
-    assert.equal(r.ok + r.failed, 40);
-    assert.ok(r.ok > 0 && r.failed > 0, `both kinds counted: ${r.ok}/${r.failed}`);
-    assert.match(r.firstFailure ?? '', /^HTTP 403/);
-    assert.ok(s.seen.some((l) => l === 'POST /p0 {"c":0}'));
-    assert.ok(s.seen.some((l) => l === 'POST /p1 {"c":1}'));
+    };
+    const r = await runLoad(spec);
+    assert.equal(s.seen.length, 2 + 40 + 2, 'one checked request per connection before and after the 40 measured');
+    assert.equal(r.ok, 40);
+    assert.equal(r.failed, 0);
+    assert.equal(r.completed, 40);
+    assert.ok(s.seen.filter((l) => l === 'POST /p0 {"c":0}').length > 2);
+    assert.ok(s.seen.filter((l) => l === 'POST /p1 {"c":1}').length > 2);
     assert.ok(r.p50Ms > 0 && r.p99Ms >= r.p50Ms);
     assert.ok(r.rps > 0);
+    // One connection whose answer fails: the whole run counts as failed, with the first failure reported.
+    const bad = await runLoad({ ...spec, headers: (c: number) => ({ authorization: c === 0 ? 'Bearer good' : 'Bearer bad', 'content-type': 'application/json' }) });
+    assert.equal(bad.ok, 0);
+    assert.equal(bad.failed, 40);
+    assert.match(bad.firstFailure ?? '', /^HTTP 403/);
   } finally {
     await s.close();
   }
 });
 
-test('runLoad applies the check to bodies and counts socket errors as failures', async () => {
+test('runLoad applies the check to bodies and counts a dead server as failed', async () => {
   const s = await server(() => 200);
   try {
     const r = await runLoad({ port: s.port, method: 'GET', path: () => '/', headers: () => ({}), connections: 1, durationMs: 5_000, warmupMs: 0, maxRequests: 5, check: (_st, b) => b.includes('"status":201') });
     assert.equal(r.ok, 0);
     assert.equal(r.failed, 5);
+    assert.match(r.firstFailure ?? '', /^HTTP 200: \{"status":200\}/);
   } finally {
     await s.close();
   }
-  const dead = await runLoad({ port: s.port, method: 'GET', path: () => '/', headers: () => ({}), connections: 1, durationMs: 5_000, warmupMs: 0, maxRequests: 3 });
+  const dead = await runLoad({ port: s.port, method: 'GET', path: () => '/', headers: () => ({}), connections: 1, durationMs: 1_000, warmupMs: 0, maxRequests: 3 });
   assert.equal(dead.ok, 0);
-  assert.equal(dead.failed, 3);
   assert.match(dead.firstFailure ?? '', /^socket/);
+});
+
+test('nearCeiling marks a measurement whose fastest server reached 80 % of the generator ceiling', () => {
+  assert.equal(nearCeiling(79, 100), undefined);
+  assert.match(nearCeiling(80, 100) ?? '', /80 % of the generator ceiling \(100 req\/s\)/);
+  assert.equal(goalNear('x', 1, '>=', 0.8, nearCeiling(90, 100)).unreliable?.startsWith('fastest server at 90 %'), true);
 });
 
 test('alternate runs contenders A B A B in order; goal and table format', async () => {

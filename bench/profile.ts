@@ -1,4 +1,4 @@
-// Owns `node --import tsx bench/profile.ts <workload> [seconds]`: CPU-profiles a real daemon (node --cpu-prof) under one load and prints where self time goes.
+// Owns `node --import tsx bench/profile.ts <workload> [seconds] [connections] [runtimes]`: CPU-profiles a real daemon (node --cpu-prof) under one load and prints where self time goes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerClient } from '../src/server-client/client.js';
@@ -59,6 +59,8 @@ async function main(): Promise<void> {
   const name = (process.argv[2] ?? 'ping') as keyof typeof WORKLOADS;
   const seconds = Number(process.argv[3] ?? 5);
   const connections = Number(process.argv[4] ?? 32);
+  // 1: every connection on one authorization; 16: spread like the bench (connection i on runtime i mod 16).
+  const runtimes = Number(process.argv[5] ?? 1);
   const w = WORKLOADS[name];
   if (!w) throw new Error(`workload is one of: ${Object.keys(WORKLOADS).join(', ')}`);
   const daemon = new BenchDaemon();
@@ -73,31 +75,40 @@ async function main(): Promise<void> {
     const api = new ServerClient({ baseUrl: daemon.serverUrl });
     for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).tasks.create({ title: `t${i}` });
     api.close();
-    const rts = await pool([0, 1, 2, 3], 4, () => daemon.launchWithTokens(agentId));
+    const rts = await pool(Array.from({ length: runtimes }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));
     const path = w.kind === 'mcp' ? `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}` : `/api/internal/exec/servers/${daemon.serverId}/agents/${agentId}/task/list`;
     const body = Buffer.from(JSON.stringify(w.body));
     const r = await runLoad({
       port: daemon.port,
       method: 'POST',
       path: () => path,
-      headers: (c) => ({ authorization: `Bearer ${w.kind === 'mcp' ? rts[c % 4]!.mcpToken : rts[c % 4]!.execToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+      headers: (c) => ({ authorization: `Bearer ${w.kind === 'mcp' ? rts[c % runtimes]!.mcpToken : rts[c % runtimes]!.execToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }),
       body: () => body,
       connections,
       durationMs: seconds * 1000,
-      warmupMs: 500,
+      warmupMs: 1000,
     });
-    process.stdout.write(`${name} @${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, failed ${r.failed}\n`);
+    process.stdout.write(`${name} @${connections} conns on ${runtimes} authorization(s): ${r.rps.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, failed ${r.failed}\n`);
     for (const rt of rts) await daemon.stopRuntime(rt.runId);
     child.kill('SIGTERM');
     await exited;
     const files = readdirSync(profDir).map((f) => join(profDir, f));
-    // The daemon is the largest profile (the short-lived CLI processes write small ones).
-    const biggest = files.sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0]!;
-    const inBundle = bundleModules(readFileSync(join(import.meta.dirname, '..', 'dist', 'cli.mjs'), 'utf8'));
-    const moduleOf = (url: string, line: number) => (url.endsWith('/dist/cli.mjs') ? inBundle(line) : url.replace(/^.*\/node_modules\//, 'node_modules/') || '(native)');
-    const t = selfTime(JSON.parse(readFileSync(biggest, 'utf8')), moduleOf);
+    // The daemon writes one profile per thread: the main thread (MCP/Exec transport) and the embedded server's worker.
+    // The two largest are those (the short-lived CLI processes write small ones).
+    const biggest = files.sort((a, b) => readFileSync(b).length - readFileSync(a).length).slice(0, 2);
+    const dist = join(import.meta.dirname, '..', 'dist');
+    const bundles = new Map(['cli.mjs', 'server-worker.mjs'].map((f) => [`/dist/${f}`, bundleModules(readFileSync(join(dist, f), 'utf8'))]));
+    const moduleOf = (url: string, line: number) => {
+      for (const [suffix, of] of bundles) if (url.endsWith(suffix)) return of(line);
+      return url.replace(/^.*\/node_modules\//, 'node_modules/') || '(native)';
+    };
     const lines = (xs: Array<{ key: string; share: number }>, n: number) => xs.slice(0, n).map((x) => `${(x.share * 100).toFixed(1).padStart(5)}%  ${x.key}`).join('\n');
-    process.stdout.write(`-- self time by module --\n${lines(t.byModule, 25)}\n-- self time by function --\n${lines(t.byFunction, 25)}\n`);
+    for (const file of biggest) {
+      const prof = JSON.parse(readFileSync(file, 'utf8'));
+      const thread = prof.nodes.some((n: ProfileNode) => n.callFrame.url.endsWith('/dist/server-worker.mjs')) ? 'embedded server worker' : 'daemon main thread';
+      const t = selfTime(prof, moduleOf);
+      process.stdout.write(`== ${thread} ==\n-- self time by module --\n${lines(t.byModule, 20)}\n-- self time by function --\n${lines(t.byFunction, 20)}\n`);
+    }
   } finally {
     await daemon.dispose();
   }

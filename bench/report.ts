@@ -6,7 +6,7 @@ import { median } from './load.js';
 
 export interface BenchOptions {
   quick: boolean;
-  /** Rounds per contender (A B A B …); at least 5. */
+  /** Rounds per contender (A B A B …): 5, or 3 with --quick. */
   rounds: number;
   /** Measured window and warm-up of one load measurement. */
   durationMs: number;
@@ -14,7 +14,8 @@ export interface BenchOptions {
 }
 
 export function benchOptions(quick: boolean): BenchOptions {
-  return quick ? { quick, rounds: 5, durationMs: 300, warmupMs: 100 } : { quick, rounds: 5, durationMs: 900, warmupMs: 250 };
+  // autocannon stops on whole seconds: each measured window is 1 s; contenders alternate, so warm-up is a separate first pass.
+  return quick ? { quick, rounds: 3, durationMs: 1000, warmupMs: 0 } : { quick, rounds: 5, durationMs: 1000, warmupMs: 0 };
 }
 
 export interface Goal {
@@ -22,6 +23,17 @@ export interface Goal {
   value: number;
   target: string;
   met: boolean;
+  /** Set when the fastest server of the measurement ran within CEILING_FRACTION of the generator's ceiling. */
+  unreliable?: string;
+}
+
+/** A ratio is unreliable when the fastest server reaches this fraction of the generator's ceiling (the generator, not the server, may be the limit). */
+export const CEILING_FRACTION = 0.8;
+
+/** Whether a measurement's fastest throughput came so close to the generator's ceiling that its ratios say little. */
+export function nearCeiling(fastestRps: number, ceilingRps: number): string | undefined {
+  const f = fastestRps / ceilingRps;
+  return f >= CEILING_FRACTION ? `fastest server at ${(f * 100).toFixed(0)} % of the generator ceiling (${Math.round(ceilingRps)} req/s)` : undefined;
 }
 
 export interface BenchReport {
@@ -59,6 +71,12 @@ export function goal(label: string, value: number, op: '>=' | '<=', bound: numbe
   return { goal: label, value: Number(value.toFixed(3)), target: `${op} ${bound}`, met };
 }
 
+/** The goal, marked unreliable when `why` says the generator was near its ceiling. */
+export function goalNear(label: string, value: number, op: '>=' | '<=', bound: number, why: string | undefined): Goal {
+  const g = goal(label, value, op, bound);
+  return why === undefined ? g : { ...g, unreliable: why };
+}
+
 export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const w = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ');
@@ -66,7 +84,7 @@ export function table(headers: readonly string[], rows: ReadonlyArray<readonly s
 }
 
 export function goalLines(goals: readonly Goal[]): string {
-  return goals.map((g) => `  [${g.met ? 'met' : 'NOT MET'}] ${g.goal}: ${fmt(g.value)} (goal ${g.target})`).join('\n');
+  return goals.map((g) => `  [${g.met ? 'met' : 'NOT MET'}${g.unreliable ? ', UNRELIABLE' : ''}] ${g.goal}: ${fmt(g.value)} (goal ${g.target})${g.unreliable ? ` — ${g.unreliable}` : ''}`).join('\n');
 }
 
 export const RESULTS_DIR = resolve(import.meta.dirname, 'results');

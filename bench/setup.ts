@@ -93,16 +93,16 @@ export class BenchDaemon {
     return JSON.parse(readFileSync(join(this.d.home, 'profiles', `${agentId}.json`), 'utf8')).credential;
   }
 
-  /** Launches a detached `sleep` runtime (nothing captured): the cheapest live authorization. */
+  /** Launches a detached `sleep` runtime (nothing captured): the cheapest live authorization. It outlives any bench run (2 h); dispose stops it. */
   async launchSleep(agentId: string): Promise<string> {
-    const run = await this.owner('POST', '/api/daemon/runtimes', { agent: agentId, command: ['sleep', '600'], workdir: this.scratch, detach: true });
+    const run = await this.owner('POST', '/api/daemon/runtimes', { agent: agentId, command: ['sleep', '7200'], workdir: this.scratch, detach: true });
     return run.runId;
   }
 
   /** Launches a detached runtime that hands its MCP token, Exec token file and base URL to us through a private file, then sleeps. */
   async launchWithTokens(agentId: string): Promise<RuntimeTokens> {
     const out = join(this.scratch, `rt-${++this.runtimes}.txt`);
-    const script = `umask 077; printf '%s\\n%s\\n%s\\n' "$AGENTTEAM_MCP_TOKEN" "$AGENTTEAM_EXEC_TOKEN_FILE" "$AGENTTEAM_EXEC_BASE_URL" > '${out}.tmp' && mv '${out}.tmp' '${out}'; exec sleep 600`;
+    const script = `umask 077; printf '%s\\n%s\\n%s\\n' "$AGENTTEAM_MCP_TOKEN" "$AGENTTEAM_EXEC_TOKEN_FILE" "$AGENTTEAM_EXEC_BASE_URL" > '${out}.tmp' && mv '${out}.tmp' '${out}'; exec sleep 7200`;
     const run = await this.owner('POST', '/api/daemon/runtimes', { agent: agentId, command: ['sh', '-c', script], workdir: this.scratch, detach: true });
     for (let i = 0; i < 400 && !existsSync(out); i++) await new Promise((r) => setTimeout(r, 25));
     const [mcpToken, execTokenFile, execBaseUrl] = readFileSync(out, 'utf8').trim().split('\n') as [string, string, string];

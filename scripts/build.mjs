@@ -1,4 +1,5 @@
-// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server), dist/exec.mjs (the fast exec path), dist/server-worker.mjs.
+// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server), dist/exec.mjs (the fast exec path), dist/server-worker.mjs,
+// dist/codex-turn.mjs (the Codex app-server turn helper the codex driver runs).
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 
@@ -17,7 +18,7 @@ const common = {
 // server-worker.mjs is the embedded AgentTeam Server's worker-thread entry; the daemon (in cli.mjs) finds it beside itself.
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts', 'server-worker': 'src/server/worker.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts', 'server-worker': 'src/server/worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
 });

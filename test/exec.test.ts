@@ -11,7 +11,7 @@ let report: any;
 before(async () => {
   await d.start();
   await d.addAgent('worker');
-  const r = await d.run(['runtime', 'start', '--agent', 'worker', '--', process.execPath, FIXTURE], { timeoutMs: 120_000 });
+  const r = await d.run(['runtime', 'start', '--agent', 'worker', '--', process.execPath, FIXTURE], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr);
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
   assert.ok(line, r.stdout + r.stderr);
@@ -98,6 +98,22 @@ test('every failure the agent can provoke is a typed envelope with the right exi
   assert.deepEqual(report.dotIds, ['validation_failed', 'validation_failed', 'validation_failed', 'validation_failed', 'validation_failed']);
   assert.equal(report.noTokenFile.code, 3, 'a missing token file fails closed, never using AGENTTEAM_EXEC_TOKEN');
   assert.ok(!report.noTokenFile.out.includes('/nonexistent'), 'the token file path is not echoed');
+});
+
+test('the issue example through the binary: a 20,000-control-character description is refused naming its limit; tasks at the bound leave every list page and get readable', () => {
+  // Fails before the byte bounds: the oversized task was accepted, and every later `task list` answered result_budget_exceeded.
+  assert.equal(report.oversized.out.error.code, 'validation_failed', JSON.stringify(report.oversized.out));
+  assert.match(report.oversized.out.error.message, /description/);
+  // Within the character limit but over the byte limit: the daemon checks the contract's bytes before sending.
+  assert.equal(report.overBytes.out.error.code, 'validation_failed', JSON.stringify(report.overBytes.out));
+  assert.match(report.overBytes.out.error.message, /^description is 12006 bytes as JSON; the limit is 12000 bytes/);
+  assert.equal(report.boundIds.filter(Boolean).length, 5);
+  assert.deepEqual(report.boundGets, [0, 0, 0, 0, 0]);
+  assert.ok(report.boundPages.every((p: any) => p.code === 0 && p.n > 0), JSON.stringify(report.boundPages));
+  assert.ok(report.boundPages[0].n < 5, `the first page shrank to fit 64 KiB (${report.boundPages[0].n} tasks)`);
+  assert.deepEqual(report.boundWalk.slice(0, 5), [...report.boundIds].reverse(), 'newest first');
+  assert.ok(report.boundWalk.includes(report.beforeBounds), 'older tasks stay reachable');
+  assert.equal(new Set(report.boundWalk).size, report.boundWalk.length);
 });
 
 test('the runtime found help on its PATH, then exited and was revoked', async () => {

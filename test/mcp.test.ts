@@ -1,11 +1,14 @@
 // End-to-end: a runtime launched by the daemon talks MCP with the official SDK client and nothing else.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, cliJson, http } from './harness.js';
 
 const d = new TestDaemon();
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'mcp-runtime.mjs');
+const FIXTURE_V2 = join(import.meta.dirname, 'fixtures', 'mcp-runtime-v2.mjs');
 let agentId = '';
 let serverId = '';
 
@@ -54,6 +57,36 @@ test('the SDK client in a launched runtime lists the agentteam tools, sends and 
   const ls = cliJson(await d.run(['message', 'ls', '--target', 'channel:general']));
   const mine = ls.messages.find((m: { content: string }) => m.content === 'hello from mcpbot');
   assert.equal(mine?.author.name, 'mcpbot');
+});
+
+test('the SDK v2 client in a launched runtime negotiates 2026-07-28, discovers, lists and calls every tool', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'mcp-v2-'));
+  try {
+    const r = await d.run(['runtime', 'start', '--agent', 'mcpbot', '--', process.execPath, FIXTURE_V2, 'hello from v2'], { cwd: work });
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
+    assert.ok(line, r.stdout);
+    const out = JSON.parse(line.slice(6));
+    assert.deepEqual([out.era, out.version], ['modern', '2026-07-28']);
+    assert.equal(out.server.name, 'agentteam');
+    assert.ok(out.discover.supportedVersions.includes('2026-07-28'));
+    assert.equal(typeof out.instructions, 'string');
+    assert.equal(out.discover.instructions, out.instructions);
+    assert.deepEqual([out.discover.ttlMs, out.discover.cacheScope], [3_600_000, 'private']);
+    assert.deepEqual(out.tools, [...out.tools].sort());
+    for (const t of ['message_attachment_read', 'message_history_read', 'message_react', 'message_send']) {
+      assert.ok(out.tools.includes(t), t);
+      assert.ok(out.instructions.includes(`mcp__agentteam__${t}`), t);
+    }
+    assert.equal(out.sent.target, 'channel:general');
+    assert.equal(out.history.messages[0].content, 'hello from v2');
+    assert.deepEqual(out.reacted.reactions, { '✅': 1 });
+    assert.equal(out.attachment, '# v2 note\n');
+    assert.deepEqual(out.denied, { isError: true, code: 'not_found' });
+    assert.equal(out.unknown, -32602);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 });
 
 test('after the runtime exits its MCP token is dead on both routes, and nothing the daemon wrote holds it', async () => {

@@ -37,7 +37,10 @@ test('server start on SQLite, then a daemon with --server-url/--server-id works 
   assert.equal(wrongId.code, 1);
   assert.match(wrongId.stderr, /different server id/);
 
-  const start = await d.run(['daemon', 'start', '--server-url', url, '--server-id', serverId], { env: { AGENTTEAM_SERVER_ADMIN_TOKEN: admin } });
+  // The daemon's own env carries the admin token under its name, another spelling and a copy under an unrelated name.
+  const start = await d.run(['daemon', 'start', '--server-url', url, '--server-id', serverId], {
+    env: { AGENTTEAM_SERVER_ADMIN_TOKEN: admin, agent_team_server_admin_token: admin, COPY_OF_ADMIN: `x${admin}x` },
+  });
   assert.equal(start.code, 0, start.stderr);
   const s = cliJson(start);
   d.pid = s.pid;
@@ -51,4 +54,13 @@ test('server start on SQLite, then a daemon with --server-url/--server-id works 
   assert.equal(ls.messages[0].content, 'over the wire');
   const usage = await d.run(['daemon', 'start', '--server-url', url]);
   assert.equal(usage.code, 2);
+
+  // No daemon secret reaches a runtime: the admin token the daemon was started with, under any name, is absent.
+  const wd = mkdtempSync(join(tmpdir(), 'agentteam-wd-'));
+  const run = await d.run(['runtime', 'start', '--agent', 'remote-agent', '--workdir', wd, '--', 'env']);
+  rmSync(wd, { recursive: true, force: true });
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(run.stdout.includes('AGENTTEAM_MCP_TOKEN='), 'the runtime printed its env');
+  assert.ok(!run.stdout.includes(admin), 'the admin token is in no variable of the runtime');
+  assert.ok(!/^agent[^a-z0-9=]*team[^=]*admin/im.test(run.stdout), 'no admin-token variable name at all');
 });

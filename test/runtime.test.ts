@@ -1,9 +1,11 @@
 // End-to-end: runtime launch through the daemon: canonical env, private token file, bound credentials, revocation on exit.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { processAlive, processStartTime } from '../src/shared/proc.js';
 import { TestDaemon, cliJson, http } from './harness.js';
 
 // The daemon's own environment is poisoned with every spelling a runtime must never inherit.
@@ -16,6 +18,12 @@ const POISON: Record<string, string> = {
   AGENTTEAM_EXT_TOKEN: 'poison-ext2',
   AGENTTEAM_MCP_TOKEN: 'poison-mcp',
   agentteam_mcp_url: 'http://poison.invalid/mcp',
+  // Not credentials of the runtime, still AgentTeam's: secret sources and settings in any case or punctuation.
+  AGENTTEAM_SERVER_ADMIN_TOKEN: 'poison-admin',
+  agentteam_server_admin_token: 'poison-admin-lower',
+  'Agent-Team.Server-Admin-Token': 'poison-admin-punct',
+  AGENTTEAM_LOG_LEVEL: 'info',
+  AgentTeam_Anything: 'poison-any',
 };
 
 const d = new TestDaemon(undefined, POISON);
@@ -32,7 +40,7 @@ before(async () => {
 });
 after(() => d.dispose());
 
-const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^agentteam' | grep -iv '^AGENTTEAM_HOME=' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
+const SCRIPT = `printf 'ENV<<%s>>\\n' "$(env | grep -i '^agent[^a-z0-9]*team' | sort | tr '\\n' '|')"; printf 'FILE<<%s>>\\n' "$AGENTTEAM_EXEC_TOKEN_FILE"; printf 'TOKEN<<%s>>\\n' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")"; printf 'WHICH<<%s>>\\n' "$(command -v agentteam)"`;
 
 function field(out: string, name: string): string {
   const m = new RegExp(`${name}<<([^>]*)>>`).exec(out);
@@ -138,13 +146,38 @@ test('runtime stop ends the process group and revokes; a missing command is a cl
   assert.equal(status.counts.runtimes, 0);
 });
 
-test('kill -9 of the daemon with a live runtime: the next daemon removes stale credentials before serving', async () => {
-  const start = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--detach', '--', 'sh', '-c', 'sleep 20']);
+test('kill -9 of the daemon with a live runtime: the next daemon stops its whole process group and removes stale credentials before serving', async () => {
+  // The runtime forks a grandchild in its group; both must be gone once the next daemon serves.
+  const start = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--detach', '--', 'sh', '-c', 'sleep 300 & echo $! > child.pid; wait']);
   assert.equal(start.code, 0);
+  const runId = start.stdout.trim();
+  const pid = (cliJson(await d.run(['runtime', 'ls'])) as Array<{ runId: string; pid: number }>).find((r) => r.runId === runId)!.pid;
+  for (let i = 0; i < 100 && !existsSync(join(workdir, 'child.pid')); i++) await new Promise((r) => setTimeout(r, 50));
+  const grandchild = Number(readFileSync(join(workdir, 'child.pid'), 'utf8'));
   assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 1);
   process.kill(d.pid, 'SIGKILL');
   await new Promise((r) => setTimeout(r, 200));
   assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 1, 'the crash left the credential dir');
+  assert.ok(processAlive(pid) && processAlive(grandchild), 'the runtime kept running unmanaged');
   await d.start();
+  assert.equal(processAlive(pid), false, 'the runtime was stopped before the daemon served');
+  assert.equal(processAlive(grandchild), false, 'its whole process group was stopped');
   assert.equal(readdirSync(join(d.home, 'run', 'credentials')).length, 0);
+  assert.equal(readdirSync(join(d.home, 'run', 'runtimes')).length, 0);
+});
+
+test('a run record whose pid now belongs to an unrelated process (other start time) never gets it killed', async () => {
+  const bystander = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+  try {
+    await d.stop();
+    const dir = join(d.home, 'run', 'runtimes', 'run_reused');
+    mkdirSync(dir, { mode: 0o700 });
+    const real = processStartTime(bystander.pid!)!;
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ runId: 'run_reused', pid: bystander.pid, processStartTime: String(BigInt(real) - 1n) }), { mode: 0o600 });
+    await d.start();
+    assert.ok(processAlive(bystander.pid!), 'the unrelated process that reused the pid still runs');
+    assert.equal(existsSync(dir), false, 'the stale record is removed');
+  } finally {
+    bystander.kill('SIGKILL');
+  }
 });

@@ -92,7 +92,7 @@ export interface BaselineProcess {
 }
 
 /** Starts bench/baselines/<name>.ts in its own Node process (like the daemon, it gets its own event loop). */
-export function startBaseline(name: 'bare' | 'sdk', cfg: BaselineConfig): Promise<BaselineProcess> {
+export function startBaseline(name: 'bare' | 'sdk' | 'trivial', cfg: BaselineConfig): Promise<BaselineProcess> {
   const file = resolve(import.meta.dirname, `${name}.ts`);
   const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin!.end(JSON.stringify(cfg));

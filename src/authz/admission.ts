@@ -70,25 +70,46 @@ export class Admission {
     return this.total;
   }
 
+  /** Called once per lease by Lease.release. */
+  released(): void {
+    this.total--;
+  }
+
   /** Admits one request on `slot` when `live()` holds and both bounds allow; otherwise null. */
   acquire(slot: LeaseSlot, live: () => boolean): RequestLease | null {
     // Security invariant: a revoked authorization admits nothing.
     if (slot.aborted || !live()) return null;
     // Security invariant: ≤ 32 acquired requests per authorization and ≤ 1024 in the store (undrained ones included).
     if (slot.inFlight >= this.perAuthorization || this.total >= this.global) return null;
-    const token = {};
-    slot.add(token);
     this.total++;
-    let released = false;
-    return {
-      signal: slot.signal,
-      live: () => !slot.aborted && live(),
-      release: () => {
-        if (released) return;
-        released = true;
-        this.total--;
-        slot.remove(token);
-      },
-    };
+    return new Lease(slot, live, this);
+  }
+}
+
+/** One admitted request: a single object per request (it is its own token in the slot). */
+class Lease implements RequestLease {
+  private done = false;
+
+  constructor(
+    private readonly slot: LeaseSlot,
+    private readonly isLive: () => boolean,
+    private readonly admission: Admission,
+  ) {
+    slot.add(this);
+  }
+
+  get signal(): AbortSignal {
+    return this.slot.signal;
+  }
+
+  live(): boolean {
+    return !this.slot.aborted && this.isLive();
+  }
+
+  release(): void {
+    if (this.done) return;
+    this.done = true;
+    this.admission.released();
+    this.slot.remove(this);
   }
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { delimiter } from 'node:path';
-import { assembleRuntimeEnv, CANONICAL_VARS, isDaemonOwnedVar, scrubProcessEnv } from './env.js';
+import { assembleRuntimeEnv, CANONICAL_VARS, isDaemonOwnedVar, isRuntimeExcludedVar, scrubProcessEnv } from './env.js';
 
 const POISON = [
   'AGENTTEAM_EXEC_TOKEN', 'agentteam_exec_token', 'AgentTeam_Exec_Token', 'AGENTTEAM_EXEC_BASE_URL', 'agentteam_exec_base_url',
@@ -80,4 +80,34 @@ test('property: any casing/separator variant of a daemon-owned family never surv
       assert.ok(!Object.values(env).includes('stolen'));
     }),
   );
+});
+
+test('every AGENTTEAM* name, any secret-source variable and any value carrying a daemon secret are dropped; canonical extras are appended', () => {
+  const base: NodeJS.ProcessEnv = {
+    HOME: '/h',
+    AGENTTEAM_HOME: '/h/.agentteam',
+    AGENTTEAM_SERVER_ADMIN_TOKEN: 'ata_admin',
+    agent_team_server_admin_token: 'ata_admin',
+    'AgentTeam.Server-Admin.Token': 'ata_admin',
+    AGENTTEAM_LOG_LEVEL: 'debug',
+    AGENTTEAM_TURN_TARGET: 'inherited-target',
+    COPIED_SECRET: 'prefix-ato_ownersecret1234-suffix',
+    KEEP: 'plain',
+  };
+  const env = assembleRuntimeEnv(base, { ...add, daemonSecrets: ['ato_ownersecret1234'], canonical: { AGENTTEAM_TURN_TARGET: 'channel:general' } });
+  assert.deepEqual(
+    Object.keys(env).filter(isRuntimeExcludedVar).sort(),
+    [...Object.values(CANONICAL_VARS), 'AGENTTEAM_TURN_TARGET'].sort(),
+  );
+  assert.equal(env.AGENTTEAM_TURN_TARGET, 'channel:general');
+  assert.equal('COPIED_SECRET' in env, false);
+  assert.equal(env.KEEP, 'plain');
+  assert.throws(() => assembleRuntimeEnv({}, { ...add, canonical: { AGENTTEAM_EXEC_TOKEN: 'x' } }), /canonical/);
+  assert.throws(() => assembleRuntimeEnv({}, { ...add, canonical: { HOME: 'x' } }), /canonical/);
+});
+
+test('scrubProcessEnv also removes secret-source variables in any case', () => {
+  const env: NodeJS.ProcessEnv = { HOME: '/h', AGENTTEAM_SERVER_ADMIN_TOKEN: 'a', 'agent-team.server_admin.token': 'b' };
+  scrubProcessEnv(env);
+  assert.deepEqual(env, { HOME: '/h' });
 });

@@ -120,7 +120,7 @@ test('publication failure keeps the old file and generation working and retries 
   assert.deepEqual(store.stats(), { authorizations: 1, cleanupDebt: 0, inFlight: 0 });
 });
 
-test('retries close to expiry are pulled in so they land before the current generation expires', async () => {
+test('retries close to expiry are pulled in before it; past expiry they stay within seconds until a valid generation is back', async () => {
   let fail = false;
   const attempts: number[] = [];
   const { store, clock } = makeStore({
@@ -128,7 +128,8 @@ test('retries close to expiry are pulled in so they land before the current gene
     renewBackoff: { baseMs: 1_000, maxMs: 4 * HOUR },
   });
   const start = clock.now();
-  await store.activate(sampleInput());
+  const a = await store.activate(sampleInput());
+  const stale = readToken(a.execTokenFile);
   attempts.length = 0;
   fail = true;
   clock.advance(0.8 * TTL);
@@ -144,15 +145,25 @@ test('retries close to expiry are pulled in so they land before the current gene
   assert.ok(beforeExpiry.at(-1)! > start + TTL - 5_000, 'still retrying in the last seconds');
   const gaps = beforeExpiry.slice(1).map((t, i) => t - beforeExpiry[i]!);
   assert.ok(gaps.every((g) => g >= 1_000), 'never faster than the base delay');
-  // Past expiry there is nothing left to pull in: retries fall back to plain capped backoff (4 h here), not the 1 s base.
+  // Past expiry the runtime holds no valid generation: retries stay within seconds (not the 4 h cap), and the first one
+  // after the fault clears publishes a fresh, valid generation.
   const expiredAt = attempts.length;
-  for (let i = 0; i < 9 * 60; i++) {
-    clock.advance(60_000);
+  for (let i = 0; i < 60; i++) {
+    clock.advance(1_000);
     await store.whenIdle();
   }
   const after = attempts.slice(expiredAt);
-  assert.ok(after.length >= 2 && after.length <= 3, `capped backoff after expiry (got ${after.length} attempts in 9 h)`);
-  assert.equal(after[1]! - after[0]!, 4 * HOUR);
+  const gapsAfter = after.slice(1).map((t, i) => t - after[i]!);
+  assert.ok(after.length >= 12, `retries every few seconds after expiry (got ${after.length} in 60 s)`);
+  assert.ok(gapsAfter.every((g) => g >= 1_000 && g <= 5_000), `gaps ${gapsAfter.join(',')}`);
+  fail = false;
+  const clearedAt = clock.now();
+  while (readToken(a.execTokenFile) === stale) {
+    clock.advance(1_000);
+    await store.whenIdle();
+    assert.ok(clock.now() - clearedAt <= 5_000, 'a valid generation within 5 s of the fault clearing');
+  }
+  assert.ok(store.authenticate(readToken(a.execTokenFile)).ok);
 });
 
 test('issuance failure keeps the current file and generation and retries', async () => {

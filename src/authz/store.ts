@@ -40,6 +40,8 @@ export interface RuntimeAuthorizationStoreDeps {
   cleanupBackoff?: Backoff;
   /** Retry backoff after a failed renewal (always capped to land before the current generation expires). */
   renewBackoff?: Backoff;
+  /** Longest wait between retries while the runtime holds no valid generation (default 5 s). */
+  expiredRetryMaxMs?: number;
   /** Secret generator seam (tests make issuance fail); defaults to ids.newToken. */
   newSecret?: (prefix: 'atm' | 'atx') => string;
 }
@@ -98,6 +100,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
   private readonly drainTimeoutMs: number;
   private readonly cleanupBackoff: Backoff;
   private readonly renewBackoff: Backoff;
+  private readonly expiredRetryMaxMs: number;
   private readonly tokens: TokenRegistry;
   private readonly admission: Admission;
   private readonly records = new Map<string, AuthRecord>();
@@ -122,6 +125,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
     this.drainTimeoutMs = deps.drainTimeoutMs ?? 30_000;
     this.cleanupBackoff = deps.cleanupBackoff ?? { baseMs: 1_000, maxMs: 60_000 };
     this.renewBackoff = deps.renewBackoff ?? { baseMs: 1_000, maxMs: 5 * 60_000 };
+    this.expiredRetryMaxMs = deps.expiredRetryMaxMs ?? 5_000;
     this.tokens = new TokenRegistry(deps.clock, deps.hashKey ?? randomBytes(32), 4096, deps.newSecret);
     this.admission = new Admission(deps.perAuthorizationLimit ?? 32, deps.globalLimit ?? 1024);
   }
@@ -252,9 +256,10 @@ export class RuntimeAuthorizationStore implements AuthGate {
       if (next) this.discard(rec, next.credential);
       if (rec.state !== 'active') return;
       rec.renewAttempt++;
-      // Retry before the current generation expires: never later than half the time it has left (once expired, plain backoff).
+      // Retry before the current generation expires: never later than half the time it has left. Once it expired the
+      // runtime holds no valid generation: retry within seconds, so access returns soon after the fault clears.
       const untilExpiry = (rec.current?.info.expiresAt ?? 0) - this.clock.now();
-      const pullIn = untilExpiry > 0 ? Math.max(this.renewBackoff.baseMs, untilExpiry / 2) : Infinity;
+      const pullIn = untilExpiry > 0 ? Math.max(this.renewBackoff.baseMs, untilExpiry / 2) : this.expiredRetryMaxMs;
       const delay = Math.min(backoffDelay(this.renewBackoff, rec.renewAttempt), pullIn);
       this.diag.warn('authz:renewal', { authorizationId: rec.info.id, attempt: rec.renewAttempt, retryInMs: delay, error: safeMessage(e) }, 'credential renewal failed; keeping the current generation');
       rec.renewTimer = this.clock.setTimer(delay, () => this.renew(rec));

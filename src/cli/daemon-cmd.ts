@@ -13,6 +13,16 @@ export interface StartOptions {
   foreground?: boolean;
   serverUrl?: string;
   serverId?: string;
+  maxTurns?: string;
+  turnTimeout?: string;
+  loopBound?: string;
+}
+
+function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`${name} must be an integer ${min}..${max}`, 2);
+  return n;
 }
 
 const selfPath = () => fileURLToPath(import.meta.url);
@@ -41,10 +51,19 @@ function renewAtFromEnv(): number | undefined {
   return v >= 0.1 && v <= 0.9 ? v : undefined;
 }
 
+/** Open connections per listener (a test knob; default 2048). */
+function maxConnectionsFromEnv(): number | undefined {
+  const v = process.env.AGENTTEAM_MAX_CONNECTIONS;
+  return v && /^\d{1,6}$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
+}
+
 export async function daemonStart(home: string, o: StartOptions): Promise<number> {
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
   if ((o.serverUrl === undefined) !== (o.serverId === undefined)) throw new CliError('--server-url and --server-id go together', 2);
+  const maxTurns = intFlag(o.maxTurns, '--max-turns', 1, 512);
+  const turnTimeout = intFlag(o.turnTimeout, '--turn-timeout', 1, 86_400);
+  const loopBound = intFlag(o.loopBound, '--loop-bound', 1, 40);
   if (o.foreground) {
     try {
       const d = await runDaemon({
@@ -56,6 +75,8 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
         tokenTtlMs: tokenTtlFromEnv(),
         tokenRenewAt: renewAtFromEnv(),
+        maxConnections: maxConnectionsFromEnv(),
+        turns: { maxConcurrent: maxTurns, loopBound, turnTimeoutMs: turnTimeout === undefined ? undefined : turnTimeout * 1000 },
       });
       const onSignal = () => void d.stop();
       process.once('SIGTERM', onSignal);
@@ -75,6 +96,9 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const out = openSync(outPath, 'a', 0o600);
   const args = [selfPath(), '--home', home, 'daemon', 'start', '--foreground', '--port', String(port)];
   if (o.serverUrl) args.push('--server-url', o.serverUrl, '--server-id', o.serverId!);
+  if (maxTurns !== undefined) args.push('--max-turns', String(maxTurns));
+  if (turnTimeout !== undefined) args.push('--turn-timeout', String(turnTimeout));
+  if (loopBound !== undefined) args.push('--loop-bound', String(loopBound));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
   closeSync(out);
   let exited: number | null = null;

@@ -4,6 +4,8 @@ import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
 import { serverStart } from './server-cmd.js';
+import { duration, printList } from './output.js';
+import { watch } from './watch.js';
 
 const RUNTIMES = ['claude', 'codex', 'opencode', 'kimi', 'command'];
 const program = new Command('agentteam')
@@ -39,6 +41,9 @@ daemon
   .option('--foreground', 'run in this process')
   .option('--server-url <url>', 'use a remote AgentTeam Server instead of the embedded one')
   .option('--server-id <id>', 'the remote server id (required with --server-url)')
+  .option('--max-turns <n>', 'concurrent turn runtimes across agents, 1..512 (default 4)')
+  .option('--turn-timeout <seconds>', 'stop a turn runtime after this long (default 600)')
+  .option('--loop-bound <n>', 'agent messages in a row in one target before agents stop answering there (default 6)')
   .action(async (o) => void (process.exitCode = await daemonStart(home(), o)));
 daemon.command('stop').description('stop the daemon gracefully').action(async () => void (process.exitCode = await daemonStop(home())));
 daemon
@@ -53,11 +58,49 @@ daemon
 const agent = program.command('agent').description('manage agents');
 agent
   .command('add')
-  .description('create an agent, join it to #general and store its profile')
+  .description('create an agent that answers its messages, e.g. agentteam agent add --name demo --runtime claude')
   .requiredOption('--name <name>', 'agent name')
-  .addOption(new Option('--runtime <kind>', 'default runtime kind').choices(RUNTIMES))
-  .action(async (o: { name: string; runtime?: string }) => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', { name: o.name, ...(o.runtime ? { runtime: o.runtime } : {}) }))));
-agent.command('ls').description('list agents').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/agents')).agents));
+  .addOption(new Option('--runtime <kind>', 'runtime kind (default command)').choices(RUNTIMES))
+  .option('--model <model>', "model for turns (default: the runtime's own)")
+  .option('--workdir <dir>', 'where turns run (default: current directory)')
+  .argument('[cmd...]', 'for --runtime command: the command each turn runs (prompt on stdin)')
+  .passThroughOptions()
+  .action(async (cmd: string[], o: { name: string; runtime?: string; model?: string; workdir?: string }) => {
+    const body = { name: o.name, workdir: o.workdir ?? process.cwd(), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(cmd.length ? { command: cmd } : {}) };
+    print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', body)));
+  });
+agent
+  .command('ls')
+  .description('list agents (a table on a terminal, JSON when piped or with --json)')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const agents = unwrap(await ownerRequest(home(), 'GET', '/api/daemon/agents')).agents as Array<Record<string, any>>;
+    printList(agents, [{ header: 'name', value: (a) => a.name }, { header: 'runtime', value: (a) => a.runtime }, { header: 'model', value: (a) => a.model ?? '-' }, { header: 'id', value: (a) => a.id }], o.json);
+  });
+agent
+  .command('logs')
+  .description('recent turns of an agent with outcome and duration, newest first')
+  .argument('<agent>', 'agent name or id')
+  .option('--limit <n>', '1..100 (default 20)')
+  .option('--json', 'print JSON')
+  .action(async (name: string, o: { limit?: string; json?: boolean }) => {
+    const q = o.limit ? `?limit=${encodeURIComponent(o.limit)}` : '';
+    const { turns } = unwrap(await ownerRequest(home(), 'GET', `/api/daemon/agents/${encodeURIComponent(name)}/turns${q}`)) as { turns: Array<Record<string, any>> };
+    printList(
+      turns,
+      [
+        { header: 'received', value: (t) => new Date(t.receivedAt).toISOString().slice(0, 19).replace('T', ' ') },
+        { header: 'target', value: (t) => t.target },
+        { header: 'from', value: (t) => t.authorName },
+        { header: 'status', value: (t) => t.status },
+        { header: 'outcome', value: (t) => t.outcome ?? '-' },
+        { header: 'duration', value: (t) => duration(t.durationMs) },
+        { header: 'detail', value: (t) => t.detail ?? '' },
+      ],
+      o.json,
+      { turns },
+    );
+  });
 
 const message = program.command('message').description('talk to agents as the Human owner');
 message
@@ -77,6 +120,17 @@ message
     if (o.limit) q.set('limit', o.limit);
     if (o.cursor) q.set('cursor', o.cursor);
     print(unwrap(await ownerRequest(home(), 'GET', `/api/daemon/messages?${q}`)));
+  });
+message
+  .command('watch')
+  .description('print new messages as they arrive (lines on a terminal, JSON lines when piped); Ctrl-C stops')
+  .requiredOption('--target <target>', 'exact target, e.g. channel:general')
+  .option('--json', 'print JSON lines')
+  .action(async (o: { target: string; json?: boolean }) => {
+    const ac = new AbortController();
+    process.once('SIGINT', () => ac.abort());
+    process.once('SIGTERM', () => ac.abort());
+    await watch(home(), o.target, o.json === true, ac.signal);
   });
 
 const runtime = program.command('runtime').description('launch and manage agent runtimes');
@@ -105,7 +159,25 @@ runtime
     if (r.error) unwrap({ status: r.status, body: r.error });
     process.exitCode = code;
   });
-runtime.command('ls').description('list runtimes').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/runtimes')).runtimes));
+runtime
+  .command('ls')
+  .description('list runtimes (a table on a terminal, JSON when piped or with --json)')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const runs = unwrap(await ownerRequest(home(), 'GET', '/api/daemon/runtimes')).runtimes as Array<Record<string, any>>;
+    printList(
+      runs,
+      [
+        { header: 'run', value: (r) => r.runId },
+        { header: 'agent', value: (r) => r.agentName },
+        { header: 'runtime', value: (r) => r.runtime },
+        { header: 'status', value: (r) => (r.status === 'exited' ? `exited ${r.exitCode ?? r.signal}` : r.status) },
+        { header: 'pid', value: (r) => String(r.pid) },
+        { header: 'started', value: (r) => r.startedAt.slice(0, 19).replace('T', ' ') },
+      ],
+      o.json,
+    );
+  });
 runtime
   .command('stop')
   .description('stop a runtime')

@@ -1,8 +1,9 @@
-// Owns the home folder layout ($AGENTTEAM_HOME or ~/.agentteam): paths, 0700 creation, private file helpers.
-import { chmodSync, closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// Owns the home folder layout ($AGENTTEAM_HOME or ~/.agentteam): paths, checked 0700 creation, private file helpers.
+import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { checkPrivate, readPrivateText, verifyHomeTree } from './home-check.js';
 
 export interface HomePaths {
   root: string;
@@ -13,6 +14,8 @@ export interface HomePaths {
   ownerProfile: string;
   config: string;
   db: string;
+  /** The turn journal: feed cursors, queued and finished turns, session resume ids (0600). */
+  sessions: string;
   profiles: string;
   credentials: string;
   runtimes: string;
@@ -37,6 +40,7 @@ export function homePaths(root: string): HomePaths {
     ownerProfile: join(root, 'owner.json'),
     config: join(root, 'config.json'),
     db: join(root, 'server.db'),
+    sessions: join(root, 'sessions.db'),
     profiles: join(root, 'profiles'),
     credentials: join(root, 'run', 'credentials'),
     runtimes: join(root, 'run', 'runtimes'),
@@ -46,17 +50,21 @@ export function homePaths(root: string): HomePaths {
   };
 }
 
-/** Creates a directory owner-only (0700) and refuses a symlink in its place. */
+/**
+ * Creates a directory owner-only (0700), or checks an existing one. Security invariant: a directory that is someone
+ * else's, a symlink or group/world accessible is refused (UnsafeHomeError), never adopted and never chmodded.
+ */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`refusing non-directory at ${dir}`);
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  checkPrivate(dir, lstatSync(dir), 'dir');
 }
 
+/** Checks the home and everything under it (see verifyHomeTree), creating what is missing; throws UnsafeHomeError. */
 export function ensureHome(root: string): HomePaths {
   const p = homePaths(root);
-  ensurePrivateDir(root);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  // A Memory clone (memory/<agentId>) is the agent's own git repository: its folder is checked, its files are not.
+  verifyHomeTree(root, (rel) => rel.length === 2 && rel[0] === 'memory');
   for (const d of [p.profiles, join(root, 'run'), p.credentials, p.runtimes, p.logs, p.memory, p.memoryIndex]) ensurePrivateDir(d);
   return p;
 }
@@ -74,8 +82,9 @@ export function writePrivateFile(path: string, data: string): void {
   renameSync(tmp, path);
 }
 
+/** Reads a home file only if it is ours, regular, private and not a link (see readPrivateText); undefined when absent. */
 export function readTextIfExists(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  return readPrivateText(path);
 }
 
 /** Reads a secret file, or creates it with a fresh random token when missing. */

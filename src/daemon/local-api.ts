@@ -1,12 +1,13 @@
-// Owns the local API server: one node:http server on 127.0.0.1 dispatching the route table; typed not_found/invalid_input/internal.
-import { createServer, type Server } from 'node:http';
+// Owns the local API server: one hardened node:http listener on 127.0.0.1 dispatching the route table; typed not_found/invalid_input/internal.
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { AppError, errorBody } from '../shared/errors.js';
 import { sendJson } from '../wire/http/guard.js';
+import { createHardenedServer, type ListenerLimits } from '../wire/http/listener.js';
 import type { Router } from '../wire/http/router.js';
 
-export function createLocalApiServer(router: Router, log: Logger): Server {
-  const server = createServer({ keepAliveTimeout: 5000, headersTimeout: 10_000, requestTimeout: 0 }, (req, res) => {
+export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}): Server {
+  return createHardenedServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -30,11 +31,5 @@ export function createLocalApiServer(router: Router, log: Logger): Server {
       if (!res.headersSent) refuse(new AppError('internal', 'internal error'));
       else res.destroy();
     }
-  });
-  // Clients that never finish headers are dropped; body deadlines are enforced per route.
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-  return server;
+  }, limits);
 }

@@ -1,13 +1,13 @@
 // Composition root: wires every part of the daemon once (home, lock, server, authorization store, routes) and owns shutdown.
 import { randomBytes } from 'node:crypto';
-import { rmSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { unlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
 import { sweepStale } from '../authz/credential-file.js';
 import { buildRuntimeCatalog } from '../catalog/index.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
+import { stopOrphans } from '../runtime/orphans.js';
 import { startServerInWorker } from '../server/in-worker.js';
 import type { ServerApi } from '../server-client/api.js';
 import { ServerClient } from '../server-client/client.js';
@@ -27,7 +27,12 @@ import { createLocalApiServer } from './local-api.js';
 import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
 import { OwnerService } from './owner-service.js';
-import { ProfileStore } from './profiles.js';
+import { ProfileStore, type AgentProfile } from './profiles.js';
+import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
+import { TurnJournal } from '../sessions/journal.js';
+import { SessionMetadata } from '../sessions/metadata.js';
+import { PromptCompiler } from '../sessions/prompt.js';
+import { killOrphan, turnRunner } from '../sessions/runner.js';
 
 export interface DaemonOptions {
   home: string;
@@ -42,6 +47,10 @@ export interface DaemonOptions {
   tokenRenewAt?: number;
   binDir: string;
   shutdownTimeoutMs?: number;
+  /** Open connections per listener (daemon and embedded server); default LISTENER_DEFAULTS.maxConnections. */
+  maxConnections?: number;
+  /** Turn engine settings (concurrency, loop bound, turn timeout). */
+  turns?: TurnEngineOptions;
 }
 
 export interface DaemonHandle {
@@ -69,10 +78,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const log = createLogger({ dir: paths.logs, name: 'daemon' });
   const diag = new RateLimitedLogger(log.child({ component: 'diagnostics' }), systemClock);
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
+  const limits = opts.maxConnections ? { limits: { maxConnections: opts.maxConnections } } : {};
   try {
-    // Stale credentials of a crashed daemon are removed before any service starts.
+    // Runtimes a killed daemon left running are stopped, and its stale credentials removed, before any service starts.
+    const orphans = await stopOrphans(paths.runtimes, log);
+    if (orphans > 0) log.warn({ orphans }, 'stopped runtimes left by a previous daemon');
     const swept = await sweepStale(paths.credentials);
-    for (const d of readdirSync(paths.runtimes)) rmSync(join(paths.runtimes, d), { recursive: true, force: true });
     if (swept > 0) log.warn({ swept }, 'removed stale credential directories');
 
     const ownerToken = loadOrCreateSecret(paths.ownerToken, () => newToken('ato'));
@@ -83,7 +94,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       mode = 'embedded';
       adminToken = loadOrCreateSecret(paths.serverAdminToken, () => newToken('ata'));
       // The embedded server runs in its own thread (own event loop, own CPU); it logs to logs/server.log.
-      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, logDir: paths.logs, logger: log.child({ component: 'server' }) });
+      const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, ...limits, logDir: paths.logs, logger: log.child({ component: 'server' }) });
       cleanups.unshift(() => embedded.close());
       serverUrl = embedded.url;
     }
@@ -106,15 +117,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
 
     const profiles = new ProfileStore(paths.profiles);
     const agentApis = new Map<string, ServerApi>();
-    const apiFor = (tokenInfo: TokenInfo): ServerApi => {
-      const id = tokenInfo.authorization.agentId;
-      const cached = agentApis.get(id);
+    const apiOf = (p: AgentProfile): ServerApi => {
+      const cached = agentApis.get(p.id);
       if (cached) return cached;
-      const p = profiles.get(id);
-      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
       const api = client.as(p.credential);
-      agentApis.set(id, api);
+      agentApis.set(p.id, api);
       return api;
+    };
+    const apiFor = (tokenInfo: TokenInfo): ServerApi => {
+      const p = profiles.get(tokenInfo.authorization.agentId);
+      if (!p) throw new AppError('denied', 'agent is not configured on this daemon');
+      return apiOf(p);
     };
 
     const memLog = log.child({ component: 'memory' });
@@ -130,16 +143,45 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const catalog = buildRuntimeCatalog();
     const router = new Router();
     let port = 0;
+    const metadata = new SessionMetadata();
+    const attachments = { home: paths.root, budget: new AttachmentBudget() };
+    const mcpHandler = createAgentteamHandler({ memory, attachments });
     const launcher = new RuntimeLauncher({
+      metadata,
       store,
       serverId: () => serverId,
       daemonUrl: () => `http://127.0.0.1:${port}`,
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
+      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().map((p) => p.credential)],
       log: log.child({ component: 'runtime' }),
       memory,
     });
+    // Turn feeds long-poll on their own connection pool, so many hosted agents never starve tool calls of sockets.
+    const feedClient = new ServerClient({ baseUrl: serverUrl, timeoutMs: 15_000 });
+    cleanups.unshift(() => feedClient.close());
+    const feedApis = new Map<string, ServerApi>();
+    const feedApiOf = (p: AgentProfile): ServerApi => {
+      let api = feedApis.get(p.id);
+      if (!api) feedApis.set(p.id, (api = feedClient.as(p.credential)));
+      return api;
+    };
+    const journal = new TurnJournal(paths.sessions);
+    cleanups.unshift(() => journal.close());
+    const engine = new TurnEngine(
+      {
+        journal,
+        clock: systemClock,
+        log: log.child({ component: 'turns' }),
+        agents: () => profiles.list(),
+        agent: (id) => profiles.get(id),
+        apiOf: feedApiOf,
+        run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir: paths.root }),
+        killOrphan,
+      },
+      opts.turns,
+    );
 
     let stopping: Promise<void> | undefined;
     let resolveDone!: () => void;
@@ -149,8 +191,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         log.info('daemon stopping');
         const bound = opts.shutdownTimeoutMs ?? 10_000;
         http.close();
+        // Turns stop first (no new ones start); their runtimes are stopped with the rest and recorded as interrupted.
+        const turnsDone = engine.stop();
         // Strong shutdown: stop runtimes (each exit revokes), then revoke anything left and wait (bounded) for drain + removal.
         await launcher.shutdown(bound / 2);
+        await Promise.race([turnsDone, new Promise((r) => setTimeout(r, bound / 4).unref())]);
         await store.shutdown(bound / 2);
         http.closeAllConnections();
         for (const c of cleanups) await Promise.resolve(c()).catch(() => undefined);
@@ -169,6 +214,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       owner: () => ownerApi,
       profiles,
       launcher,
+      journal,
+      onAgentAdded: (p) => engine.follow(p),
       generalChannel: GENERAL,
       stop,
       status: async () => ({
@@ -179,21 +226,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         uptimeMs: systemClock.now() - started,
         home: paths.root,
         server: { mode, serverId, url: serverUrl },
-        counts: { agents: profiles.size, runtimes: launcher.running, ...store.stats() },
+        counts: { agents: profiles.size, runtimes: launcher.running, turns: engine.active, ...store.stats() },
       }),
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    const attachments = { home: paths.root, budget: new AttachmentBudget() };
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: createAgentteamHandler({ memory, attachments }), apiFor });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
 
-    const http = createLocalApiServer(router, log);
+    const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(opts.port, '127.0.0.1', () => resolve());
     });
     port = (http.address() as AddressInfo).port;
     writePrivateFile(paths.daemonJson, JSON.stringify({ pid: process.pid, port, bootId, startedAt: new Date(started).toISOString() }) + '\n');
+    engine.start();
     log.info({ port, mode, serverId }, 'daemon started');
     return { port, stop, done };
   } catch (e) {

@@ -14,7 +14,16 @@ import type { OwnerService } from './owner-service.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 const RuntimeKind = Type.Union(RUNTIME_KINDS.map((k) => Type.Literal(k)));
-const AddAgent = Type.Object({ name: Name, runtime: Type.Optional(RuntimeKind) }, { additionalProperties: false });
+const AddAgent = Type.Object(
+  {
+    name: Name,
+    runtime: Type.Optional(RuntimeKind),
+    model: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$' })),
+    workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    command: Type.Optional(Type.Array(Type.String({ maxLength: 65536 }), { maxItems: 1024 })),
+  },
+  { additionalProperties: false },
+);
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 const StartRuntime = Type.Object(
   {
@@ -98,6 +107,12 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   }));
   router.add('GET', '/api/daemon/agents', owner(async (_q, res) => ok(res, { agents: service.listAgents() })));
   router.add('POST', '/api/daemon/agents', owner(async (req, res) => ok(res, await service.addAgent(parseStrict(AddAgent, await jsonBody(req))), 201)));
+  router.add('GET', '/api/daemon/agents/{agent}/turns', owner(async (req, res, p) => {
+    const q = query(req);
+    const limit = q.has('limit') ? Number(q.get('limit')) : 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError('validation_failed', 'limit must be an integer 1..100');
+    ok(res, service.listTurns(p.agent!, limit));
+  }));
   router.add('GET', '/api/daemon/messages', owner(async (req, res) => {
     const q = query(req);
     const target = q.get('target');

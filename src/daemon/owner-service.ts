@@ -5,12 +5,16 @@ import { statSync } from 'node:fs';
 import type { ServerApi } from '../server-client/api.js';
 import { AppError } from '../shared/errors.js';
 import type { RunEvent, RunRecord, RuntimeLauncher } from '../runtime/launcher.js';
-import { type ProfileStore, type PublicProfile, type RuntimeKindName, publicProfile } from './profiles.js';
+import type { TurnJournal, TurnRow } from '../sessions/journal.js';
+import { type AgentProfile, type ProfileStore, type PublicProfile, type RuntimeKindName, publicProfile } from './profiles.js';
 
 export interface OwnerServiceDeps {
   owner: () => ServerApi;
   profiles: ProfileStore;
   launcher: RuntimeLauncher;
+  journal: TurnJournal;
+  /** Starts following the new agent's turns. */
+  onAgentAdded(p: AgentProfile): void;
   status: () => Promise<Record<string, unknown>>;
   stop: () => Promise<void>;
   generalChannel: string;
@@ -32,14 +36,28 @@ export class OwnerService {
   }
 
   /** Creates the agent member on the server, joins it to #general, and stores its profile and server credential locally. */
-  async addAgent(input: { name: string; runtime?: RuntimeKindName }): Promise<PublicProfile> {
+  async addAgent(input: { name: string; runtime?: RuntimeKindName; model?: string; workdir?: string; command?: string[] }): Promise<PublicProfile> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
+    const workdir = input.workdir === undefined ? undefined : checkedWorkdir(input.workdir);
     const api = this.deps.owner();
     const created = await api.members.createAgent({ name: input.name });
     await api.channels.addMember(this.deps.generalChannel, created.agent.id);
-    const profile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
+    const profile: AgentProfile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
+    if (input.model !== undefined) profile.model = input.model;
+    if (workdir !== undefined) profile.workdir = workdir;
+    if (input.command !== undefined && input.command.length > 0) profile.command = input.command;
     this.deps.profiles.save(profile);
+    this.deps.onAgentAdded(profile);
     return publicProfile(profile);
+  }
+
+  /** Recent turns of one agent, newest first, with outcome and duration. */
+  listTurns(agent: string, limit: number): { turns: Array<Omit<TurnRow, 'content'> & { durationMs: number | null }> } {
+    const p = this.deps.profiles.find(agent);
+    if (!p) throw new AppError('not_found', `no agent named ${agent}`);
+    return {
+      turns: this.deps.journal.recent(p.id, limit).map(({ content: _c, ...t }) => ({ ...t, durationMs: t.startedAt !== null && t.finishedAt !== null ? t.finishedAt - t.startedAt : null })),
+    };
   }
 
   postMessage(input: { target: string; content: string }) {
@@ -65,14 +83,7 @@ export class OwnerService {
   async startRuntime(input: { agent: string; runtime?: RuntimeKindName; workdir?: string; command: string[]; detach?: boolean }, res: ServerResponse): Promise<void> {
     const agent = this.deps.profiles.find(input.agent);
     if (!agent) throw new AppError('not_found', `no agent named ${input.agent}; add it with: agentteam agent add --name ${input.agent}`);
-    const workdir = resolve(input.workdir ?? process.cwd());
-    let st;
-    try {
-      st = statSync(workdir);
-    } catch {
-      st = undefined;
-    }
-    if (!st?.isDirectory()) throw new AppError('invalid_input', 'workdir is not a directory');
+    const workdir = checkedWorkdir(input.workdir ?? process.cwd());
     const runtime = input.runtime ?? agent.runtime;
     if (input.detach) {
       const run = await this.deps.launcher.launch({ agent, runtime, workdir, command: input.command });
@@ -97,4 +108,16 @@ export class OwnerService {
       }
     });
   }
+}
+
+function checkedWorkdir(dir: string): string {
+  const workdir = resolve(dir);
+  let st;
+  try {
+    st = statSync(workdir);
+  } catch {
+    st = undefined;
+  }
+  if (!st?.isDirectory()) throw new AppError('invalid_input', 'workdir is not a directory');
+  return workdir;
 }

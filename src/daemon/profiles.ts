@@ -1,7 +1,8 @@
 // Owns local agent profiles (home/profiles/<agentId>.json, 0600): name, runtime kind and the agent's server credential.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFile } from './home.js';
+import { readTextIfExists, writePrivateFile } from './home.js';
+import { UnsafeHomeError } from './home-check.js';
 
 import { RUNTIME_KINDS, type RuntimeKind } from '../runtime/drivers/types.js';
 
@@ -13,6 +14,12 @@ export interface AgentProfile {
   name: string;
   runtime: RuntimeKindName;
   createdAt: string;
+  /** The model the runtime uses for turns; absent means the runtime's default. */
+  model?: string;
+  /** The absolute working directory turns run in. */
+  workdir?: string;
+  /** The command a turn runs (for `command`; for other kinds, a replacement for the kind's binary). */
+  command?: string[];
   /** The agent's server credential. Never model-visible, never logged, never returned by an owner route. */
   credential: string;
 }
@@ -20,7 +27,11 @@ export interface AgentProfile {
 export type PublicProfile = Omit<AgentProfile, 'credential'>;
 
 export function publicProfile(p: AgentProfile): PublicProfile {
-  return { id: p.id, name: p.name, runtime: p.runtime, createdAt: p.createdAt };
+  const out: PublicProfile = { id: p.id, name: p.name, runtime: p.runtime, createdAt: p.createdAt };
+  if (p.model !== undefined) out.model = p.model;
+  if (p.workdir !== undefined) out.workdir = p.workdir;
+  if (p.command !== undefined) out.command = p.command;
+  return out;
 }
 
 export class ProfileStore {
@@ -30,10 +41,12 @@ export class ProfileStore {
     for (const f of readdirSync(dir)) {
       if (!f.endsWith('.json')) continue;
       try {
-        const p = JSON.parse(readFileSync(join(dir, f), 'utf8')) as AgentProfile;
+        const p = JSON.parse(readTextIfExists(join(dir, f)) ?? '{}') as AgentProfile;
         if (p.id && p.credential) this.byId.set(p.id, p);
-      } catch {
-        /* an unreadable profile is skipped; the server still knows the agent */
+      } catch (e) {
+        // A profile that is someone else's, a link or readable by others is never loaded: refuse to start.
+        if (e instanceof UnsafeHomeError) throw e;
+        /* an unparsable profile is skipped; the server still knows the agent */
       }
     }
   }

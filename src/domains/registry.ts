@@ -2,13 +2,17 @@
 import type { BoundAction } from '../wire/exec/action.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { AnyDomain, DomainModule } from './module.js';
+import { approvalDomain } from './approval/index.js';
 import { channelDomain } from './channel/index.js';
 import { memberDomain } from './member/index.js';
 import { messageDomain } from './message/index.js';
+import { profileDomain } from './profile/index.js';
 import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
 import { taskDomain } from './task/index.js';
 import { teamDomain } from './team/index.js';
+import { turnDomain } from './turn/index.js';
+import { workspaceDomain } from './workspace/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -19,6 +23,10 @@ export const DOMAINS = [
   reviewDomain,
   projectDomain,
   teamDomain,
+  turnDomain,
+  workspaceDomain,
+  profileDomain,
+  approvalDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];

@@ -15,13 +15,30 @@ import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { execRootPath } from '../shared/routes.js';
 import { processStartTime } from '../shared/proc.js';
-import { prepareRuntime } from './drivers/index.js';
+import { prepareRuntime, type RuntimePlan } from './drivers/index.js';
+import type { TurnInput } from './drivers/types.js';
+import type { CurrentTurn, SessionMetadata } from '../sessions/metadata.js';
+import { writeRunRecord } from './orphans.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
   runtime: RuntimeKindName;
   workdir: string;
   command: string[];
+  /** Daemon-provided canonical variables for this launch (e.g. AGENTTEAM_TURN_*), appended after the scrub. */
+  canonicalEnv?: Readonly<Record<string, string>>;
+  /** One turn of an agent session: the driver delivers it; `meta` becomes the authorization's session metadata. */
+  turn?: { input: TurnInput; meta: CurrentTurn };
+}
+
+/** How one turn's runtime ended. `failure` is set when it never started (missing runtime, launch error). */
+export interface TurnRun {
+  runId: string | null;
+  code: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  resumeId?: string;
+  failure?: { kind: 'runtime_missing' | 'start_failed'; message: string };
 }
 
 export type RunEvent = { type: 'started'; runId: string; pid: number } | { type: 'stdout' | 'stderr'; data: string } | { type: 'exit'; code: number | null; signal: string | null };
@@ -50,12 +67,20 @@ export interface LauncherDeps {
   binDir: string;
   runtimesDir: string;
   catalog: () => RuntimeCatalog;
+  /** Every secret value the daemon holds (owner/admin tokens, server credentials); no runtime env var may carry one. */
+  daemonSecrets?: () => Iterable<string>;
   log: Logger;
+  /** The current turn per runtime authorization, set for turn launches and cleared at exit. */
+  metadata?: SessionMetadata;
   /** The agents' Memory clones: created if needed before launch; the folder is handed to the runtime. */
   memory?: { ensure(agentId: string): { dir: string; git: boolean } };
   /** Stop grace and shutdown bounds run on this clock; the system clock by default. */
   clock?: Clock;
 }
+
+/** Stdout kept per turn for the driver's resumeIdFrom: the head and the tail (a runtime's session id is in one of them). */
+const TURN_STDOUT_HEAD = 1024 * 1024;
+const TURN_STDOUT_TAIL = 3 * 1024 * 1024;
 
 interface Live {
   record: RunRecord;
@@ -76,6 +101,48 @@ export class RuntimeLauncher {
 
   /** Launches one runtime process; `sink` receives its output and exit. Fails closed: any error revokes what was issued. */
   async launch(req: LaunchRequest, sink?: (e: RunEvent) => void): Promise<RunRecord> {
+    return (await this.start(req, sink)).record;
+  }
+
+  /**
+   * Runs one turn to its end: the plan's stdin is written and closed, stdout is kept (bounded) for the driver's
+   * resumeIdFrom, and past `timeoutMs` the process group is stopped (SIGTERM, then SIGKILL after the grace period).
+   */
+  async runTurn(req: LaunchRequest, timeoutMs: number, onStarted?: (r: { runId: string; pid: number; processStartTime: string | null }) => void): Promise<TurnRun> {
+    let head = '';
+    let tail = '';
+    let code: number | null = null;
+    let signal: string | null = null;
+    const sink = (e: RunEvent) => {
+      if (e.type === 'stdout') {
+        if (head.length < TURN_STDOUT_HEAD) head += e.data;
+        else tail = (tail + e.data).slice(-TURN_STDOUT_TAIL);
+      } else if (e.type === 'exit') (code = e.code), (signal = e.signal);
+    };
+    let started;
+    try {
+      started = await this.start(req, sink);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const missing = /needs the "|needs a command|ENOENT/.test(message);
+      return { runId: null, code: null, signal: null, timedOut: false, failure: { kind: missing ? 'runtime_missing' : 'start_failed', message } };
+    }
+    onStarted?.({ runId: started.record.runId, pid: started.record.pid, processStartTime: started.record.processStartTime });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void this.stop(started.record.runId).catch(() => undefined);
+    }, timeoutMs);
+    timer.unref();
+    await started.exited;
+    clearTimeout(timer);
+    const out: TurnRun = { runId: started.record.runId, code, signal, timedOut };
+    const id = started.plan.resumeIdFrom?.(tail ? `${head}\n${tail}` : head);
+    if (id) out.resumeId = id;
+    return out;
+  }
+
+  private async start(req: LaunchRequest, sink?: (e: RunEvent) => void): Promise<{ record: RunRecord; plan: RuntimePlan; exited: Promise<void> }> {
     const { deps } = this;
     const runId = newId('run');
     const serverId = deps.serverId();
@@ -92,7 +159,10 @@ export class RuntimeLauncher {
       catalog: deps.catalog(),
     });
     const runDir = join(deps.runtimesDir, runId);
+    // Session metadata lives beside the authorization, never inside it (the Exec authorization carries no launch target).
+    if (req.turn) deps.metadata?.set(active.info.id, req.turn.meta);
     let child: ChildProcess;
+    let plan: RuntimePlan;
     try {
       ensurePrivateDir(runDir);
       const base = deps.daemonUrl();
@@ -103,6 +173,8 @@ export class RuntimeLauncher {
         mcpUrl,
         mcpToken: active.mcpToken,
         binDir: deps.binDir,
+        ...(req.canonicalEnv ? { canonical: req.canonicalEnv } : {}),
+        ...(deps.daemonSecrets ? { daemonSecrets: deps.daemonSecrets() } : {}),
       });
       if (deps.memory) {
         // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
@@ -111,13 +183,22 @@ export class RuntimeLauncher {
         if (!clone.git) deps.log.warn({ agentId: req.agent.id }, 'git is not installed: the memory clone is a plain folder');
         installSkill(req.runtime, req.workdir, deps.log);
       }
-      const plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env });
-      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) } });
+      plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env, ...(req.turn ? { turn: req.turn.input } : {}) });
+      // plan.envAdd (e.g. AGENTTEAM_TURN_*) is appended after the scrubbed, canonical env.
+      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) }, stdin: plan.stdin });
     } catch (e) {
       // Launch abort: revoke before cleanup, then remove the run dir.
       await deps.store.revoke(active.info.id, 'abort');
+      deps.metadata?.clear(active.info.id);
       rmSync(runDir, { recursive: true, force: true });
       throw e instanceof AppError ? e : new AppError('invalid_input', `could not start the runtime: ${(e as Error).message}`);
+    }
+    // Persisted before anything else, so a daemon killed from here on leaves a record the next one finds.
+    const startTime = processStartTime(child.pid!);
+    try {
+      writeRunRecord(runDir, { runId, pid: child.pid!, processStartTime: startTime });
+    } catch (e) {
+      deps.log.error({ err: String(e), runId }, 'could not persist the run record');
     }
     const record: RunRecord = {
       runId,
@@ -125,7 +206,7 @@ export class RuntimeLauncher {
       agentName: req.agent.name,
       runtime: req.runtime,
       pid: child.pid!,
-      processStartTime: processStartTime(child.pid!),
+      processStartTime: startTime,
       workdir: req.workdir,
       startedAt: new Date().toISOString(),
       status: 'running',
@@ -147,6 +228,7 @@ export class RuntimeLauncher {
       void (async () => {
         // Process exit: revoke every generation and the MCP credential, drain, then remove files.
         await deps.store.revoke(active.info.id, 'exit').catch((err) => deps.log.error({ err: String(err), runId }, 'revoke failed'));
+        deps.metadata?.clear(active.info.id);
         rmSync(runDir, { recursive: true, force: true });
         record.status = 'exited';
         record.exitCode = code;
@@ -161,7 +243,7 @@ export class RuntimeLauncher {
     });
     deps.log.info({ runId, agentId: req.agent.id, runtime: req.runtime, pid: child.pid, authorizationId: active.info.id }, 'runtime started');
     emit({ type: 'started', runId, pid: child.pid! });
-    return record;
+    return { record, plan, exited };
   }
 
   /** Detaches an output sink (a foreground client went away). */
@@ -222,11 +304,17 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   }
 }
 
-function spawnChild(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<ChildProcess> {
+function spawnChild(command: string, args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string | undefined }): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    // Own process group (detached) so stop/shutdown reaches the whole tree; stdin is not relayed.
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.once('spawn', () => resolve(child));
+    // Own process group (detached) so stop/shutdown reaches the whole tree; stdin is only the plan's text, then closed.
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    child.once('spawn', () => {
+      if (opts.stdin !== undefined) {
+        child.stdin!.on('error', () => undefined); // a runtime that exits without reading its stdin is not an error here
+        child.stdin!.end(opts.stdin, 'utf8');
+      }
+      resolve(child);
+    });
     child.once('error', (e) => reject(new AppError('invalid_input', `could not start ${command}: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
   });
 }

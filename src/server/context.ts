@@ -3,6 +3,7 @@ import { ID_RE, type SortableIds } from '../shared/ids.js';
 import type { MemberKind } from '../domains/member/contract.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { checkText } from '../shared/bounds.js';
 import type { CursorCodec } from './pagination.js';
 import type { Store } from './store/types.js';
 import type { WorkspaceMeta } from './workspace.js';
@@ -39,13 +40,12 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** A required string field with bounds, trimmed check only for emptiness. */
-export function text(v: unknown, field: string, min: number, max: number): string {
-  if (typeof v !== 'string' || v.length < min || v.length > max) {
-    throw new AppError('validation_failed', `${field} must be a string of ${min} to ${max} characters`);
-  }
-  if (min > 0 && v.trim().length === 0) throw new AppError('validation_failed', `${field} must not be blank`);
-  return v;
+/**
+ * A string field bounded in characters and, by default, in as many serialized JSON bytes (escaped control characters,
+ * quotes and non-ASCII count); domains with their own byte bound pass it (shared/bounds.ts checkText).
+ */
+export function text(v: unknown, field: string, min: number, max: number, maxBytes = max): string {
+  return checkText(v, { field, min, chars: max, bytes: maxBytes });
 }
 
 export { ID_RE };

@@ -9,7 +9,7 @@ import type { Logger } from '../shared/log.js';
 import type { RunningServer, StartServerOptions } from './main.js';
 
 /** What the worker gets: startServer's options that can cross threads, plus where its own log goes. */
-export interface WorkerServerData extends Pick<StartServerOptions, 'db' | 'dbPath' | 'host' | 'port' | 'adminToken'> {
+export interface WorkerServerData extends Pick<StartServerOptions, 'db' | 'dbPath' | 'host' | 'port' | 'adminToken' | 'limits'> {
   /** The logs directory; the worker writes `<logName>.log` there (default server.log). No directory: logging off. */
   logDir?: string;
   logName?: string;

@@ -1,8 +1,9 @@
 // Owns starting and stopping the AgentTeam Server: open the store (SQLite or PostgreSQL), wire domains, listen on loopback, close cleanly.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
+import { createHardenedServer, type ListenerLimits } from '../wire/http/listener.js';
 import { createDomains } from './app.js';
 import { createRequestHandler } from './http/handler.js';
 import { openStore } from './store/open.js';
@@ -21,6 +22,8 @@ export interface StartServerOptions {
   clock?: Clock;
   /** Requests admitted at once (default 2048, above the daemon's 1024); more get 409 admission_rejected unread. */
   maxInFlight?: number;
+  /** Connection bound and timeouts of the listener (defaults: LISTENER_DEFAULTS). */
+  limits?: ListenerLimits;
 }
 
 export interface RunningServer {
@@ -46,7 +49,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const domains = await createDomains(store, clock);
     const host = opts.host ?? '127.0.0.1';
     const loopbackOnly = LOOPBACK_BIND.has(host);
-    server = createServer({ keepAliveTimeout: 5000, requestTimeout: 120_000 }, createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) }));
+    server = createHardenedServer(createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) }), opts.limits);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(opts.port ?? 0, host, () => {

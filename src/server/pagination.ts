@@ -2,6 +2,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../shared/ids.js';
 import { AppError } from '../shared/errors.js';
+import { fittingPrefix, PAGE_ITEMS_BYTES_MAX } from '../shared/bounds.js';
 import type { Sql, SqlValue } from './store/types.js';
 
 export const DEFAULT_LIMIT = 20;
@@ -159,11 +160,19 @@ export function pageStatement(q: Pick<PageQuery, 'ordering' | 'columns' | 'from'
   return { sql: `SELECT ${q.columns} FROM ${q.from} WHERE ${q.where}${seek.sql} ORDER BY ${orderBy(q.ordering)} LIMIT ?`, params: [...q.params, ...seek.params, fetch] };
 }
 
+export interface KeysetResult<R> {
+  rows: R[];
+  hasMore: boolean;
+  nextCursor?: string;
+  /** The exact cursor that continues after rows[i] (for a page cut short to fit its byte budget). */
+  cursorAfter(i: number): string;
+}
+
 /**
  * One page: limit+1 rows fetched in the ordering strictly after the cursor's boundary; `hasMore` when the extra row
  * exists, `nextCursor` only then.
  */
-export async function keysetPage<R extends Record<string, unknown>>(sql: Sql, codec: CursorCodec, q: PageQuery): Promise<{ rows: R[]; hasMore: boolean; nextCursor?: string }> {
+export async function keysetPage<R extends Record<string, unknown>>(sql: Sql, codec: CursorCodec, q: PageQuery): Promise<KeysetResult<R>> {
   const limit = normalizeLimit(q.limit);
   const o = q.ordering;
   const cur = q.cursor === undefined ? undefined : codec.decode(q.cursor, o, q.filter);
@@ -179,15 +188,28 @@ export async function keysetPage<R extends Record<string, unknown>>(sql: Sql, co
   }
   const st = pageStatement(q, cur?.values, limit + 1);
   const rows = await sql.all<R>(st.sql, st.params);
-  const hasMore = rows.length > limit;
-  const pageRows = hasMore ? rows.slice(0, limit) : rows;
-  const out: { rows: R[]; hasMore: boolean; nextCursor?: string } = { rows: pageRows, hasMore };
-  if (hasMore) {
-    const last = pageRows[pageRows.length - 1]!;
+  // Safety net for every list: the stored rows of one page stay within the page budget (fitPage then checks the DTOs).
+  const fit = fittingPrefix(rows.slice(0, limit));
+  const hasMore = rows.length > fit;
+  const pageRows = rows.slice(0, fit);
+  const cursorAfter = (i: number): string => {
+    const last = pageRows[i]!;
     const values = o.keys.map((k) => (k.type === 'text' ? String(last[k.field]) : Number(last[k.field])));
-    out.nextCursor = codec.encode(o, q.filter, asOf === undefined ? { values } : { values, asOf });
-  }
+    return codec.encode(o, q.filter, asOf === undefined ? { values } : { values, asOf });
+  };
+  const out: KeysetResult<R> = { rows: pageRows, hasMore, cursorAfter };
+  if (hasMore) out.nextCursor = cursorAfter(pageRows.length - 1);
   return out;
+}
+
+/**
+ * The page's items cut to the longest prefix whose JSON fits `budget` bytes; a cut page continues exactly after its
+ * last item. Never empty while items remain, so every walk goes on (ITEM_BYTES_MAX bounds each item far below).
+ */
+export function fitPage<D>(p: KeysetResult<unknown>, items: D[], budget: number = PAGE_ITEMS_BYTES_MAX): { items: D[]; hasMore: boolean; nextCursor?: string } {
+  const k = fittingPrefix(items, budget);
+  if (k === items.length) return p.nextCursor === undefined ? { items, hasMore: p.hasMore } : { items, hasMore: p.hasMore, nextCursor: p.nextCursor };
+  return { items: items.slice(0, k), hasMore: true, nextCursor: p.cursorAfter(k - 1) };
 }
 
 /** The next value of a `moved` column: one past the table's highest (run inside the writing transaction). */

@@ -25,6 +25,8 @@ export interface TestServer {
   ownerId: string;
   /** Runs one statement (`?` placeholders) directly on the server's database, as another server process would. */
   runSql(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Runs one query directly on the server's database (a full scan, bypassing the API). */
+  querySql<R>(sql: string, params?: readonly SqlValue[]): Promise<R[]>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,14 @@ export async function startTestServer(opts: { clock?: Clock; maxInFlight?: numbe
       const store = await openStore(fresh.db);
       try {
         return await store.run(sql, params);
+      } finally {
+        await store.close();
+      }
+    },
+    async querySql<R>(sql: string, params: readonly SqlValue[] = []) {
+      const store = await openStore(fresh.db);
+      try {
+        return await store.all<R>(sql, params);
       } finally {
         await store.close();
       }

@@ -31,6 +31,7 @@ startServer({
   ...(data.host !== undefined ? { host: data.host } : {}),
   ...(data.port !== undefined ? { port: data.port } : {}),
   adminToken: data.adminToken,
+  ...(data.limits !== undefined ? { limits: data.limits } : {}),
   logger,
 }).then(
   (s) => {

@@ -1,5 +1,5 @@
-// Owns process facts read from the OS: a process's start time (to tell a live process from a reused pid).
-import { readFileSync } from 'node:fs';
+// Owns process facts read from the OS: a process's start time (to tell a live process from a reused pid), group members.
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** The process start time in clock ticks since boot (Linux /proc/<pid>/stat field 22), or null where unknown. */
 export function processStartTime(pid: number): string | null {
@@ -26,4 +26,26 @@ export function processAlive(pid: number): boolean {
   } catch {
     return true; // no /proc: trust kill(pid, 0)
   }
+}
+
+/** Pids whose process group is `pgid` (Linux /proc scan); empty where /proc is unavailable. */
+export function processGroupMembers(pgid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const n of names) {
+    if (!/^\d+$/.test(n)) continue;
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(Number(n));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
 }

@@ -34,9 +34,9 @@ before(async () => {
     const m = await client.send('POST', rt.mcpPath, mcpHeaders(rt.mcpToken), JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'message_send', arguments: { target: 'channel:general', content: `seed message ${i}` } } }));
     messageIds.push(JSON.parse(m.body).result.structuredContent.id);
   }
-  // Large messages (≈ 16 KB each in UTF-8) so history reads meet the 64 KiB result budget and must page themselves.
+  // Large messages (≈ 8 KB each in UTF-8, at the message content bound) so history reads meet the 64 KiB result budget and must page themselves.
   for (let i = 0; i < 8; i++) {
-    const m = await client.send('POST', rt.mcpPath, mcpHeaders(rt.mcpToken), JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'message_send', arguments: { target: 'channel:general', content: `${i}${'é'.repeat(7990)}` } } }));
+    const m = await client.send('POST', rt.mcpPath, mcpHeaders(rt.mcpToken), JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'message_send', arguments: { target: 'channel:general', content: `${i}${'é'.repeat(3990)}` } } }));
     assert.equal(JSON.parse(m.body).result.isError, undefined, m.body.slice(0, 200));
   }
   const tl = JSON.parse((await client.send('POST', `${rt.execBase}/task/list`, execHeaders(readExecToken(rt)), '{"limit":20}')).body).data;

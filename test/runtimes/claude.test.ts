@@ -8,15 +8,19 @@
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
-import { scriptOneCall, startModelCapture, type ModelCapture } from './model-capture.js';
+import { scriptOneCall, startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
 const NAMES = AGENTTEAM_TOOLS.map((n) => `mcp__agentteam__${n}`);
 // A key no API accepts; it only makes Claude send its model requests (to the capture) instead of asking for a login.
 const MODEL_ENV = { ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' };
+const MODEL_ENV_FOR = (m: ModelCapture) => ({ ...MODEL_ENV, ANTHROPIC_BASE_URL: m.url });
 let rd: RuntimeDaemon;
 let model: ModelCapture;
 let dead: { token: string; mcpUrl: string } | undefined;
@@ -85,13 +89,13 @@ test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp
   }
 });
 
-test('claude: with ENABLE_TOOL_SEARCH=false the model gets the four definitions; on a scripted tool_use Claude calls message_send through the daemon', async (t) => {
+test('claude: with ENABLE_TOOL_SEARCH=false the model gets the four definitions; on a scripted tool_use Claude calls message_send through the daemon with no hand-written flag', async (t) => {
   const daemon = await startRuntimeDaemon({ ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url, ENABLE_TOOL_SEARCH: 'false' });
   const call = { id: 'toolu_agentteam_claude', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'hello from claude' } };
   model.script = scriptOneCall(call);
   try {
-    // `-p` denies MCP tools unless allowed; a user allows ours the same way.
-    const c = await startClaude(daemon, 'cl2', ['--allowedTools', call.name]);
+    // `-p` denies MCP tools unless allowed: the driver's --allowedTools does it, no hand-written flag.
+    const c = await startClaude(daemon, 'cl2');
     try {
       const req = await model.waitFor((b) => (b.tools ?? []).some((x) => x.name?.startsWith('mcp__agentteam__')), DEADLINE_MS);
       const tools = req.tools ?? [];
@@ -138,4 +142,78 @@ test("claude: handed its exited run's token directly, is refused by the daemon a
   t.diagnostic(`claude with a dead token: ${JSON.stringify(server)}`);
   assert.ok(server && server.status !== 'connected');
   assert.ok(!init.tools.some((n) => n.startsWith('mcp__agentteam__')));
+});
+
+test('claude turn (default settings): instructions reach the model; a shell `agentteam exec task create` and message_send (found through ToolSearch) succeed; the reply lands in the target; the session id resumes', async (t) => {
+  const creds = await holdCredentials(rd, 'clt');
+  const marker = 'AGENTTEAM-STABLE-claude-7f3a';
+  const exec = { id: 'toolu_turn_exec', name: 'Bash', input: { command: `agentteam exec task create '{"title":"release notes (claude)"}'`, description: 'create the task' } };
+  const search = { id: 'toolu_turn_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_send', max_results: 1 } };
+  const send = { id: 'toolu_turn_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'claude turn reply: the task is created' } };
+  // Any other command stays behind Claude's permission check (`-p` denies what is not allowed).
+  const other = { id: 'toolu_turn_other', name: 'Bash', input: { command: 'touch not-allowed', description: 'not an agentteam command' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  model.script = scriptSteps([
+    { call: other, offered: offers('Bash') },
+    { call: exec, offered: offers('Bash') },
+    { call: search, offered: offers('ToolSearch') },
+    // The deferred tool is callable once ToolSearch returned its schema (Claude then sends it as a tool).
+    { call: send, offered: (b) => toolResults(b).some((r) => r.tool_use_id === search.id) },
+  ]);
+  try {
+    const run = await runTurn('claude', creds, turnInput(marker), MODEL_ENV_FOR(model), DEADLINE_MS);
+    const r = await run.p.done;
+    assert.equal(r.timedOut, false, `claude turn did not finish; stderr: ${run.p.stderr().slice(-800)}`);
+    assert.equal(r.code, 0, `claude turn failed; stderr: ${run.p.stderr().slice(-800)}`);
+    const first = model.requests.find((q) => JSON.stringify(q.body.system ?? '').includes(marker));
+    assert.ok(first, 'the stable instructions never reached the model as system prompt');
+    const denied = await model.waitForToolResult(other.id, 1);
+    t.diagnostic(`claude Bash outside the allowed rules: ${JSON.stringify(denied).slice(0, 200)}`);
+    assert.equal(denied.is_error, true, 'a command other than `agentteam exec` ran without permission');
+    assert.equal(existsSync(join(run.place.cwd, 'not-allowed')), false);
+    const execResult = JSON.stringify((await model.waitForToolResult(exec.id, 1)).content);
+    t.diagnostic(`claude Bash agentteam exec result: ${execResult.slice(0, 300)}`);
+    assert.match(execResult, /tsk_/);
+    const sendResult = await model.waitForToolResult(send.id, 1);
+    assert.notEqual(sendResult.is_error, true, JSON.stringify(sendResult));
+    assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'clt');
+    const tasks = JSON.stringify(await execAs(creds, ['task', 'list']));
+    assert.match(tasks, /release notes \(claude\)/);
+    const sessionId = run.plan.resumeIdFrom?.(run.p.stdout());
+    assert.match(sessionId ?? '', /^[0-9a-f-]{36}$/);
+
+    // The next turn resumes that session: the model sees the first turn's messages again.
+    model.script = () => ({ text: 'resumed' });
+    const next = await runTurn('claude', creds, turnInput(marker, { prompt: 'second turn', resumeId: sessionId }), MODEL_ENV_FOR(model), DEADLINE_MS, run.place);
+    assert.ok(next.plan.args.includes('--resume'));
+    assert.equal((await next.p.done).code, 0, next.p.stderr().slice(-800));
+    const resumed = model.requests.at(-1)!.body;
+    assert.ok(JSON.stringify(resumed.messages).includes(send.input.content), 'the resumed session lost the first turn');
+    assert.equal(next.plan.resumeIdFrom?.(next.p.stdout()), sessionId);
+  } finally {
+    model.script = undefined;
+    await creds.release();
+  }
+});
+
+test("README example `runtime start --agent demo --runtime claude -- claude -p 'read #general and answer there'` reads and answers in #general as written", async () => {
+  await readmeSetup(rd);
+  const search = { id: 'toolu_readme_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_history_read,mcp__agentteam__message_send', max_results: 2 } };
+  const read = { id: 'toolu_readme_read', name: 'mcp__agentteam__message_history_read', input: { target: 'channel:general' } };
+  const send = { id: 'toolu_readme_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'claude read: hello demo' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  model.script = scriptSteps([
+    { call: search, offered: offers('ToolSearch') },
+    { call: read, offered: (b) => toolResults(b).some((r) => r.tool_use_id === search.id) },
+    { call: send, offered: (b) => toolResults(b).some((r) => r.tool_use_id === read.id) },
+  ]);
+  try {
+    const p = runtimeStart(rd, ['--agent', 'demo', '--runtime', 'claude', '--', 'claude', '-p', README_PROMPT], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+    const r = await p.done;
+    assert.equal(r.code, 0, `the README example failed; stderr: ${p.stderr().slice(-800)}`);
+    assert.match(JSON.stringify((await model.waitForToolResult(read.id, 1)).content), /hello demo/);
+    assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'demo');
+  } finally {
+    model.script = undefined;
+  }
 });

@@ -121,8 +121,11 @@ export interface Bounded {
 }
 
 /** Spawns in its own process group, kills the group at `timeoutMs`; output is kept in memory. */
-export function runBounded(cmd: string, args: string[], o: { env: Record<string, string>; cwd: string; timeoutMs: number; stdin?: boolean }): Bounded {
-  const child = spawn(cmd, args, { env: o.env, cwd: o.cwd, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+export function runBounded(cmd: string, args: string[], o: { env: Record<string, string>; cwd: string; timeoutMs: number; stdin?: boolean; input?: string }): Bounded {
+  const piped = o.stdin === true || o.input !== undefined;
+  const child = spawn(cmd, args, { env: o.env, cwd: o.cwd, detached: true, stdio: [piped ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  // As the launcher does for a turn: the plan's stdin is written whole, then closed.
+  if (o.input !== undefined) child.stdin!.end(o.input);
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));

@@ -33,15 +33,21 @@ export function toolResults(b: ModelRequest): ToolResultBlock[] {
   const messages = (Array.isArray(b.messages) ? b.messages : []) as { content?: unknown }[];
   const blocks = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [])).filter((c) => c?.type === 'tool_result');
   const items = (Array.isArray(b.input) ? b.input : []) as { type?: string; call_id?: string; output?: unknown }[];
-  const outputs = items.filter((i) => i?.type === 'function_call_output').map((i): ToolResultBlock => ({ type: 'tool_result', tool_use_id: i.call_id ?? '', content: i.output }));
+  const outputs = items
+    .filter((i) => i?.type === 'function_call_output' || i?.type === 'custom_tool_call_output')
+    .map((i): ToolResultBlock => ({ type: 'tool_result', tool_use_id: i.call_id ?? '', content: i.output }));
   return [...blocks, ...outputs];
 }
 
-/** One tool call the scripted model makes; `namespace` is the Responses-API namespace tool that offers `name` (Codex). */
+/**
+ * One tool call the scripted model makes; `namespace` is the Responses-API namespace tool that offers `name` (Codex).
+ * A `custom` call (Responses `custom_tool_call`, e.g. Codex code mode's `exec`) carries `input` as raw text.
+ */
 export interface ScriptedCall {
   id: string;
   name: string;
   namespace?: string;
+  custom?: boolean;
   input: unknown;
 }
 
@@ -160,10 +166,12 @@ function writeResponsesStream(res: ServerResponse, reply: ModelReply): void {
   const ev = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   ev('response.created', { response: { id: 'resp_capture' } });
-  const item =
-    'toolUse' in reply
-      ? { type: 'function_call', call_id: reply.toolUse.id, name: reply.toolUse.name, namespace: reply.toolUse.namespace ?? null, arguments: JSON.stringify(reply.toolUse.input) }
-      : { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: reply.text }] };
+  const call = 'toolUse' in reply ? reply.toolUse : undefined;
+  const item = !call
+    ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: (reply as { text: string }).text }] }
+    : call.custom
+      ? { type: 'custom_tool_call', call_id: call.id, name: call.name, ...(call.namespace ? { namespace: call.namespace } : {}), input: String(call.input) }
+      : { type: 'function_call', call_id: call.id, name: call.name, namespace: call.namespace ?? null, arguments: JSON.stringify(call.input) };
   ev('response.output_item.done', { output_index: 0, item });
   ev('response.completed', { response: { id: 'resp_capture', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } });
   res.end();

@@ -10,9 +10,11 @@ import assert from 'node:assert/strict';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, plain, runBounded, workdir } from './harness.js';
-import { scriptOneCall, startModelCapture, type ModelCapture } from './model-capture.js';
+import { scriptOneCall, startModelCapture, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
+const MODEL_ENV = { ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' };
 let rd: RuntimeDaemon;
 let model: ModelCapture;
 let dead: { token: string; mcpUrl: string } | undefined;
@@ -94,4 +96,65 @@ test("opencode: handed its exited run's token directly, is refused by the daemon
   t.diagnostic(`opencode mcp list with a dead token: ${line.trim()}`);
   assert.ok(line.length > 0, 'agentteam missing from opencode mcp list');
   assert.doesNotMatch(line, /connected/);
+});
+
+test('opencode turn (default model and settings): instructions reach the model; a bash `agentteam exec task create` and agentteam_message_send succeed; the reply lands in the target; --session resumes', async (t) => {
+  const creds = await holdCredentials(rd, 'oct');
+  const marker = 'AGENTTEAM-STABLE-opencode-2c9e';
+  const exec = { id: 'toolu_oc_exec', name: 'bash', input: { command: `agentteam exec task create '{"title":"release notes (opencode)"}'`, description: 'create the task' } };
+  const send = { id: 'toolu_oc_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'opencode turn reply: the task is created' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  model.script = scriptSteps([
+    { call: exec, offered: offers('bash') },
+    { call: send, offered: offers(send.name) },
+  ]);
+  const start = model.requests.length;
+  try {
+    const run = await runTurn('opencode', creds, turnInput(marker), { ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url }, DEADLINE_MS);
+    const r = await run.p.done;
+    assert.equal(r.timedOut, false, `opencode turn did not finish; stderr: ${run.p.stderr().slice(-800)}`);
+    assert.equal(r.code, 0, run.p.stderr().slice(-800));
+    const withTools = model.requests.slice(start).filter((q) => offers('bash')(q.body));
+    assert.ok(withTools.length > 0 && withTools.every((q) => JSON.stringify(q.body.system ?? '').includes(marker)), 'the instructions file did not reach the system prompt');
+    t.diagnostic(`opencode default model: ${String(withTools[0]!.body.model)}`);
+    const execResult = JSON.stringify((await model.waitForToolResult(exec.id, 1)).content);
+    t.diagnostic(`opencode bash agentteam exec result: ${execResult.slice(0, 300)}`);
+    assert.match(execResult, /tsk_/);
+    assert.notEqual((await model.waitForToolResult(send.id, 1)).is_error, true);
+    assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'oct');
+    assert.match(JSON.stringify(await execAs(creds, ['task', 'list'])), /release notes \(opencode\)/);
+    const sessionId = run.plan.resumeIdFrom?.(run.p.stdout());
+    assert.match(sessionId ?? '', /^ses_/);
+
+    model.script = () => ({ text: 'resumed' });
+    const before = model.requests.length;
+    const next = await runTurn('opencode', creds, turnInput(marker, { prompt: 'second turn', resumeId: sessionId }), { ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url }, DEADLINE_MS, run.place);
+    assert.equal((await next.p.done).code, 0, next.p.stderr().slice(-800));
+    const resumed = model.requests.slice(before).find((q) => offers('bash')(q.body));
+    assert.ok(resumed && JSON.stringify(resumed.body.messages).includes(send.input.content), 'the resumed session lost the first turn');
+    assert.equal(next.plan.resumeIdFrom?.(next.p.stdout()), sessionId);
+  } finally {
+    model.script = undefined;
+    await creds.release();
+  }
+});
+
+test("README example `runtime start --agent demo --runtime opencode -- opencode run 'read #general and answer there'` reads and answers in #general as written", async () => {
+  await readmeSetup(rd);
+  const read = { id: 'toolu_oc_readme_read', name: 'agentteam_message_history_read', input: { target: 'channel:general' } };
+  const send = { id: 'toolu_oc_readme_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'opencode read: hello demo' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  model.script = scriptSteps([
+    { call: read, offered: offers(read.name) },
+    { call: send, offered: offers(send.name) },
+  ]);
+  try {
+    const p = runtimeStart(rd, ['--agent', 'demo', '--runtime', 'opencode', '--', 'opencode', 'run', README_PROMPT], { cwd: workdir(), timeoutMs: DEADLINE_MS });
+    const r = await p.done;
+    assert.equal(r.code, 0, `the README example failed; stderr: ${p.stderr().slice(-800)}`);
+    assert.match(JSON.stringify((await model.waitForToolResult(read.id, 1)).content), /hello demo/);
+    assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'demo');
+  } finally {
+    model.script = undefined;
+  }
 });

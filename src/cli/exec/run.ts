@@ -3,10 +3,12 @@ import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
 import { validateValue } from '../../catalog/validate.js';
+import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { MAX_BODY_BYTES } from '../../wire/http/body.js';
 import { loadCredentialSource } from './credentials.js';
 import { projectAnswer } from './project.js';
+import { loopbackProxyFor } from './proxy.js';
 import { sendOnce } from './send.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, credentials: 3, denied: 4, unreachable: 5 } as const;
@@ -69,8 +71,9 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
   } else {
     if (Buffer.byteLength(text) > MAX_INPUT) return usage(io, 'input exceeds 1 MiB', 'send a smaller input');
     try {
-      input = JSON.parse(text);
-    } catch {
+      input = parseStrictJson(text);
+    } catch (e) {
+      if (e instanceof DuplicateKeyError) return usage(io, `input has a ${e.message}`, 'send each field once');
       return usage(io, 'input is not valid JSON', `run agentteam exec ${domain} ${action} --help`);
     }
   }
@@ -83,7 +86,8 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
     return fail(io, errorEnvelope('denied', 'no valid Exec credential source', { hint: 'run this inside a runtime launched by the AgentTeam daemon' }), EXIT.credentials, `agentteam exec: ${cred.reason}`);
   }
   const base = cred.baseUrl.href.replace(/\/$/, '');
-  const sent = await sendOnce(new URL(`${base}/${domain}/${action}`), cred.token, JSON.stringify(input));
+  const url = new URL(`${base}/${domain}/${action}`);
+  const sent = await sendOnce(url, cred.token, JSON.stringify(input), loopbackProxyFor(url, env));
   if (sent.kind === 'unreachable') {
     const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running and that this runtime\'s sandbox allows loopback connections';
     return fail(io, errorEnvelope('upstream_unavailable', 'the AgentTeam daemon is not reachable', { hint }), EXIT.unreachable);

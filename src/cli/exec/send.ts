@@ -6,8 +6,11 @@ export type SendResult = { kind: 'response'; status: number; body: string } | { 
 const MAX_RESPONSE = 1024 * 1024;
 const IDLE_TIMEOUT_MS = 120_000;
 
-/** Sends exactly one JSON request; never retries. `afterSend` tells whether the request may have reached the daemon. */
-export function sendOnce(url: URL, token: string, body: string): Promise<SendResult> {
+/**
+ * Sends exactly one JSON request; never retries. `afterSend` tells whether the request may have reached the daemon.
+ * With `via` (a loopback HTTP proxy, see proxy.ts) the request goes to the proxy in absolute form.
+ */
+export function sendOnce(url: URL, token: string, body: string, via: URL | null = null): Promise<SendResult> {
   return new Promise((resolve) => {
     let sent = false;
     let settled = false;
@@ -18,9 +21,14 @@ export function sendOnce(url: URL, token: string, body: string): Promise<SendRes
       }
     };
     const payload = Buffer.from(body);
-    const req = request(url, {
+    const headers = { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Bearer ${token}`, accept: 'application/json' };
+    // Through a proxy: connect to it and name the daemon's absolute URL as the request target (RFC 9112 §3.2.2).
+    const where = via
+      ? { host: via.hostname.replace(/^\[|\]$/g, ''), port: Number(via.port || 80), path: url.href, headers: { ...headers, host: url.host } }
+      : { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80), path: `${url.pathname}${url.search}`, headers };
+    const req = request({
+      ...where,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Bearer ${token}`, accept: 'application/json' },
       timeout: IDLE_TIMEOUT_MS,
       // One request, one connection: no keep-alive socket holds the CLI open after the answer.
       agent: false,

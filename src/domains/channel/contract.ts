@@ -2,7 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { ID_PATTERN } from '../../shared/ids.js';
 
-export const CHANNEL_NAME_MAX = 100;
+import type { TextBound } from '../../shared/bounds.js';
+
+/** A channel's display name in characters and serialized JSON bytes (the one place; server and daemon check it). */
+export const CHANNEL_NAME = { field: 'name', min: 1, chars: 100, bytes: 400 } as const satisfies TextBound;
+export const CHANNEL_NAME_MAX = CHANNEL_NAME.chars;
 export const DM_MEMBERS_MAX = 16;
 
 export interface ChannelDto {

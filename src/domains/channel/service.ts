@@ -1,9 +1,10 @@
 // Owns channels, channel membership and DMs (fixed member sets).
 import { AppError } from '../../shared/errors.js';
 import { newCompactId } from '../../shared/ids.js';
-import { ID_RE, isOwner, iso, requireOwner, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { ID_RE, isOwner, iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
 import { memberById } from '../member/service.js';
-import { CHANNEL_NAME_MAX, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './contract.js';
+import { checkText, clipText } from '../../shared/bounds.js';
+import { CHANNEL_NAME, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './contract.js';
 import { CHANNEL_ID_RE } from './target.js';
 
 interface ChannelRow {
@@ -12,7 +13,7 @@ interface ChannelRow {
   created_at: number;
 }
 
-const channelDto = (r: ChannelRow): ChannelDto => ({ id: r.id, name: r.name, createdAt: iso(r.created_at) });
+const channelDto = (r: ChannelRow): ChannelDto => ({ id: r.id, name: clipText(r.name, CHANNEL_NAME.bytes), createdAt: iso(r.created_at) });
 
 export class Channels {
   constructor(private readonly deps: DomainDeps) {}
@@ -23,7 +24,7 @@ export class Channels {
     if (typeof input.id !== 'string' || !CHANNEL_ID_RE.test(input.id)) {
       throw new AppError('validation_failed', 'channel id must match ^[a-z0-9][a-z0-9-]{0,62}$');
     }
-    const name = input.name === undefined ? input.id : text(input.name, 'name', 1, CHANNEL_NAME_MAX);
+    const name = input.name === undefined ? input.id : checkText(input.name, CHANNEL_NAME);
     const row: ChannelRow = { id: input.id, name, created_at: this.deps.clock.now() };
     return this.deps.store.tx(async (sql) => {
       if (await sql.get('SELECT 1 AS x FROM channels WHERE id = ?', [row.id])) throw new AppError('conflict', `channel ${row.id} already exists`);

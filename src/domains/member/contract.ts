@@ -2,7 +2,11 @@
 import { Type } from '@sinclair/typebox';
 
 export type MemberKind = 'human' | 'agent';
-export const NAME_MAX = 100;
+import type { TextBound } from '../../shared/bounds.js';
+
+/** A member's display name in characters and serialized JSON bytes (the one place; server and daemon check it). */
+export const MEMBER_NAME = { field: 'name', min: 1, chars: 100, bytes: 400 } as const satisfies TextBound;
+export const NAME_MAX = MEMBER_NAME.chars;
 
 export interface MemberDto {
   id: string;

@@ -1,9 +1,10 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
 import { constantTimeEqual, keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
-import { iso, requireOwner, text, type Actor, type DomainDeps } from '../../server/context.js';
+import { iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
 import type { Sql } from '../../server/store/types.js';
-import { NAME_MAX, type AgentCreated, type BootstrapResult, type MemberDto, type MemberKind } from './contract.js';
+import { checkText, clipText } from '../../shared/bounds.js';
+import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type MemberDto, type MemberKind } from './contract.js';
 
 interface MemberRow {
   id: string;
@@ -15,7 +16,7 @@ interface MemberRow {
 }
 
 export function memberDto(r: MemberRow): MemberDto {
-  return { id: r.id, name: r.name, kind: r.kind, role: r.role, createdAt: iso(r.created_at) };
+  return { id: r.id, name: clipText(r.name, MEMBER_NAME.bytes), kind: r.kind, role: r.role, createdAt: iso(r.created_at) };
 }
 
 const COLS = 'id, name, kind, role, credential_hash, created_at';
@@ -40,7 +41,7 @@ export class Members {
    * the owner's credential; later calls return the same workspace and owner without any credential.
    */
   async bootstrap(input: { ownerName?: string }): Promise<BootstrapResult> {
-    const ownerName = input.ownerName === undefined ? 'Owner' : text(input.ownerName, 'ownerName', 1, NAME_MAX);
+    const ownerName = input.ownerName === undefined ? 'Owner' : checkText(input.ownerName, { ...MEMBER_NAME, field: 'ownerName' });
     const now = this.deps.clock.now();
     return this.deps.store.tx(async (sql) => {
       const existing = await sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE role = 'owner'`);
@@ -84,7 +85,7 @@ export class Members {
   /** Owner-only. The agent's credential is returned once, here; only its keyed hash is kept. */
   async createAgent(actor: Actor, input: { name: string }): Promise<AgentCreated> {
     requireOwner(actor, 'create agents');
-    const name = text(input.name, 'name', 1, NAME_MAX);
+    const name = checkText(input.name, MEMBER_NAME);
     const credential = newToken('ats');
     const row: MemberRow = { id: newCompactId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx((sql) =>

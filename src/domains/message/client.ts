@@ -1,6 +1,8 @@
 // Owns the daemon's `message` client: `api.messages.*` (send, newest-first list, reactions, streamed attachment upload and read).
 import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
 import type { AttachmentMeta, MessageDto, MessagePage, NewAttachment } from './contract.js';
+import { checkText } from '../../shared/bounds.js';
+import { CONTENT, EMOJI } from './contract.js';
 
 export interface MessageApi {
   /** Targets are exact canonical strings; the server authorizes membership. */
@@ -18,14 +20,17 @@ export interface MessageApi {
 
 export function messageClient(send: Send): MessageApi {
   return {
-    send: (input, o) => {
+    // The server enforces every bound; the daemon checks the same contract first so an oversized field never travels.
+    send: async (input, o) => {
+      checkText(input.content, { ...CONTENT, min: input.attachmentIds?.length ? 0 : 1 });
       const body: Record<string, unknown> = { target: input.target, content: input.content };
       if (input.replyTo !== undefined) body.replyTo = input.replyTo;
       if (input.attachmentIds !== undefined) body.attachmentIds = input.attachmentIds;
       return send({ method: 'POST', path: '/v1/messages', body, opts: o });
     },
     list: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),
-    react: (input, o) => {
+    react: async (input, o) => {
+      checkText(input.emoji, EMOJI);
       const body: Record<string, unknown> = { emoji: input.emoji };
       if (input.remove !== undefined) body.remove = input.remove;
       return send({ method: 'POST', path: `/v1/messages/${seg(input.messageId, 'messageId')}/reactions`, body, opts: o });

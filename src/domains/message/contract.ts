@@ -4,12 +4,20 @@ import { ID_PATTERN } from '../../shared/ids.js';
 import type { Page } from '../../shared/page.js';
 import type { MemberKind } from '../member/contract.js';
 import { TARGET_MAX } from '../channel/target.js';
+import type { TextBound } from '../../shared/bounds.js';
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024; // 10 MiB each
 export const MAX_ATTACHMENTS = 4; // per message
-export const MAX_CONTENT_CHARS = 32_000;
-export const ATTACHMENT_NAME_MAX = 255;
-export const EMOJI_MAX = 64;
+/** Reactions (member × emoji pairs) per message: bounds both distinct emojis and reactors per emoji. */
+export const MAX_REACTIONS = 20;
+/** Message text fields in characters and serialized JSON bytes (the one place; server and daemon check these). */
+export const CONTENT = { field: 'content', min: 1, chars: 8000, bytes: 8000 } as const satisfies TextBound;
+export const ATTACHMENT_NAME = { field: 'attachment name', min: 1, chars: 255, bytes: 255 } as const satisfies TextBound;
+export const CONTENT_TYPE_MAX = 255;
+export const EMOJI = { field: 'emoji', min: 1, chars: 64, bytes: 64 } as const satisfies TextBound;
+export const MAX_CONTENT_CHARS = CONTENT.chars;
+export const ATTACHMENT_NAME_MAX = ATTACHMENT_NAME.chars;
+export const EMOJI_MAX = EMOJI.chars;
 
 export interface AttachmentMeta {
   id: string;

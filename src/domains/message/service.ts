@@ -1,12 +1,15 @@
 // Owns messages on exact targets: send (with attachments), newest-first keyset listing, reactions, attachment reads.
 import { AppError } from '../../shared/errors.js';
-import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js';
+import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
+import { checkText, clipText } from '../../shared/bounds.js';
+import { MEMBER_NAME } from '../member/contract.js';
 import { Attachments, checkAttachmentIds } from './attachments.js';
-import { EMOJI_MAX, MAX_CONTENT_CHARS, type AttachmentMeta, type MessageDto, type MessagePage, type ReactionDto } from './contract.js';
+import { ATTACHMENT_NAME, CONTENT, CONTENT_TYPE_MAX, EMOJI, MAX_ATTACHMENTS, MAX_REACTIONS, type AttachmentMeta, type MessageDto, type MessagePage, type ReactionDto } from './contract.js';
+import { markPending } from '../turn/service.js';
 
 interface MessageRow {
   id: string;
@@ -44,7 +47,11 @@ function inList(ids: string[]): { marks: string; params: string[] } {
   return { marks: params.map(() => '?').join(', '), params };
 }
 
-/** Reactions and attachments for a page of messages: one query each, grouped by message; per-message order unchanged. */
+/**
+ * Reactions and attachments for a page of messages: one query each, grouped by message; per-message order unchanged.
+ * Rows over today's bounds (stored by older versions) read back bounded: text clipped with a marker, at most
+ * MAX_REACTIONS reactors listed per message (each emoji's count stays exact) and MAX_ATTACHMENTS attachments.
+ */
 async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
   if (rows.length === 0) return [];
   const ids = inList([...new Set(rows.map((r) => r.id))]);
@@ -53,13 +60,17 @@ async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
     ids.params,
   );
   const reactionsOf = new Map<string, Map<string, ReactionDto>>();
+  const listed = new Map<string, number>();
   for (const x of reacts) {
     let byEmoji = reactionsOf.get(x.message_id);
     if (!byEmoji) reactionsOf.set(x.message_id, (byEmoji = new Map()));
-    const d = byEmoji.get(x.emoji) ?? { emoji: x.emoji, count: 0, memberIds: [] };
-    d.count++;
-    d.memberIds.push(x.member_id);
-    byEmoji.set(x.emoji, d);
+    const n = listed.get(x.message_id) ?? 0;
+    const d = byEmoji.get(x.emoji);
+    if (d) d.count++;
+    if (n >= MAX_REACTIONS) continue;
+    listed.set(x.message_id, n + 1);
+    if (d) d.memberIds.push(x.member_id);
+    else byEmoji.set(x.emoji, { emoji: clipText(x.emoji, EMOJI.bytes), count: 1, memberIds: [x.member_id] });
   }
   const atts = await sql.all<{ message_id: string; id: string; name: string; content_type: string; size: number }>(
     `SELECT message_id, id, name, content_type, size FROM attachments WHERE message_id IN (${ids.marks}) ORDER BY message_id ASC, position ASC`,
@@ -69,13 +80,13 @@ async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
   for (const a of atts) {
     let list = attachmentsOf.get(a.message_id);
     if (!list) attachmentsOf.set(a.message_id, (list = []));
-    list.push({ id: a.id, name: a.name, contentType: a.content_type, size: a.size });
+    if (list.length < MAX_ATTACHMENTS) list.push({ id: a.id, name: clipText(a.name, ATTACHMENT_NAME.bytes), contentType: clipText(a.content_type, CONTENT_TYPE_MAX), size: a.size });
   }
   return rows.map((r) => ({
     id: r.id,
     target: r.target,
-    author: { id: r.author_id, name: r.author_name, kind: r.author_kind },
-    content: r.content,
+    author: { id: r.author_id, name: clipText(r.author_name, MEMBER_NAME.bytes), kind: r.author_kind },
+    content: clipText(r.content, CONTENT.bytes),
     replyTo: r.reply_to,
     createdAt: iso(r.created_at),
     reactions: [...(reactionsOf.get(r.id)?.values() ?? [])],
@@ -100,6 +111,8 @@ export class Messages {
       replyTo,
       this.deps.clock.now(),
     ]);
+    // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
+    await markPending(sql, id, this.deps.clock.now());
     await this.attachments.claim(sql, actor, attachmentIds, id);
     const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
     return (await hydrate(sql, [row!]))[0]!;
@@ -109,7 +122,7 @@ export class Messages {
   async send(actor: Actor, input: { target: string; content: string; replyTo?: string; attachmentIds?: string[] }): Promise<MessageDto> {
     const t = parseTarget(input.target);
     const attachments = checkAttachmentIds(input.attachmentIds);
-    const content = text(input.content, 'content', attachments.length ? 0 : 1, MAX_CONTENT_CHARS);
+    const content = checkText(input.content, { ...CONTENT, min: attachments.length ? 0 : 1 });
     if (input.replyTo !== undefined && (typeof input.replyTo !== 'string' || !ID_RE.test(input.replyTo))) throw new AppError('validation_failed', 'replyTo must be a message id');
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
@@ -130,26 +143,30 @@ export class Messages {
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
       const p = await keysetPage<MessageRow & Record<string, unknown>>(sql, this.deps.cursors, { ...messagePageQuery(target), limit: input.limit, cursor: input.cursor });
-      const page: MessagePage = { messages: await hydrate(sql, p.rows), hasMore: p.hasMore };
-      if (p.nextCursor) page.nextCursor = p.nextCursor;
+      const fit = fitPage(p, await hydrate(sql, p.rows));
+      const page: MessagePage = { messages: fit.items, hasMore: fit.hasMore };
+      if (fit.nextCursor) page.nextCursor = fit.nextCursor;
       return page;
     });
   }
 
   /** Adds (idempotently) or removes the actor's reaction; the message's target must be readable by the actor. */
   async react(actor: Actor, input: { messageId: string; emoji: string; remove?: boolean }): Promise<MessageDto> {
-    const emoji = text(input.emoji, 'emoji', 1, EMOJI_MAX);
+    const emoji = checkText(input.emoji, EMOJI);
     if (/\s/.test(emoji)) throw new AppError('validation_failed', 'emoji must not contain whitespace');
     return this.deps.store.tx(async (sql) => {
       const msg = await this.readable(sql, actor, input.messageId);
       if (input.remove) await sql.run('DELETE FROM reactions WHERE message_id = ? AND member_id = ? AND emoji = ?', [msg.id, actor.id, emoji]);
-      else
+      else if (!(await sql.get('SELECT 1 AS x FROM reactions WHERE message_id = ? AND member_id = ? AND emoji = ?', [msg.id, actor.id, emoji]))) {
+        const n = Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM reactions WHERE message_id = ?', [msg.id]))?.n ?? 0);
+        if (n >= MAX_REACTIONS) throw new AppError('validation_failed', `reactions: a message has at most ${MAX_REACTIONS} (member, emoji) reactions`);
         await sql.run('INSERT INTO reactions (message_id, member_id, emoji, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
           msg.id,
           actor.id,
           emoji,
           this.deps.clock.now(),
         ]);
+      }
       return (await hydrate(sql, [msg]))[0]!;
     });
   }

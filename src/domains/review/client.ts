@@ -1,6 +1,8 @@
 // Owns the daemon's `review` client: `api.reviews.*` over the server's review routes.
 import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
 import type { ReviewDto, ReviewPage, ReviewStatus, ReviewVerdict } from './contract.js';
+import { checkText } from '../../shared/bounds.js';
+import { REVIEW_BODY } from './contract.js';
 
 export interface ReviewApi {
   add(input: { target: string; verdict: ReviewVerdict; body: string }, o?: CallOptions): Promise<ReviewDto>;
@@ -14,7 +16,8 @@ export interface ReviewApi {
 export function reviewClient(send: Send): ReviewApi {
   const at = (id: string) => `/v1/reviews/${seg(id, 'reviewId')}`;
   return {
-    add: (input, o) => send({ method: 'POST', path: '/v1/reviews', body: input, opts: o }),
+    // The server enforces the bound; the daemon checks the same contract first.
+    add: async (input, o) => (checkText(input.body, REVIEW_BODY), send({ method: 'POST', path: '/v1/reviews', body: input, opts: o })),
     get: (id, o) => send({ method: 'GET', path: at(id), opts: o }),
     list: (input, o) => send({ method: 'GET', path: `/v1/reviews${qs({ target: input.target, status: input.status, limit: input.limit, cursor: input.cursor })}`, opts: o }),
     resolve: (id, o) => send({ method: 'POST', path: `${at(id)}/resolve`, body: {}, opts: o }),

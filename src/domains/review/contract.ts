@@ -4,7 +4,11 @@ import { Strict, Timestamp } from '../../catalog/schemas.js';
 import type { Page } from '../../shared/page.js';
 import { TARGET_MAX, targetPattern } from '../channel/target.js';
 
-export const REVIEW_BODY_MAX = 20_000;
+import type { TextBound } from '../../shared/bounds.js';
+
+/** The review body in characters and serialized JSON bytes (the one place; server and daemon check it). */
+export const REVIEW_BODY = { field: 'body', min: 1, chars: 12_000, bytes: 12_000 } as const satisfies TextBound;
+export const REVIEW_BODY_MAX = REVIEW_BODY.chars;
 export const REVIEW_VERDICTS = ['approve', 'request_changes', 'comment'] as const;
 export const REVIEW_STATUSES = ['open', 'resolved'] as const;
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];

@@ -1,11 +1,12 @@
 // Owns reviews on task:<id> and thread:<channelId>/<rootId> targets: add, get, keyset list, resolve and reopen.
 import { AppError } from '../../shared/errors.js';
-import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js';
+import { fitPage, keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
-import { REVIEW_BODY_MAX, REVIEW_STATUSES, REVIEW_TARGETS, REVIEW_VERDICTS, type ReviewDto, type ReviewPage, type ReviewStatus, type ReviewVerdict } from './contract.js';
+import { checkText, clipText } from '../../shared/bounds.js';
+import { REVIEW_BODY, REVIEW_STATUSES, REVIEW_TARGETS, REVIEW_VERDICTS, type ReviewDto, type ReviewPage, type ReviewStatus, type ReviewVerdict } from './contract.js';
 
 interface ReviewRow {
   id: string;
@@ -29,7 +30,7 @@ function reviewDto(r: ReviewRow): ReviewDto {
     target: r.target,
     authorId: r.author_id,
     verdict: r.verdict,
-    body: r.body,
+    body: clipText(r.body, REVIEW_BODY.bytes), // rows over the bound (older versions) read back clipped with a marker
     status: r.status,
     revision: r.revision,
     createdAt: iso(r.created_at),
@@ -77,7 +78,7 @@ export class Reviews {
   async add(actor: Actor, input: { target: string; verdict: ReviewVerdict; body: string }): Promise<ReviewDto> {
     const t = parseTarget(input.target, REVIEW_TARGETS);
     if (!VERDICTS.includes(input.verdict)) throw new AppError('validation_failed', `verdict must be one of: ${VERDICTS.join(', ')}`);
-    const body = text(input.body, 'body', 1, REVIEW_BODY_MAX);
+    const body = checkText(input.body, REVIEW_BODY);
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
       const now = this.deps.clock.now();
@@ -109,8 +110,9 @@ export class Reviews {
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
       const p = await keysetPage<ReviewRow & Record<string, unknown>>(sql, this.deps.cursors, { ...reviewPageQuery({ target, status: input.status ?? null }), limit: input.limit, cursor: input.cursor });
-      const page: ReviewPage = { reviews: p.rows.map(reviewDto), hasMore: p.hasMore };
-      if (p.nextCursor) page.nextCursor = p.nextCursor;
+      const fit = fitPage(p, p.rows.map(reviewDto));
+      const page: ReviewPage = { reviews: fit.items, hasMore: fit.hasMore };
+      if (fit.nextCursor) page.nextCursor = fit.nextCursor;
       return page;
     });
   }

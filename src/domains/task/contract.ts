@@ -3,11 +3,21 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Strict, Timestamp } from '../../catalog/schemas.js';
 import { ID_PATTERN } from '../../shared/ids.js';
 import type { Page } from '../../shared/page.js';
+import type { TextBound } from '../../shared/bounds.js';
+import { CONTENT } from '../message/contract.js';
 
-export const TITLE_MAX = 200;
-export const DESCRIPTION_MAX = 20_000;
-export const REASON_MAX = 2000;
-export const COMMENT_MAX = 20_000;
+/** Every stored task text field, in characters and serialized JSON bytes (the one place; server and daemon check these). */
+export const TASK_BOUNDS = {
+  title: { field: 'title', min: 1, chars: 200, bytes: 800 },
+  description: { field: 'description', min: 0, chars: 12_000, bytes: 12_000 },
+  reason: { field: 'reason', min: 1, chars: 2000, bytes: 2000 },
+  /** A comment is a message in the task's discussion: the message content bound. */
+  comment: { ...CONTENT, field: 'body', min: 1 },
+} as const satisfies Record<string, TextBound>;
+export const TITLE_MAX = TASK_BOUNDS.title.chars;
+export const DESCRIPTION_MAX = TASK_BOUNDS.description.chars;
+export const REASON_MAX = TASK_BOUNDS.reason.chars;
+export const COMMENT_MAX = TASK_BOUNDS.comment.chars;
 
 export const TASK_STATUSES = ['open', 'in_progress', 'blocked', 'done', 'canceled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

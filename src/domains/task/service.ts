@@ -1,12 +1,13 @@
 // Owns tasks: create/get/list (keyset), revision-checked update, assign, validated status transitions, and comments.
 import { AppError } from '../../shared/errors.js';
-import { ID_RE, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js';
+import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { memberById } from '../member/service.js';
 import { projectById } from '../project/service.js';
 import { Messages } from '../message/service.js';
-import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TASK_STATUSES, TITLE_MAX, type TaskCommentDto, type TaskDto, type TaskPage, type TaskStatus, type TaskTransition } from './contract.js';
+import { checkOptionalText, checkText, clipText } from '../../shared/bounds.js';
+import { TASK_BOUNDS as B, TASK_STATUSES, type TaskCommentDto, type TaskDto, type TaskPage, type TaskStatus, type TaskTransition } from './contract.js';
 
 interface TaskRow {
   id: string;
@@ -37,16 +38,17 @@ export function allowedTransitions(status: TaskStatus): TaskTransition[] {
 
 const COLS = 'id, title, description, status, assignee_id, project_id, created_by, blocked_reason, revision, created_at, updated_at';
 
+/** Rows stored before the byte bounds (or over them) read back clipped with a marker, so every task fits its budget. */
 function taskDto(r: TaskRow): TaskDto {
   return {
     id: r.id,
-    title: r.title,
-    description: r.description,
+    title: clipText(r.title, B.title.bytes),
+    description: clipText(r.description, B.description.bytes),
     status: r.status,
     assigneeId: r.assignee_id,
     projectId: r.project_id,
     createdBy: r.created_by,
-    blockedReason: r.blocked_reason,
+    blockedReason: r.blocked_reason === null ? null : clipText(r.blocked_reason, B.reason.bytes),
     revision: r.revision,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
@@ -112,8 +114,8 @@ export class Tasks {
   }
 
   async create(actor: Actor, input: { title: string; description?: string; assigneeId?: string; projectId?: string }): Promise<TaskDto> {
-    const title = text(input.title, 'title', 1, TITLE_MAX);
-    const description = input.description === undefined ? '' : text(input.description, 'description', 0, DESCRIPTION_MAX);
+    const title = checkText(input.title, B.title);
+    const description = checkOptionalText(input.description, B.description) ?? '';
     return this.deps.store.tx(async (sql) => {
       const now = this.deps.clock.now();
       const row: TaskRow = {
@@ -158,8 +160,9 @@ export class Tasks {
     normalizeLimit(input.limit);
     const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null, ...(input.projectId ? { projectId: input.projectId } : {}) };
     const p = await keysetPage<TaskRow & Record<string, unknown>>(this.deps.store, this.deps.cursors, { ...taskPageQuery(filter), limit: input.limit, cursor: input.cursor });
-    const page: TaskPage = { tasks: p.rows.map(taskDto), hasMore: p.hasMore };
-    if (p.nextCursor) page.nextCursor = p.nextCursor;
+    const fit = fitPage(p, p.rows.map(taskDto));
+    const page: TaskPage = { tasks: fit.items, hasMore: fit.hasMore };
+    if (fit.nextCursor) page.nextCursor = fit.nextCursor;
     return page;
   }
 
@@ -168,8 +171,8 @@ export class Tasks {
       throw new AppError('validation_failed', 'expectedRevision must be a positive integer');
     }
     if (input.title === undefined && input.description === undefined && input.projectId === undefined) throw new AppError('validation_failed', 'give title, description and/or projectId to change');
-    const title = input.title === undefined ? undefined : text(input.title, 'title', 1, TITLE_MAX);
-    const description = input.description === undefined ? undefined : text(input.description, 'description', 0, DESCRIPTION_MAX);
+    const title = checkOptionalText(input.title, B.title);
+    const description = checkOptionalText(input.description, B.description);
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, input.taskId);
       if (r.revision !== input.expectedRevision) {
@@ -190,7 +193,7 @@ export class Tasks {
   async transition(_actor: Actor, input: { taskId: string; transition: TaskTransition; reason?: string }): Promise<TaskDto> {
     const rule = Object.prototype.hasOwnProperty.call(TRANSITIONS, input.transition) ? TRANSITIONS[input.transition] : undefined;
     if (!rule) throw new AppError('validation_failed', `transition must be one of: ${Object.keys(TRANSITIONS).join(', ')}`);
-    const reason = input.reason === undefined ? undefined : text(input.reason, 'reason', 1, REASON_MAX);
+    const reason = checkOptionalText(input.reason, B.reason);
     if (input.transition === 'block' && reason === undefined) throw new AppError('validation_failed', 'block requires a reason');
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, input.taskId);
@@ -204,7 +207,7 @@ export class Tasks {
 
   /** A comment is a message in the task's discussion (target task:<id>); it counts as task activity (revision bump). */
   async comment(actor: Actor, input: { taskId: string; body: string }): Promise<TaskCommentDto> {
-    const body = text(input.body, 'body', 1, COMMENT_MAX);
+    const body = checkText(input.body, B.comment);
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, input.taskId);
       const msg = await new Messages(this.deps).insert(sql, actor, `task:${r.id}`, body, null, []);

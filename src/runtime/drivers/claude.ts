@@ -1,14 +1,26 @@
-// Owns the `claude` driver: Claude Code gets a --mcp-config JSON in runDir whose header reads the bearer from env.
+// Owns the `claude` driver: Claude Code gets a --mcp-config JSON in runDir (bearer read from env), the agentteam
+// permissions, and for a turn its instructions, prompt, output format and resume flags.
 //
-// Checked against Claude Code's docs and behaviour (stored copies, and a real run of @anthropic-ai/claude-code 2.1.328):
+// Checked against Claude Code's docs and behaviour (stored copies, `claude --help` and real runs of
+// @anthropic-ai/claude-code 2.1.328 in test/runtimes/claude.test.ts):
 // - code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json": `${VAR}` and `${VAR:-default}` expand in
 //   command, args, env, url and headers; `--mcp-config <configs...>` loads servers from JSON files (`claude --help`).
 // - HTTP servers are `{"type":"http","url":…,"headers":{…}}` (docs.anthropic.com …/claude-code/sdk/sdk-mcp, "HTTP/SSE").
-// - test/runtimes/claude.test.ts: `claude --mcp-config=F x -p --strict-mcp-config --output-format stream-json
-//   --verbose` connected with the expanded bearer and listed mcp__agentteam__<tool> in its init line.
+// - Permission rules (code.claude.com/docs/en/iam "Tool-specific permission rules"): `mcp__<server>` matches every tool
+//   of that server; `Bash(<prefix>:*)` matches a command starting with the prefix. `-p` denies any tool not allowed,
+//   so without these the model's first call fails ("you haven't granted it yet"); no bypass mode is used.
+// - `--allowedTools <tools...>` and `--mcp-config <configs...>` are variadic: `--flag V "prompt"` would swallow the
+//   prompt, so their values are attached with `=`, which ends the option (checked on 2.1.328).
+// - `--append-system-prompt <prompt>` adds to Claude's own system prompt (keeps its tool guidance); `--output-format
+//   stream-json` needs `--verbose` with `-p` and prints `session_id` on its init and result lines; `--resume <id>`
+//   continues that session (`claude --help`).
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
+import { lastJsonField } from './output.js';
 
 export const CLAUDE_MCP_CONFIG_FILE = 'claude-mcp.json';
+
+/** Exactly the agentteam MCP tools and the `agentteam exec` commands; nothing else is pre-approved. */
+export const CLAUDE_ALLOWED_TOOLS = [`mcp__${MCP_SERVER_NAME}`, 'Bash(agentteam exec:*)'] as const;
 
 /** The Claude Code MCP config: url plus a `${VAR}` header reference; the token value never reaches the file. */
 export function claudeMcpConfig(mcpUrl: string): object {
@@ -19,6 +31,11 @@ export function claudeMcpConfig(mcpUrl: string): object {
   };
 }
 
+/** The session id Claude printed (stream-json init/result lines, or the json result object). */
+export function claudeSessionId(stdout: string): string | undefined {
+  return lastJsonField(stdout, 'session_id');
+}
+
 export const claudeDriver: RuntimeDriver = {
   kind: 'claude',
   binaries: ['claude'],
@@ -27,9 +44,14 @@ export const claudeDriver: RuntimeDriver = {
     // Another command (a wrapper script) gets only the caller's env; it has no flag to receive the config.
     if (!own) return {};
     const file = await writeFile(CLAUDE_MCP_CONFIG_FILE, JSON.stringify(claudeMcpConfig(opts.mcpUrl), null, 2) + '\n');
-    // `--mcp-config <configs...>` is variadic: `--mcp-config F "prompt"` would read the prompt as a second config file
-    // (checked on 2.1.328), so the value is attached with `=`, which ends the option.
-    return { insertArgs: [`--mcp-config=${file}`] };
+    const insertArgs = [`--mcp-config=${file}`, `--allowedTools=${CLAUDE_ALLOWED_TOOLS.join(',')}`];
+    const turn = opts.turn;
+    if (!turn) return { insertArgs };
+    const appendArgs = ['--append-system-prompt', turn.stable, '--output-format', 'stream-json', '--verbose'];
+    if (turn.model) appendArgs.push('--model', turn.model);
+    if (turn.resumeId) appendArgs.push('--resume', turn.resumeId);
+    // The prompt goes on stdin (`-p` with no positional reads it), so no text of it can be read as a flag.
+    appendArgs.push('-p');
+    return { insertArgs, appendArgs, stdin: turn.prompt, resumeIdFrom: claudeSessionId };
   },
 };
-

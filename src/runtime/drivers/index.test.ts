@@ -9,6 +9,8 @@ import { DRIVERS, prepareRuntime, RUNTIME_KINDS, type RuntimeKind } from './inde
 
 const TOKEN = 'atk_mcp_3f9c1d7e5b2a4f60a1b2c3d4e5f60718';
 const MCP_URL = 'http://127.0.0.1:43117/api/internal/mcp/servers/srv_1/agents/agt_1';
+/** Exactly the agentteam server's tools and `agentteam exec` commands, one argv element (the flag is variadic). */
+const ALLOW_CLAUDE = '--allowedTools=mcp__agentteam,Bash(agentteam exec:*)';
 
 const made: string[] = [];
 function mkdtempSync(prefix: string): string {
@@ -51,7 +53,7 @@ test('claude without CMD runs claude from PATH with --mcp-config= pointing at a 
   const plan = await prep('claude', f);
   const file = join(f.runDir, 'claude-mcp.json');
   assert.equal(plan.command, join(f.binDir, 'claude'));
-  assert.deepEqual(plan.args, [`--mcp-config=${file}`]);
+  assert.deepEqual(plan.args, [`--mcp-config=${file}`, ALLOW_CLAUDE]);
   assert.deepEqual(plan.files, [file]);
   assert.equal(plan.envAdd, undefined);
   assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -60,13 +62,13 @@ test('claude without CMD runs claude from PATH with --mcp-config= pointing at a 
   });
 });
 
-test('claude inserts --mcp-config=FILE right after the binary, bare or as a path ending in /claude', async () => {
+test('claude inserts --mcp-config=FILE and --allowedTools= right after the binary, bare or as a path ending in /claude', async () => {
   for (const argv0 of ['claude', '/opt/tools/bin/claude']) {
     const f = fixture([]);
     const plan = await prep('claude', f, [argv0, 'fix the bug', '--model', 'x']);
     assert.equal(plan.command, argv0);
     // One argv element with `=`: a following positional prompt is never read as another config file.
-    assert.deepEqual(plan.args, [`--mcp-config=${join(f.runDir, 'claude-mcp.json')}`, 'fix the bug', '--model', 'x']);
+    assert.deepEqual(plan.args, [`--mcp-config=${join(f.runDir, 'claude-mcp.json')}`, ALLOW_CLAUDE, 'fix the bug', '--model', 'x']);
   }
 });
 
@@ -79,16 +81,22 @@ test('claude with another CMD passes it through untouched and writes nothing', a
   assert.deepEqual(lookalike.args, []);
 });
 
-test('codex gets -c overrides for the url, the bearer env var name and a blanked shell copy, before any subcommand, and no file', async () => {
+test('codex gets -c overrides (url, bearer env var name, blanked shell copy, non-login shell, loopback-only sandbox network) before any subcommand, and no file', async () => {
   const f = fixture();
   const expected = [
-    '-c',
     `mcp_servers.agentteam.url="${MCP_URL}"`,
-    '-c',
     'mcp_servers.agentteam.bearer_token_env_var="AGENTTEAM_MCP_TOKEN"',
-    '-c',
     'shell_environment_policy.set.AGENTTEAM_MCP_TOKEN=""',
-  ];
+    // A non-login shell keeps the daemon's agentteam bin dir on PATH.
+    'allow_login_shell=false',
+    // Sandboxed commands reach exactly the daemon's loopback host, through Codex's managed proxy.
+    'features.network_proxy=true',
+    'default_permissions="agentteam"',
+    'permissions.agentteam.extends=":read-only"',
+    'permissions.agentteam.network.enabled=true',
+    'permissions.agentteam.network.mode="full"',
+    'permissions.agentteam.network.domains={ "127.0.0.1" = "allow" }',
+  ].flatMap((kv) => ['-c', kv]);
   const own = await prep('codex', f);
   assert.equal(own.command, join(f.binDir, 'codex'));
   assert.deepEqual(own.args, expected);
@@ -104,6 +112,8 @@ test('codex quotes the url as a TOML basic string', async () => {
   const f = fixture();
   const plan = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: 'http://h/a"b\\c\x7f', env: f.env });
   assert.equal(plan.args[1], 'mcp_servers.agentteam.url="http://h/a\\"b\\\\c\\u007F"');
+  const v6 = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: 'http://[::1]:4000/mcp', env: f.env });
+  assert.equal(v6.args.at(-1), 'permissions.agentteam.network.domains={ "::1" = "allow" }');
 });
 
 test('opencode writes opencode.json in runDir and points OPENCODE_CONFIG at it, for any CMD', async () => {
@@ -118,6 +128,8 @@ test('opencode writes opencode.json in runDir and points OPENCODE_CONFIG at it, 
   assert.deepEqual(readJson(file), {
     $schema: 'https://opencode.ai/config.json',
     mcp: { agentteam: { type: 'remote', url: MCP_URL, enabled: true, headers: { Authorization: 'Bearer {env:AGENTTEAM_MCP_TOKEN}' } } },
+    // Exactly our tools and `agentteam exec` commands are allowed; every other rule stays the user's or the default.
+    permission: { 'agentteam_*': 'allow', bash: { 'agentteam exec *': 'allow' } },
   });
   const g = fixture();
   const wrapped = await prep('opencode', g, ['./start.sh', 'run']);

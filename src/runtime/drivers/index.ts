@@ -84,7 +84,8 @@ async function resolveArgv(driver: RuntimeDriver, opts: PrepareOptions): Promise
  * Prepares one runtime launch:
  * 1. pick the kind's driver (unknown kind → invalid_input);
  * 2. argv: the user's CMD, or the kind's own binary from the runtime's PATH (missing → invalid_input naming the install);
- * 3. let the driver write its config into runDir (0600, never a token) and insert its flags right after the binary;
+ * 3. let the driver write its config into runDir (0600, never a token) and insert its flags right after the binary
+ *    (a turn's flags after the user's; a protocol helper may replace argv whole);
  * 4. on any failure remove what was written here, so the caller sees all-or-nothing.
  */
 export async function prepareRuntime(kind: RuntimeKind, opts: PrepareOptions): Promise<RuntimePlan> {
@@ -94,12 +95,16 @@ export async function prepareRuntime(kind: RuntimeKind, opts: PrepareOptions): P
   const files: string[] = [];
   let wiring;
   try {
-    wiring = await driver.configure({ opts, own, writeFile: fileWriter(opts.runDir, files) });
+    wiring = await driver.configure({ opts, own, argv0, writeFile: fileWriter(opts.runDir, files) });
   } catch (e) {
     await Promise.all(files.map((f) => rm(f, { force: true })));
     throw e;
   }
-  const plan: RuntimePlan = { command: argv0, args: [...(own ? (wiring.insertArgs ?? []) : []), ...rest], files };
+  const plan: RuntimePlan = wiring.replaceArgv
+    ? { command: wiring.replaceArgv.command, args: [...wiring.replaceArgv.args], files }
+    : { command: argv0, args: [...(own ? (wiring.insertArgs ?? []) : []), ...rest, ...(wiring.appendArgs ?? [])], files };
   if (wiring.envAdd && Object.keys(wiring.envAdd).length > 0) plan.envAdd = { ...wiring.envAdd };
+  if (wiring.stdin !== undefined) plan.stdin = wiring.stdin;
+  if (wiring.resumeIdFrom) plan.resumeIdFrom = wiring.resumeIdFrom;
   return plan;
 }

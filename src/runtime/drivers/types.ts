@@ -76,6 +76,8 @@ export interface RuntimeDriver {
 export interface DriverContext {
   opts: PrepareOptions;
   own: boolean;
+  /** The resolved argv[0]: the user's, or the kind's binary found on PATH (a protocol helper runs it itself). */
+  argv0: string;
   /** Writes `name` inside runDir with mode 0600 (exclusive create) and returns its path. */
   writeFile(name: string, content: string): Promise<string>;
 }

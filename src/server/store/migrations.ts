@@ -30,6 +30,11 @@ export function assembleMigrations(steps: readonly MigrationStep[], engine: 'sql
   versions.forEach((v, i) => {
     if (v !== i + 1) throw new Error(`schema steps are not contiguous: version ${i + 1} is missing`);
   });
+  // Only version 1 is shared (members, channels and messages together); two owners of a later version would be joined
+  // silently, and a database that had applied it for one of them would never get the other's part.
+  for (const [v, parts] of byVersion) {
+    if (v > 1 && parts.length > 1) throw new Error(`schema version ${v} has more than one owner (${parts.map((p) => p.name).join(', ')})`);
+  }
   return versions.map((v) => {
     const parts = byVersion.get(v)!;
     return { version: v, name: parts.map((p) => p.name).join('; '), sql: parts.map((p) => (engine === 'sqlite' ? p.sqlite : p.postgres)).join('\n') };

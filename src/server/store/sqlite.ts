@@ -1,4 +1,5 @@
 // Owns the SQLite store: opening (WAL, foreign keys, busy_timeout), forward-only migrations, and serialized async transactions.
+import { closeSync, constants, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
@@ -177,8 +178,22 @@ class SqliteStore implements Store {
   }
 }
 
+/**
+ * Security invariant: a new database file is created 0600 (never through a link) before SQLite opens it, and SQLite gives
+ * its -wal and -shm files the database file's mode, so none of them is ever group/world readable.
+ */
+function createPrivate(path: string): void {
+  if (path === ':memory:' || path === '' || path.startsWith('file:')) return;
+  try {
+    closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}
+
 /** Opens (creating if needed) and upgrades a SQLite database file. */
 export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Store {
+  createPrivate(path);
   const db = new Database(path);
   try {
     db.pragma('journal_mode = WAL');

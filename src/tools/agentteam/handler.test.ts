@@ -170,3 +170,12 @@ test('an unreachable server is upstream_unavailable without internals', async ()
   assert.equal(s.code, 'upstream_unavailable');
   assert.ok(!JSON.stringify(r).includes('127.0.0.1') && !JSON.stringify(r).includes(fx.agentCredential));
 });
+
+test('message_send over the content byte bound is a validation_failed tool error naming the limit, not internal, and stores nothing', async () => {
+  const before = (await fx.srv.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
+  const r = await call('message_send', { target: 'channel:general', content: 'é'.repeat(7990) });
+  assert.equal(r.isError, true);
+  assert.equal(structured(r).code, 'validation_failed');
+  assert.match(String(structured(r).message), /bytes/);
+  assert.equal((await fx.srv.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length, before);
+});

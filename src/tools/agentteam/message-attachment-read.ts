@@ -1,5 +1,5 @@
 // Owns the message_attachment_read tool: streams an attachment into the workdir and returns a locator, never the blob.
-import { ServerCallError } from '../../server-client/client.js';
+import { AppError } from '../../shared/errors.js';
 import { toolError, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { attachmentAdmissionRejected, attachmentsUnavailable, type AttachmentDeps } from './attachment-budget.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
@@ -55,7 +55,8 @@ async function run(ctx: ToolContext, args: Record<string, unknown>, att: Attachm
   } catch (e) {
     if (e instanceof Rejected) return attachmentAdmissionRejected();
     if (e instanceof WorkdirError) return invalidInput(e.message, 'make .agentteam/attachments a plain folder in the working directory, then retry');
-    if (e instanceof ServerCallError) return failureResult(e);
+    // A server refusal, or the daemon's own check of the same contract (e.g. a byte bound), keeps its code.
+    if (e instanceof AppError) return failureResult(e);
     const errno = (e as NodeJS.ErrnoException | undefined)?.code;
     return toolError('internal', `the attachment could not be saved in the working directory${typeof errno === 'string' && /^E[A-Z]+$/.test(errno) ? ` (${errno})` : ''}`);
   } finally {

@@ -1,4 +1,4 @@
-// Tests message_history_read against the real server: paging equals a full scan, budget-driven shrinking, over-budget messages.
+// Tests message_history_read against the real server: paging equals a full scan, budget-driven shrinking, bounded and legacy messages.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { MessageDto } from '../../server-client/api.js';
@@ -77,19 +77,20 @@ test('pages that would exceed 64 KiB shrink and still continue exactly: the page
   assert.ok(walk.pages[0]! < 60 && walk.pages[0]! > 0, `first page shrank to ${walk.pages[0]}`);
 });
 
-test('a single message over the budget is result_budget_exceeded with a cursor that skips it', async () => {
+test('a message can never exceed the budget: oversized content is refused, one stored by an older version reads back clipped and the walk goes on', async () => {
   await fx.srv.owner.channels.create({ id: 'huge' });
   await fx.srv.owner.channels.addMember('huge', fx.agentId);
   const older = await fx.srv.owner.messages.send({ target: 'channel:huge', content: 'small and older' });
-  const huge = await fx.srv.owner.messages.send({ target: 'channel:huge', content: '\u0001'.repeat(30_000) });
-  const r = await call({ target: 'channel:huge' });
-  assert.equal(r.isError, true);
-  const s = structured(r);
-  assert.equal(s.code, 'result_budget_exceeded');
-  assert.ok(s.hint.includes(huge.id));
-  const cursor = JSON.parse(/cursor (".*")$/.exec(s.hint)![1]!) as string;
-  const next = structured(await call({ target: 'channel:huge', cursor }));
-  assert.deepEqual(next.messages.map((m: { id: string }) => m.id), [older.id]);
+  // 2,000 control characters are 12,000 bytes once escaped: over the 8,000-byte content bound (fails before: accepted).
+  await assert.rejects(fx.srv.owner.messages.send({ target: 'channel:huge', content: '\u0001'.repeat(2000) }), (e: Error & { code?: string }) => e.code === 'validation_failed' && /content is 12000 bytes as JSON; the limit is 8000 bytes/.test(e.message));
+  const huge = await fx.srv.owner.messages.send({ target: 'channel:huge', content: 'to be made huge' });
+  // As an older version could have stored it: 30,000 control characters (180 KB escaped).
+  assert.equal(await fx.srv.runSql('UPDATE messages SET content = ? WHERE id = ?', ['\u0001'.repeat(30_000), huge.id]), 1);
+  assert.deepEqual((await pageAll('channel:huge')).ids, [huge.id, older.id], 'the walk goes on past it');
+  const s = structured(await call({ target: 'channel:huge', limit: 1 }));
+  assert.equal(s.messages[0].id, huge.id);
+  assert.ok(s.messages[0].content.endsWith('…[truncated]'));
+  assert.ok(Buffer.byteLength(JSON.stringify(s.messages[0].content)) <= 8002);
 });
 
 test('bad targets, limits and cursors are model-visible errors', async () => {

@@ -74,7 +74,11 @@ export const messageHistoryRead: AgentteamTool = {
         if (k === 0) break;
         limit = Math.min(k, limit - 1);
       }
+      // Every message is bounded under ITEM_BYTES_MAX (its mirrored MCP form under 48 KiB), so a page of one always
+      // fits: the walk goes on from here, never ending without a way on.
       const one = await fetchPage(ctx, target, 1, cursor);
+      const single = toolResult(structured(one.messages.map(project), one));
+      if (resultBytes(single) <= RESULT_BUDGET_BYTES) return single;
       const first = one.messages[0];
       if (first && one.nextCursor !== undefined) {
         return budgetExceeded(`message ${first.id} alone exceeds the result budget; continue after it with cursor ${JSON.stringify(one.nextCursor)}`);

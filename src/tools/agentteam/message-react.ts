@@ -1,6 +1,7 @@
 // Owns the message_react tool: add or remove one emoji reaction on a message the agent can read.
 import { REACTIONS_SCHEMA, reactionCounts } from '../../domains/message/project.js';
 import { toolResult } from '../../wire/mcp/resultbudget/budget.js';
+import { EMOJI } from '../../domains/message/contract.js';
 import { failureResult } from './failures.js';
 import { outputSchema, type AgentteamTool } from './tool.js';
 
@@ -11,7 +12,7 @@ export const messageReact: AgentteamTool = {
     description: 'Add an emoji reaction to a message, or remove yours with remove:true.',
     inputSchema: {
       type: 'object',
-      properties: { messageId: { type: 'string', minLength: 1 }, emoji: { type: 'string', minLength: 1, maxLength: 64 }, remove: { type: 'boolean' } },
+      properties: { messageId: { type: 'string', minLength: 1 }, emoji: { type: 'string', minLength: 1, maxLength: EMOJI.chars }, remove: { type: 'boolean' } },
       required: ['messageId', 'emoji'],
       additionalProperties: false,
     },

@@ -1,6 +1,6 @@
 // Owns the message_send tool: exact target + content (+ reply, workdir attachments), checked locally, authorized by the server.
-import { ServerCallError } from '../../server-client/client.js';
 import { compactTime } from '../../shared/compact.js';
+import { AppError } from '../../shared/errors.js';
 import { toolError, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { attachmentAdmissionRejected, attachmentsUnavailable, type AttachmentDeps } from './attachment-budget.js';
 import { failureResult, invalidInput } from './failures.js';
@@ -9,7 +9,10 @@ import { TARGET_PROP, outputSchema, type AgentteamTool } from './tool.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
 import { MAX_ATTACHMENTS, WorkdirError, openWorkdirAttachment, readChunks, type OpenedAttachment } from './workdir.js';
 
-export const MAX_CONTENT_CHARS = 8000;
+import { CONTENT } from '../../domains/message/contract.js';
+
+/** The message contract's content bound (the daemon client also checks its serialized bytes before sending). */
+export const MAX_CONTENT_CHARS = CONTENT.chars;
 const ATTACH_HINT = 'attach regular files inside the working directory, by relative path, not through symlinks';
 
 const DEF: AgentteamTool['def'] = {
@@ -66,7 +69,8 @@ async function run(ctx: ToolContext, args: Record<string, unknown>, deps: Attach
     return toolResult({ id: m.id, target: m.target, at: compactTime(m.createdAt) });
   } catch (e) {
     if (e instanceof WorkdirError) return invalidInput(e.message, ATTACH_HINT);
-    if (e instanceof ServerCallError) return failureResult(e);
+    // A server refusal, or the daemon's own check of the same contract (e.g. a byte bound), keeps its code.
+    if (e instanceof AppError) return failureResult(e);
     return toolError('internal', 'an attachment could not be read from the working directory');
   } finally {
     release?.();

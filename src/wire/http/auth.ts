@@ -55,7 +55,7 @@ export function authorized(gate: AuthGate, scope: Scope, diag: RateLimitedLogger
         lease.release();
       }
     };
-    res.once('finish', release);
+    // 'close' follows every finished response and every dropped connection; a normal answer releases in `finally` below.
     res.once('close', release);
     try {
       await handler(req, res, { info, lease, params });

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
+import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024; // spec: 1 MiB body cap
 export const BODY_DEADLINE_MS = 5000; // spec: five-second absolute local read deadline
@@ -20,15 +21,37 @@ export interface ReadBodyOptions {
  * declared Content-Length exceeds it), request_timeout when the deadline passes, and denied when aborted.
  * On rejection the request stream is left paused; callers answer and close the connection.
  */
-export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Promise<Buffer> {
   const max = opts.maxBytes ?? MAX_BODY_BYTES;
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > max) throw new AppError('payload_too_large', `request body exceeds ${max} bytes`);
+  // One turn of the loop (not a microtask: node:http drains those between parser callbacks): a body that arrived in
+  // the same socket read as the headers has been parsed by then, and is taken without a timer or listeners.
+  await new Promise<void>((r) => setImmediate(r));
+  if (opts.signal?.aborted) throw new AppError('denied', 'request canceled');
+  return readCompleteBody(req, max) ?? streamBody(req, max, opts);
+}
+
+/**
+ * The whole body when node:http has already parsed all of it (it came with the headers), read at once with no
+ * deadline timer and no listeners; undefined when some of it is still on the wire. Throws payload_too_large over `max`.
+ */
+export function readCompleteBody(req: IncomingMessage, max: number): Buffer | undefined {
+  if (!req.complete || req.readableFlowing === true || req.destroyed) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let c: Buffer | null = req.read(); c !== null; c = req.read()) {
+    size += c.length;
+    // Security invariant: the byte cap holds on this path too.
+    if (size > max) throw new AppError('payload_too_large', `request body exceeds ${max} bytes`);
+    chunks.push(c);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+function streamBody(req: IncomingMessage, max: number, opts: ReadBodyOptions): Promise<Buffer> {
   const deadline = opts.deadlineMs ?? BODY_DEADLINE_MS;
   return new Promise<Buffer>((resolve, reject) => {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > max) {
-      reject(new AppError('payload_too_large', `request body exceeds ${max} bytes`));
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
@@ -66,8 +89,8 @@ export function readBody(req: IncomingMessage, opts: ReadBodyOptions = {}): Prom
 }
 
 /**
- * Strict JSON decode of a body: rejects empty bodies, invalid UTF-8 and invalid JSON with invalid_input.
- * Unknown-field checks belong to the schema validator that runs next.
+ * The one strict JSON decode of a body (Exec, MCP, owner routes, server): rejects empty bodies, invalid UTF-8, invalid
+ * JSON and any object with a duplicate key with invalid_input. Unknown-field checks belong to the schema validator next.
  */
 const UTF8 = new TextDecoder('utf-8', { fatal: true }); // stateless for one-shot decode(); built once, not per request
 
@@ -80,8 +103,9 @@ export function decodeJson(body: Buffer): unknown {
     throw new AppError('invalid_input', 'request body is not valid UTF-8');
   }
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseStrictJson(text);
+  } catch (e) {
+    if (e instanceof DuplicateKeyError) throw new AppError('invalid_input', `request body has a ${e.message}`, { hint: 'send each field once' });
     throw new AppError('invalid_input', 'request body is not valid JSON');
   }
 }

@@ -1,32 +1,33 @@
 // Owns transport guards shared by every route: loopback Host/Origin checks, bearer parsing, content type, the generic 403.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyPending, closeWithoutDraining } from './listener.js';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
-function hostname(hostPort: string): string {
-  if (hostPort.startsWith('[')) {
-    const end = hostPort.indexOf(']');
-    return end < 0 ? hostPort : hostPort.slice(0, end + 1);
-  }
-  const i = hostPort.lastIndexOf(':');
-  return (i < 0 ? hostPort : hostPort.slice(0, i)).toLowerCase();
+/** A loopback host name: `localhost`, a dotted-decimal 127.0.0.0/8 address (no leading zeros), or `[::1]`. */
+function isLoopbackName(h: string): boolean {
+  if (h.toLowerCase() === 'localhost' || h === '[::1]') return true;
+  const m = IPV4.exec(h);
+  return !!m && m[1] === '127' && m.slice(2).every((o) => (o === '0' || !o.startsWith('0')) && Number(o) <= 255);
 }
 
-/** True when the Host header names a loopback address (DNS-rebinding defence). A missing Host is refused. */
+/**
+ * Strict Host parse (DNS-rebinding defence): a loopback name or address and an optional numeric port, nothing else —
+ * `127.0.0.1:PORT.evil.com`, `localhost:80@evil.com`, `localhost.` and a missing Host are refused.
+ */
 export function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
-  return LOOPBACK_HOSTS.has(hostname(host.trim()));
+  const m = /^(\[[^\]]*\]|[^:[\]]*)(?::(\d{1,5}))?$/.exec(host);
+  if (!m) return false;
+  if (m[2] !== undefined && Number(m[2]) > 65535) return false;
+  return isLoopbackName(m[1]!);
 }
 
-/** True when there is no Origin (non-browser client) or it is a loopback http(s) origin. */
+/** True when there is no Origin (non-browser client) or it is exactly `http(s)://` + a strict loopback Host. */
 export function isAllowedOrigin(origin: string | undefined): boolean {
   if (origin === undefined) return true;
-  try {
-    const u = new URL(origin);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && LOOPBACK_HOSTS.has(u.hostname.toLowerCase());
-  } catch {
-    return false;
-  }
+  const m = /^https?:\/\/(.*)$/i.exec(origin);
+  return !!m && isLoopbackHost(m[1]);
 }
 
 /** Security invariant: requests whose Host or Origin is not loopback are refused before anything else. */
@@ -66,6 +67,8 @@ export function sendRaw(res: ServerResponse, status: number, body: Buffer | stri
     return;
   }
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  // Security invariant: an answer sent before the body was read closes the connection without draining the body.
+  if (res.req && bodyPending(res.req)) closeWithoutDraining(res);
   res.writeHead(status, { 'content-type': contentType, 'content-length': buf.length, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   res.end(buf);
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../../shared/errors.js';
-import { decodeJson, readBody } from './body.js';
+import { decodeJson, readBody, readCompleteBody } from './body.js';
 import { isAllowedOrigin, isLoopbackHost } from './guard.js';
 import { Router } from './router.js';
 
@@ -26,6 +26,13 @@ test('loopback checks accept only loopback hosts and origins', () => {
   assert.ok(isAllowedOrigin(undefined));
   assert.ok(isAllowedOrigin('http://127.0.0.1:3000'));
   for (const o of ['http://evil.com', 'null', 'file://', 'http://localhost.evil.com']) assert.ok(!isAllowedOrigin(o), o);
+  // Strict parse: loopback name or address, optional numeric port, nothing else.
+  for (const h of ['127.0.0.1', '127.1.2.3:65535', 'localhost:1', '[::1]']) assert.ok(isLoopbackHost(h), h);
+  const bad = ['127.0.0.1:4100.evil.com', 'localhost:80@evil.com', 'evil.com@localhost', 'localhost.', '127.0.0.1:', '127.0.0.1:65536', '127.0.0.1:80:80',
+    '127.1', '127.000.0.1', '0177.0.0.1', '127.0.0.256', '[::1]x', '[::1]:80.evil', '::1', '[::2]', 'localhost:+80', 'local host', '127.0.0.1 :80', 'localhost#x', 'localhost/x'];
+  for (const h of bad) assert.ok(!isLoopbackHost(h), h);
+  for (const o of ['http://127.0.0.1:4100.evil.com', 'http://localhost:80@evil.com', 'http://localhost/', 'ws://localhost', 'http://127.1']) assert.ok(!isAllowedOrigin(o), o);
+  assert.ok(isAllowedOrigin('https://[::1]:8443'));
 });
 
 async function withServer(handler: Parameters<typeof createServer>[1], fn: (port: number) => Promise<void>) {
@@ -75,6 +82,43 @@ test('readBody enforces the byte cap, the absolute deadline and cancellation', a
     },
   );
   assert.deepEqual(results, ['ok:10', 'payload_too_large', 'request_timeout', 'denied']);
+});
+
+test('readCompleteBody takes a body that came with the headers at once, and leaves a trickling one to the stream path', async () => {
+  const seen: string[] = [];
+  await withServer(
+    async (req, res) => {
+      await new Promise((r) => setImmediate(r)); // what readBody waits: the rest of this socket read is parsed by then
+      let fast: string;
+      try {
+        const b = readCompleteBody(req, 16);
+        fast = b === undefined ? 'stream' : `fast:${b.toString()}`;
+      } catch (e) {
+        fast = (e as AppError).code;
+      }
+      const rest = fast === 'stream' ? `+${(await readBody(req)).toString()}` : '';
+      seen.push(fast + rest);
+      res.end();
+    },
+    async (port) => {
+      const send = (chunks: string[], gapMs = 0) =>
+        new Promise<void>((resolve) => {
+          const body = chunks.join('');
+          const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-length': String(body.length) } }, (r) => {
+            r.resume();
+            r.on('end', resolve);
+          });
+          req.on('error', () => resolve());
+          if (gapMs === 0) return void req.end(body);
+          req.flushHeaders();
+          setTimeout(() => req.end(body), gapMs);
+        });
+      await send(['{"a":1}']);
+      await send(['{"late":true}'], 100);
+      await send(['x'.repeat(17)]);
+    },
+  );
+  assert.deepEqual(seen, ['fast:{"a":1}', 'stream+{"late":true}', 'payload_too_large']);
 });
 
 test('decodeJson rejects empty, invalid UTF-8 and invalid JSON with invalid_input', () => {

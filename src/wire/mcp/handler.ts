@@ -2,6 +2,7 @@
 import type { TokenInfo } from '../../authz/types.js';
 import type { ServerApi } from '../../server-client/api.js';
 import type { ToolNamer } from './naming.js';
+import type { CurrentTurn } from '../../sessions/metadata.js';
 
 /** Behaviour hints; readOnlyHint is required so effect gates never guess (spec §Codex delegated-child effect gate). */
 export interface McpToolAnnotations {
@@ -38,6 +39,8 @@ export interface ToolContext {
   readonly info: TokenInfo;
   readonly signal: AbortSignal;
   readonly api: ServerApi;
+  /** The turn this runtime is answering (session metadata), absent for a runtime started by hand. */
+  readonly turn?: CurrentTurn;
 }
 
 export interface SkillDocParts {

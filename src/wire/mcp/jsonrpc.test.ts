@@ -6,7 +6,7 @@ import { classify, errorResponse, resultResponse } from './jsonrpc.js';
 test('classify sorts messages by shape', () => {
   assert.deepEqual(classify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { kind: 'request', id: 1, method: 'ping', params: undefined });
   assert.deepEqual(classify({ jsonrpc: '2.0', id: 'a', method: 'tools/list', params: {} }), { kind: 'request', id: 'a', method: 'tools/list', params: {} });
-  assert.deepEqual(classify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { kind: 'notification' });
+  assert.deepEqual(classify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { kind: 'notification', method: 'notifications/initialized' });
   assert.deepEqual(classify({ jsonrpc: '2.0', id: 1, result: {} }), { kind: 'response' });
   assert.deepEqual(classify({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } }), { kind: 'response' });
   assert.deepEqual(classify([]), { kind: 'batch' });

@@ -4,6 +4,10 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+/** MCP 2026-07-28: HTTP headers disagree with the body, or a required one is missing (HTTP 400). */
+export const HEADER_MISMATCH = -32020;
+/** MCP 2026-07-28: the request's protocol version is not served (HTTP 400, data: {supported, requested}). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export type JsonRpcId = string | number;
 
@@ -12,7 +16,7 @@ const MAX_ID_CHARS = 256;
 
 export type Classified =
   | { kind: 'request'; id: JsonRpcId; method: string; params: unknown }
-  | { kind: 'notification' }
+  | { kind: 'notification'; method: string }
   | { kind: 'response' }
   | { kind: 'batch' }
   | { kind: 'invalid'; id: JsonRpcId | null };
@@ -39,7 +43,7 @@ export function classify(msg: unknown): Classified {
     if (typeof msg.method !== 'string') return { kind: 'invalid', id };
     const params = msg.params;
     if (params !== undefined && (typeof params !== 'object' || params === null)) return { kind: 'invalid', id };
-    if (!hasId) return { kind: 'notification' };
+    if (!hasId) return { kind: 'notification', method: msg.method };
     if (id === null) return { kind: 'invalid', id: null };
     return { kind: 'request', id, method: msg.method, params };
   }

@@ -11,8 +11,10 @@ import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { AcceptNegotiator } from './accept.js';
 import type { McpHandler, ToolContext } from './handler.js';
+import type { CurrentTurn } from '../../sessions/metadata.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
-import { createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
+import { type ModernHeaders, notificationProblem, selectEra } from './modern.js';
+import { type CallSite, createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
 
 export const MCP_ROUTE = '/api/internal/mcp/servers/{serverId}/agents/{agentId}';
 export const MCP_LEGACY_ROUTE = '/mcp/agentteam/{serverId}/{agentId}';
@@ -23,6 +25,8 @@ export interface McpRouteDeps {
   log: Logger;
   handler: McpHandler;
   apiFor(info: TokenInfo): ServerApi;
+  /** The current turn of the token's runtime authorization (session metadata). */
+  turnOf?(info: TokenInfo): CurrentTurn | undefined;
   /** serverInfo.version in initialize; defaults to the package version string the daemon passes. */
   version?: string;
 }
@@ -39,6 +43,32 @@ const UNREADABLE = errorResponse(null, INVALID_REQUEST, 'request body could not 
 const INTERNAL = errorResponse(null, INTERNAL_ERROR, 'internal error');
 const NO_STREAM = errorResponse(null, INVALID_REQUEST, 'this server is stateless: POST JSON-RPC messages; no GET stream, no sessions');
 
+function modernHeaders(req: IncomingMessage): ModernHeaders {
+  const h = req.headers;
+  return { protocolVersion: h['mcp-protocol-version'] as string | undefined, method: h['mcp-method'], name: h['mcp-name'] };
+}
+
+/** One request's call site: the tool context is built only when a tool runs, its server API only when a tool uses it. */
+class Site implements CallSite {
+  readonly runtimeKind: string;
+  constructor(
+    private readonly info: TokenInfo,
+    private readonly signal: AbortSignal,
+    readonly agentId: string,
+    private readonly apiFor: (info: TokenInfo) => ServerApi,
+    private readonly turnOf?: (info: TokenInfo) => CurrentTurn | undefined,
+  ) {
+    this.runtimeKind = info.authorization.runtimeKind;
+  }
+
+  ctx(): ToolContext {
+    const { info, signal, apiFor, turnOf } = this;
+    let api: ServerApi | undefined;
+    // The server API is bound lazily: calls refused by local checks never build a client.
+    return { info, signal, get api() { return (api ??= apiFor(info)); }, get turn() { return turnOf?.(info); } };
+  }
+}
+
 function closeWith(res: ServerResponse, status: number, body: string): void {
   res.setHeader('connection', 'close');
   sendRaw(res, status, body);
@@ -49,12 +79,22 @@ function send202(res: ServerResponse): void {
   res.end();
 }
 
+/**
+ * Writes a JSON text answer. A string body (not a Buffer) lets node:http send head and body in one write, as a bare
+ * node:http server does; the bytes are the same as sendRaw's.
+ */
+function sendText(res: ServerResponse, status: number, body: string): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(body);
+}
+
 function sendResponse(res: ServerResponse, sse: boolean, body: string): void {
-  if (!sse) return sendRaw(res, 200, body);
+  if (!sse) return sendText(res, 200, body);
   // One SSE event carrying the response, then the stream ends (JSON text never contains a raw newline).
-  const buf = Buffer.from(`event: message\ndata: ${body}\n\n`);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': buf.length, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-  res.end(buf);
+  const text = `event: message\ndata: ${body}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(text);
 }
 
 /**
@@ -72,7 +112,7 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
     // Absent header: assume 2025-03-26 (spec). Present but unsupported: 400 before any body byte.
     if (pv !== undefined && (Array.isArray(pv) || !isSupportedProtocolVersion(pv.trim()))) return closeWith(res, 400, BAD_VERSION);
     // Security invariant: POST bodies must be application/json (no CORS "simple" request reaches a tool).
-    if (!isJsonContentType(req)) return closeWith(res, 415, BAD_CONTENT_TYPE);
+    if (req.headers['content-type'] !== 'application/json' && !isJsonContentType(req)) return closeWith(res, 415, BAD_CONTENT_TYPE);
     const sse = accept.choose(req.headers.accept);
     if (sse === null) return closeWith(res, 406, NOT_ACCEPTABLE);
     let body: Buffer;
@@ -93,41 +133,42 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
     try {
       msg = decodeJson(body);
     } catch {
-      return sendRaw(res, 400, PARSE_FAILED);
+      return sendText(res, 400, PARSE_FAILED);
     }
     const m = classify(msg);
     switch (m.kind) {
       case 'batch':
         // MCP 2025-11-25: a POST body is a single JSON-RPC message; batches are refused.
-        return sendRaw(res, 400, BATCH_REFUSED);
+        return sendText(res, 400, BATCH_REFUSED);
       case 'invalid':
-        return sendRaw(res, 400, errorResponse(m.id, INVALID_REQUEST, 'invalid request'));
-      case 'notification':
+        return sendText(res, 400, errorResponse(m.id, INVALID_REQUEST, 'invalid request'));
+      case 'notification': {
+        const bad = notificationProblem(modernHeaders(req), m.method);
+        return bad === null ? send202(res) : sendText(res, 400, bad);
+      }
       case 'response':
         return send202(res);
     }
+    // Per request: 2026-07-28 when the body claims it in _meta (or the header names it), 2025 rules otherwise.
+    const era = selectEra(modernHeaders(req), m.id, m.method, m.params);
+    if (era.era === 'reject') return sendText(res, era.status, era.body);
     // Fence: a revoked authorization never dispatches.
     if (!lease.live()) return sendDenied(res);
-    const ctx = (): ToolContext => {
-      let api: ServerApi | undefined;
-      // The server API is bound lazily: calls refused by local checks never build a client.
-      return { info, signal: lease.signal, get api() { return (api ??= deps.apiFor(info)); } };
-    };
-    const out = await protocol.dispatch(m.id, m.method, m.params, ctx, params.agentId!);
+    const site = new Site(info, lease.signal, params.agentId!, deps.apiFor, deps.turnOf);
+    const answer = era.era === 'modern' ? protocol.dispatchModern(m.id, m.method, m.params, site) : protocol.dispatch(m.id, m.method, m.params, site);
+    const out = typeof answer === 'string' ? answer : await answer;
     // Fence: nothing is published after revocation, success or not.
     if (!lease.live()) return sendDenied(res);
     sendResponse(res, sse, out);
   }
 
-  const onPost = authorized(deps.gate, 'mcp', deps.diag, async (req, res, ctx) => {
-    try {
-      await post(req, res, ctx);
-    } catch (e) {
+  const onPost = authorized(deps.gate, 'mcp', deps.diag, (req, res, ctx) =>
+    post(req, res, ctx).catch((e: unknown) => {
       deps.log.error({ err: e instanceof Error ? e.name : typeof e }, 'mcp request failed');
       if (!res.headersSent) sendRaw(res, 200, INTERNAL);
       else res.end();
-    }
-  });
+    }),
+  );
   const noStream = authorized(deps.gate, 'mcp', deps.diag, (_req, res) => {
     res.setHeader('allow', 'POST');
     closeWith(res, 405, NO_STREAM);

@@ -11,7 +11,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { createLogger, RateLimitedLogger } from '../../shared/log.js';
 import { Router } from '../http/router.js';
 import type { McpHandler } from './handler.js';
-import { registerMcpRoutes } from './routes.js';
+import { registerMcpRoutes, type McpRouteDeps } from './routes.js';
 
 export interface McpFixture {
   baseUrl: string;
@@ -33,6 +33,7 @@ export interface McpFixtureOptions {
   agentId?: string;
   workdir?: string;
   runtimeKind?: string;
+  turnOf?: McpRouteDeps['turnOf'];
 }
 
 const noApi = (): ServerApi => {
@@ -58,7 +59,7 @@ export async function startMcpFixture(opts: McpFixtureOptions): Promise<McpFixtu
     catalog: { version: 'v1', actions: new Map() },
   });
   const router = new Router();
-  registerMcpRoutes(router, { gate: store, diag: new RateLimitedLogger(log, clock), log, handler: opts.handler, apiFor: opts.apiFor ?? noApi, version: '0.1.0-test' });
+  registerMcpRoutes(router, { gate: store, diag: new RateLimitedLogger(log, clock), log, handler: opts.handler, apiFor: opts.apiFor ?? noApi, version: '0.1.0-test', ...(opts.turnOf ? { turnOf: opts.turnOf } : {}) });
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const m = router.match(req.method ?? 'GET', path);

@@ -1,0 +1,84 @@
+// End-to-end: every `approval` action, validation failure and denial through the real `agentteam exec` inside daemon-launched runtimes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runExecSteps, TestDaemon } from '../../../test/harness.js';
+
+const d = new TestDaemon();
+let a: Record<string, any>;
+let b: Record<string, any>;
+let aliceId: string;
+
+before(async () => {
+  await d.start();
+  aliceId = (await d.addAgent('alice')).id;
+  await d.addAgent('bob');
+  a = await runExecSteps(d, 'alice', [
+    { name: 'task', run: ['task', 'create'], input: { title: 'Deploy' } },
+    { name: 'request', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: 'Deploy to production', idempotencyKey: 'apr-e2e-1' } },
+    { name: 'replay', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: 'Deploy to production', idempotencyKey: 'apr-e2e-1' } },
+    { name: 'keyReuse', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: 'other', idempotencyKey: 'apr-e2e-1' } },
+    { name: 'second', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: 'Rotate keys', notify: 'task:${task.data.task.id}' } },
+    { name: 'get', run: ['approval', 'get'], input: { approvalId: '${request.data.approval.id}' } },
+    { name: 'list', run: ['approval', 'list'], input: { limit: 1, filters: { status: 'pending' } } },
+    { name: 'list2', run: ['approval', 'list'], input: { limit: 1, cursor: '${list.data.nextCursor}', filters: { status: 'pending' } } },
+    { name: 'approve', run: ['approval', 'approve'], input: { approvalId: '${request.data.approval.id}', note: 'self-approval' } },
+    { name: 'reject', run: ['approval', 'reject'], input: { approvalId: '${request.data.approval.id}' } },
+    { name: 'cancel', run: ['approval', 'cancel'], input: { approvalId: '${second.data.approval.id}' } },
+    { name: 'cancelAgain', run: ['approval', 'cancel'], input: { approvalId: '${second.data.approval.id}' } },
+    { name: 'badSubject', run: ['approval', 'request'], input: { subject: 'deploy', reason: 'x' } },
+    { name: 'noReason', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}' } },
+    { name: 'longNote', run: ['approval', 'approve'], input: { approvalId: '${request.data.approval.id}', note: 'n'.repeat(2001) } },
+    { name: 'badStatus', run: ['approval', 'list'], input: { filters: { status: 'done' } } },
+    { name: 'unknownField', run: ['approval', 'cancel'], input: { approvalId: '${request.data.approval.id}', force: true } },
+    { name: 'missingSubject', run: ['approval', 'request'], input: { subject: 'task:tsk_missing', reason: 'x' } },
+    { name: 'missing', run: ['approval', 'get'], input: { approvalId: 'apr_missing' } },
+    { name: 'examples', examples: 'approval' },
+  ]);
+  b = await runExecSteps(d, 'bob', [
+    { name: 'get', run: ['approval', 'get'], input: { approvalId: a.request.out.data.approval.id } },
+    { name: 'mine', run: ['approval', 'list'], input: { filters: { requesterId: aliceId } } },
+    { name: 'cancel', run: ['approval', 'cancel'], input: { approvalId: a.request.out.data.approval.id } },
+    { name: 'approve', run: ['approval', 'approve'], input: { approvalId: a.request.out.data.approval.id } },
+    { name: 'after', run: ['approval', 'get'], input: { approvalId: a.request.out.data.approval.id } },
+  ]);
+});
+after(() => d.dispose());
+
+test('approval request, get, list, cancel work through agentteam exec; the key replays; cancel is idempotent', () => {
+  const r = a.request.out.data.approval;
+  assert.deepEqual([a.request.code, r.status, r.requestedBy], [0, 'pending', aliceId]);
+  assert.equal(a.replay.out.data.approval.id, r.id);
+  assert.equal(a.keyReuse.out.error.code, 'idempotency_conflict');
+  assert.equal(a.get.out.data.approval.id, r.id);
+  // Newest first, one per page.
+  assert.deepEqual([a.list.out.data.approvals[0].id, a.list2.out.data.approvals[0].id], [a.second.out.data.approval.id, r.id]);
+  assert.equal(a.list2.out.data.hasMore, false);
+  assert.equal(a.cancel.out.data.approval.status, 'cancelled');
+  assert.deepEqual(a.cancelAgain.out.data.approval, a.cancel.out.data.approval);
+});
+
+test('an agent approving or rejecting is denied, even its own request; cancelling another member\'s request is denied', () => {
+  for (const [s, k] of [[a, 'approve'], [a, 'reject'], [b, 'cancel'], [b, 'approve']] as const) assert.deepEqual([s[k].code, s[k].out.error.code], [4, 'denied'], k);
+  assert.deepEqual(b.after.out.data.approval, b.get.out.data.approval, 'denied calls changed nothing');
+  assert.equal(b.after.out.data.approval.status, 'pending');
+  assert.ok(b.mine.out.data.approvals.every((x: any) => x.requestedBy === aliceId));
+});
+
+test('every validation failure is typed', () => {
+  for (const k of ['badSubject', 'noReason', 'longNote', 'badStatus', 'unknownField']) {
+    assert.equal(a[k].code, 2, k);
+    assert.equal(a[k].out.error.code, 'validation_failed', k);
+  }
+  assert.equal(a.missingSubject.out.error.code, 'not_found');
+  assert.equal(a.missing.out.error.code, 'not_found');
+});
+
+test("each descriptor's canonical help example runs to a typed answer; help pages are short", () => {
+  const ex = a.examples.out;
+  assert.deepEqual(Object.keys(ex).sort(), ['approve', 'cancel', 'get', 'list', 'reject', 'request']);
+  for (const [k, v] of Object.entries(ex) as [string, any][]) {
+    assert.ok(v.code === 0 || ['not_found', 'denied'].includes(v.errorCode), `${k}: ${JSON.stringify(v)}`);
+    assert.ok(v.helpChars <= 1000, `${k} help is about 250 tokens at most`);
+  }
+  assert.equal(ex.list.code, 0);
+});

@@ -1,0 +1,132 @@
+// Tests the approval domain on the real server (SQLite, or PostgreSQL via the suites runner): requests on explicit subjects,
+// Human-only idempotent decisions that post to the notify target, cancel by the requester, every denial, bounds, keyset walks
+// in createdAt DESC, id DESC with ties on createdAt, filters bound into the cursor, and replays.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { ServerApi } from '../../server-client/api.js';
+import { systemClock } from '../../shared/clock.js';
+import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import type { ApprovalDto, ApprovalPage } from './contract.js';
+
+// A clock that advances only every 3 reads: many approvals share a createdAt, so the id tie-breaker is exercised.
+let reads = 0;
+const clock = { now: () => Date.UTC(2026, 0, 1) + Math.floor(reads++ / 3), setTimer: systemClock.setTimer };
+let t: TestServer;
+let alice: ServerApi;
+let bob: ServerApi;
+let aliceId: string;
+let bobId: string;
+let taskId: string;
+
+before(async () => {
+  t = await startTestServer({ clock });
+  const a = await t.owner.members.createAgent({ name: 'alice' });
+  const b = await t.owner.members.createAgent({ name: 'bob' });
+  alice = t.client.as(a.credential);
+  bob = t.client.as(b.credential);
+  aliceId = a.agent.id;
+  bobId = b.agent.id;
+  taskId = (await alice.tasks.create({ title: 'Deploy' })).id;
+});
+after(async () => t.stop());
+
+const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
+
+test('a Human approves; the decision posts once to the notify target; repeating it is idempotent; the other decision conflicts', async () => {
+  const r = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'Deploy to production' });
+  assert.deepEqual([r.status, r.notify, r.requestedBy, r.decidedBy, r.revision], ['pending', `task:${taskId}`, aliceId, null, 1]);
+  const ok = await t.owner.approvals.approve({ approvalId: r.id, note: 'ship it' });
+  assert.deepEqual([ok.status, ok.decidedBy, ok.note, ok.revision], ['approved', t.ownerId, 'ship it', 2]);
+  const again = await t.owner.approvals.approve({ approvalId: r.id, note: 'ship it twice' });
+  assert.deepEqual(again, ok, 'the same decision again changes nothing');
+  await assert.rejects(t.owner.approvals.reject({ approvalId: r.id }), code('conflict'));
+  await assert.rejects(alice.approvals.cancel({ approvalId: r.id }), code('conflict'));
+  const posted = (await alice.messages.list({ target: `task:${taskId}` })).messages.filter((m) => m.content.includes(r.id));
+  assert.equal(posted.length, 1, 'one notification, none for the replayed decision');
+  assert.match(posted[0]!.content, /approved by .*: ship it/);
+});
+
+test('an agent deciding is denied; only the requester cancels; denied calls change nothing', async () => {
+  const r = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'Rotate keys', notify: `task:${taskId}` });
+  await assert.rejects(alice.approvals.approve({ approvalId: r.id }), code('denied'));
+  await assert.rejects(bob.approvals.reject({ approvalId: r.id, note: 'no' }), code('denied'));
+  await assert.rejects(bob.approvals.cancel({ approvalId: r.id }), code('denied'));
+  assert.deepEqual(await bob.approvals.get(r.id), r);
+  const c = await alice.approvals.cancel({ approvalId: r.id });
+  assert.deepEqual([c.status, c.revision], ['cancelled', 2]);
+  assert.deepEqual(await alice.approvals.cancel({ approvalId: r.id }), c, 'cancel is idempotent');
+  await assert.rejects(t.owner.approvals.approve({ approvalId: r.id }), code('conflict'));
+  const rej = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'Drop table', notify: `task:${taskId}` });
+  assert.equal((await t.owner.approvals.reject({ approvalId: rej.id, note: 'too risky' })).status, 'rejected');
+  assert.ok((await alice.messages.list({ target: `task:${taskId}` })).messages.some((m) => m.content.includes(`${rej.id}`) && /rejected/.test(m.content)));
+});
+
+test('bad input is a typed failure and stores nothing', async () => {
+  const n = (await t.owner.approvals.list({ limit: 100 })).approvals.length;
+  await assert.rejects(alice.approvals.request({ subject: 'deploy', reason: 'x' }), code('validation_failed'));
+  await assert.rejects(alice.approvals.request({ subject: 'task:', reason: 'x' }), code('validation_failed'));
+  await assert.rejects(alice.approvals.request({ subject: 'task:tsk_missing', reason: 'x' }), code('not_found'));
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: '' }), code('validation_failed'));
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: 'r'.repeat(2001) }), code('validation_failed'));
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: '\u0001'.repeat(2000) }), code('validation_failed'), 'over the byte bound');
+  const team = await alice.teams.create({ handle: 'ops', displayName: 'Ops' });
+  await assert.rejects(alice.approvals.request({ subject: `team:${team.id}`, reason: 'x' }), code('validation_failed'), 'a non-task subject needs notify');
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: 'x', notify: 'general' }), code('validation_failed'));
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: 'x', notify: 'dm:dm_nope' }), code('not_found'));
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: 'x', notify: 'channel:general' }), code('not_found'), 'a channel the requester is not in');
+  const p = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'x' });
+  await assert.rejects(t.owner.approvals.approve({ approvalId: p.id, note: 'n'.repeat(2001) }), code('validation_failed'));
+  await assert.rejects(t.owner.approvals.approve({ approvalId: 'apr_missing' }), code('not_found'));
+  await assert.rejects(alice.approvals.list({ status: 'done' as 'pending' }), code('validation_failed'));
+  await assert.rejects(alice.approvals.list({ limit: 101 }), code('validation_failed'));
+  assert.equal((await bob.approvals.get(p.id)).status, 'pending');
+  assert.equal((await t.owner.approvals.list({ limit: 100 })).approvals.length, n + 1);
+  assert.equal((await alice.approvals.request({ subject: `team:${team.id}`, reason: 'x', notify: `task:${taskId}` })).subject, `team:${team.id}`);
+});
+
+test('idempotency keys replay requests and decisions; a different body under a key is idempotency_conflict', async () => {
+  const a = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'keyed' }, { idempotencyKey: 'apr-k1' });
+  assert.deepEqual(await alice.approvals.request({ subject: `task:${taskId}`, reason: 'keyed' }, { idempotencyKey: 'apr-k1' }), a);
+  await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: 'other' }, { idempotencyKey: 'apr-k1' }), code('idempotency_conflict'));
+  const d = await t.owner.approvals.approve({ approvalId: a.id }, { idempotencyKey: 'apr-k2' });
+  assert.deepEqual(await t.owner.approvals.approve({ approvalId: a.id }, { idempotencyKey: 'apr-k2' }), d);
+});
+
+async function walk(page: (limit: number, cursor?: string) => Promise<ApprovalPage>, sizes: number[]): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; ; i++) {
+    const p = await page(sizes[i % sizes.length]!, cursor);
+    out.push(...p.approvals.map((x) => x.id));
+    assert.equal(p.hasMore, p.nextCursor !== undefined);
+    if (!p.hasMore) return out;
+    cursor = p.nextCursor;
+  }
+}
+
+test('walks with random page sizes and filters equal the full scan in createdAt DESC, id DESC with ties', async () => {
+  for (let i = 0; i < 24; i++) {
+    const r = await (i % 2 ? alice : bob).approvals.request({ subject: `task:${taskId}`, reason: `r${i}` });
+    if (i % 3 === 0) await t.owner.approvals.reject({ approvalId: r.id });
+  }
+  const all: ApprovalDto[] = [];
+  let cursor: string | undefined;
+  do {
+    const p = await t.owner.approvals.list({ limit: 100, ...(cursor ? { cursor } : {}) });
+    all.push(...p.approvals);
+    cursor = p.nextCursor;
+  } while (cursor);
+  const cmp = (x: string, y: string) => Buffer.compare(Buffer.from(y), Buffer.from(x));
+  assert.deepEqual(all.map((x) => x.id), [...all].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || cmp(a.id, b.id)).map((x) => x.id));
+  assert.ok(new Set(all.map((x) => x.createdAt)).size < all.length, 'the data has createdAt ties');
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 4 }), fc.constantFrom(undefined, 'pending', 'rejected'), fc.constantFrom(undefined, aliceId, bobId), async (sizes, status, requesterId) => {
+      const got = await walk((limit, c) => bob.approvals.list({ limit, ...(c ? { cursor: c } : {}), ...(status ? { status } : {}), ...(requesterId ? { requesterId } : {}) }), sizes);
+      assert.deepEqual(got, all.filter((x) => (!status || x.status === status) && (!requesterId || x.requestedBy === requesterId)).map((x) => x.id));
+    }),
+    { numRuns: 15 },
+  );
+  const p = await bob.approvals.list({ limit: 2, status: 'pending' });
+  await assert.rejects(bob.approvals.list({ limit: 2, status: 'rejected', cursor: p.nextCursor! }), code('validation_failed'), 'the cursor is bound to its filter');
+});

@@ -1,0 +1,132 @@
+// Owns approvals on the server: requests on explicit subjects, keyset list (createdAt DESC, id DESC; status and requester
+// filters), Human-only idempotent decisions that post to the request's notify target, and cancel by the requester.
+import { AppError } from '../../shared/errors.js';
+import { idOf, iso, type Actor, type DomainDeps } from '../../server/context.js';
+import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import type { Sql } from '../../server/store/types.js';
+import { authorizeTarget } from '../channel/authorize.js';
+import { parseTarget } from '../channel/target.js';
+import { Messages } from '../message/service.js';
+import { APPROVAL_STATUSES, boundedField, NOTE_MAX, REASON_MAX, SUBJECT_PATTERN, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
+
+interface ApprovalRow {
+  id: string;
+  subject: string;
+  reason: string;
+  notify: string;
+  status: ApprovalStatus;
+  requested_by: string;
+  decided_by: string | null;
+  note: string | null;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLS = 'id, subject, reason, notify, status, requested_by, decided_by, note, revision, created_at, updated_at';
+const SUBJECT_RE = new RegExp(SUBJECT_PATTERN);
+
+/** Newest first; createdAt never changes, so the order needs no moved check. */
+export const APPROVAL_ORDER: Ordering = {
+  collection: 'approvals',
+  keys: [
+    { column: 'created_at', field: 'created_at', dir: 'DESC', type: 'timestamp' },
+    { column: 'id', field: 'id', dir: 'DESC', type: 'text' },
+  ],
+};
+
+const dto = (r: ApprovalRow): ApprovalDto => ({
+  id: r.id,
+  subject: r.subject,
+  reason: r.reason,
+  notify: r.notify,
+  status: r.status,
+  requestedBy: r.requested_by,
+  decidedBy: r.decided_by,
+  note: r.note,
+  revision: r.revision,
+  createdAt: iso(Number(r.created_at)),
+  updatedAt: iso(Number(r.updated_at)),
+});
+
+export class Approvals {
+  constructor(private readonly deps: DomainDeps) {}
+
+  private async load(sql: Sql, approvalId: unknown): Promise<ApprovalRow> {
+    const row = await sql.get<ApprovalRow>(`SELECT ${COLS} FROM approvals WHERE id = ?`, [idOf(approvalId, 'approval')]);
+    if (!row) throw new AppError('not_found', 'approval not found');
+    return row;
+  }
+
+  async request(actor: Actor, input: { subject: string; reason: string; notify?: string }): Promise<ApprovalDto> {
+    if (typeof input.subject !== 'string' || !SUBJECT_RE.test(input.subject)) throw new AppError('validation_failed', 'subject must be exact: task:<id>, project:<id> or team:<id>');
+    const reason = boundedField(input.reason, 'reason', 1, REASON_MAX);
+    const [kind, id] = input.subject.split(':') as [keyof typeof SUBJECT_TABLES, string];
+    if (input.notify === undefined && kind !== 'task') throw new AppError('validation_failed', 'give notify (an exact message target) for a non-task subject');
+    const target = parseTarget(input.notify ?? input.subject);
+    return this.deps.store.tx(async (sql) => {
+      if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw new AppError('not_found', `subject ${input.subject} not found`);
+      // Security invariant: the requester may only name a notify target they could post to themselves.
+      const notify = await authorizeTarget(sql, actor, target);
+      const now = this.deps.clock.now();
+      const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject: input.subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
+      await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);
+      return dto(row);
+    });
+  }
+
+  async get(_actor: Actor, approvalId: string): Promise<ApprovalDto> {
+    return this.deps.store.tx(async (sql) => dto(await this.load(sql, approvalId)));
+  }
+
+  /** Every member reads; both filters are bound into the cursor. */
+  async list(_actor: Actor, input: { status?: string; requesterId?: string; limit?: number; cursor?: string }): Promise<ApprovalPage> {
+    if (input.status !== undefined && !(APPROVAL_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${APPROVAL_STATUSES.join(', ')}`);
+    if (input.requesterId !== undefined && (typeof input.requesterId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(input.requesterId))) throw new AppError('validation_failed', 'requesterId must be a member id');
+    normalizeLimit(input.limit);
+    const where = ['1 = 1'];
+    const params: string[] = [];
+    if (input.status) (where.push('status = ?'), params.push(input.status));
+    if (input.requesterId) (where.push('requested_by = ?'), params.push(input.requesterId));
+    const p = await this.deps.store.tx((sql) =>
+      keysetPage<ApprovalRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: APPROVAL_ORDER, columns: COLS, from: 'approvals', where: where.join(' AND '), params, filter: { status: input.status ?? null, requesterId: input.requesterId ?? null }, limit: input.limit, cursor: input.cursor }),
+    );
+    const page: ApprovalPage = { approvals: p.rows.map(dto), hasMore: p.hasMore };
+    if (p.nextCursor) page.nextCursor = p.nextCursor;
+    return page;
+  }
+
+  /**
+   * Security invariant: only a Human decides; an agent is denied before anything is read or changed.
+   * Idempotent: repeating the decision already made returns the approval unchanged and posts nothing; the other decision
+   * on a decided (or cancelled) request is a conflict. The pending → decided step is claimed in the database.
+   */
+  async decide(actor: Actor, approvalId: string, decision: 'approved' | 'rejected', note?: string): Promise<ApprovalDto> {
+    if (actor.kind !== 'human') throw new AppError('denied', 'only a Human may approve or reject');
+    const n = note === undefined ? null : boundedField(note, 'note', 0, NOTE_MAX);
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, approvalId);
+      if (r.status === decision) return dto(r);
+      if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
+      const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
+      const claimed = await sql.run('UPDATE approvals SET status = ?, decided_by = ?, note = ?, revision = ?, updated_at = ? WHERE id = ? AND status = ?', [decision, actor.id, n, r.revision + 1, now, r.id, 'pending']);
+      if (claimed !== 1) throw new AppError('conflict', 'the approval changed concurrently', { hint: 'get the approval again' });
+      const content = `Approval ${r.id} for ${r.subject} was ${decision} by ${actor.name}${n ? `: ${n}` : '.'}`;
+      await new Messages(this.deps).insert(sql, actor, r.notify, content, null, []);
+      return dto(await this.load(sql, r.id));
+    });
+  }
+
+  /** Security invariant: only the requester withdraws a request. Idempotent on a cancelled request; a decided one conflicts. */
+  async cancel(actor: Actor, approvalId: string): Promise<ApprovalDto> {
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, approvalId);
+      if (r.requested_by !== actor.id) throw new AppError('denied', 'only the requester may cancel an approval request');
+      if (r.status === 'cancelled') return dto(r);
+      if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
+      const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
+      if ((await sql.run("UPDATE approvals SET status = 'cancelled', revision = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [r.revision + 1, now, r.id])) !== 1) throw new AppError('conflict', 'the approval changed concurrently');
+      return dto(await this.load(sql, r.id));
+    });
+  }
+}

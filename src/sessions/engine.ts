@@ -1,0 +1,199 @@
+// Owns the turn engine: follows the server's turn feed for each hosted agent, queues turns durably, runs each session's
+// turns one at a time in order under a global bound, and posts classified failure and loop notices as the agent.
+import type { Logger } from 'pino';
+import type { AgentProfile } from '../daemon/profiles.js';
+import type { TurnRun } from '../runtime/launcher.js';
+import type { ServerApi } from '../server-client/api.js';
+import type { Clock } from '../shared/clock.js';
+import type { TurnJournal, TurnOutcome, TurnRow } from './journal.js';
+
+/** The dispatcher's bound on concurrent requests; concurrent turn runtimes stay under it. */
+export const MAX_TURN_CONCURRENCY = 512;
+
+export interface TurnEngineOptions {
+  /** Concurrent turn runtimes across agents (1..MAX_TURN_CONCURRENCY, default 4). */
+  maxConcurrent?: number;
+  /** Consecutive agent-authored messages in one target after which agents stop answering there (default 6). */
+  loopBound?: number;
+  /** A turn's runtime is stopped after this long (default 10 min). */
+  turnTimeoutMs?: number;
+  /** Long-poll wait per feed read (default 5 s). */
+  pollWaitMs?: number;
+}
+
+export interface TurnEngineDeps {
+  journal: TurnJournal;
+  clock: Clock;
+  log: Logger;
+  /** Hosted agents: the daemon holding an agent's credential is the one that follows its turns. */
+  agents(): AgentProfile[];
+  agent(id: string): AgentProfile | undefined;
+  apiOf(agent: AgentProfile): ServerApi;
+  /** Runs one turn's runtime to its end (prompt compilation and launch); `started` gets its process once it runs. */
+  run(agent: AgentProfile, turn: TurnRow, timeoutMs: number, resumeId: string | undefined, started: (p: StartedProcess) => void): Promise<TurnRun>;
+  /** Stops the process group of a runtime a crashed daemon left behind, if `pid` is still that process. */
+  killOrphan(pid: number, pidStart: string): boolean;
+}
+
+export interface StartedProcess {
+  runId: string;
+  pid: number;
+  processStartTime: string | null;
+}
+
+const RETRY_MS = 1000;
+
+export class TurnEngine {
+  private readonly max: number;
+  private readonly loopBound: number;
+  private readonly timeoutMs: number;
+  private readonly waitMs: number;
+  private readonly followers = new Map<string, AbortController>();
+  private readonly busy = new Set<string>();
+  private readonly running = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly deps: TurnEngineDeps, opts: TurnEngineOptions = {}) {
+    this.max = Math.min(Math.max(1, opts.maxConcurrent ?? 4), MAX_TURN_CONCURRENCY);
+    this.loopBound = Math.max(1, opts.loopBound ?? 6);
+    this.timeoutMs = opts.turnTimeoutMs ?? 10 * 60_000;
+    this.waitMs = opts.pollWaitMs ?? 5000;
+  }
+
+  /**
+   * Starts the engine. Recovery first: a turn the journal shows `running` was cut off by a stop or crash; it is never
+   * re-run (its runtime may already have replied); it is failed as `interrupted` and a notice is posted. Queued turns run.
+   */
+  start(): void {
+    // The runtime of a cut-off turn may outlive the daemon (own process group); stop it before the turn is closed.
+    for (const o of this.deps.journal.runningProcesses()) {
+      if (this.deps.killOrphan(o.pid, o.pidStart)) this.deps.log.warn({ turnId: o.turnId, pid: o.pid }, 'stopped the runtime of a cut-off turn');
+    }
+    const n = this.deps.journal.interruptRunning(this.deps.clock.now());
+    if (n > 0) this.deps.log.warn({ interrupted: n }, 'turns cut off by the previous daemon were marked interrupted');
+    void this.postPendingNotices();
+    for (const a of this.deps.agents()) this.follow(a);
+    this.pump();
+  }
+
+  /** Follows a newly added agent. */
+  follow(agent: AgentProfile): void {
+    if (this.stopped || this.followers.has(agent.id)) return;
+    const ac = new AbortController();
+    this.followers.set(agent.id, ac);
+    void this.loop(agent, ac.signal);
+  }
+
+  /** Stops following and waits (bounded by the caller) for running turns; their runtimes are stopped by the launcher. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const ac of this.followers.values()) ac.abort();
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  get active(): number {
+    return this.running.size;
+  }
+
+  private async loop(agent: AgentProfile, signal: AbortSignal): Promise<void> {
+    const api = this.deps.apiOf(agent);
+    while (!signal.aborted) {
+      try {
+        const after = this.deps.journal.cursor(agent.id);
+        const page = await api.turns.read({ after, waitMs: this.waitMs }, { signal });
+        if (signal.aborted) return;
+        // The page and the cursor are committed together: nothing is queued twice or skipped across a crash.
+        const added = this.deps.journal.accept(agent.id, page.turns, page.cursor, this.deps.clock.now());
+        if (added.length > 0) this.pump();
+      } catch (e) {
+        if (signal.aborted) return;
+        this.deps.log.warn({ agentId: agent.id, err: (e as Error).message }, 'turn feed read failed; retrying');
+        await new Promise<void>((r) => this.deps.clock.setTimer(RETRY_MS, r));
+      }
+    }
+  }
+
+  /** Starts queued turns while slots are free: the oldest queued turn of each idle session (agent + target). */
+  private pump(): void {
+    if (this.stopped) return;
+    for (const t of this.deps.journal.queued()) {
+      if (this.running.size >= this.max) return;
+      const key = `${t.agentId}\u0000${t.target}`;
+      if (this.busy.has(key)) continue;
+      this.busy.add(key);
+      const p = this.execute(t)
+        .catch((e: unknown) => this.deps.log.error({ turnId: t.turnId, err: (e as Error).message }, 'turn failed inside the engine'))
+        .finally(() => {
+        this.busy.delete(key);
+        this.running.delete(t.turnId);
+        this.pump();
+      });
+      this.running.set(t.turnId, p);
+    }
+  }
+
+  private async execute(t: TurnRow): Promise<void> {
+    const { journal, clock, log } = this.deps;
+    const agent = this.deps.agent(t.agentId);
+    if (!agent) return journal.finish(t.turnId, 'skipped', 'start_failed', 'the agent is no longer configured on this daemon', clock.now(), false);
+    if (t.authorKind === 'agent' && t.agentRun > this.loopBound) {
+      // Loop bound: one notice, on the first message past the bound; later ones are recorded silently.
+      const notice = t.agentRun === this.loopBound + 1;
+      journal.finish(t.turnId, 'skipped', 'loop_bound', `${t.agentRun} agent messages in a row`, clock.now(), notice);
+      if (notice) await this.notify(agent, t, `${agent.name} stopped: ${this.loopBound} agent messages in a row here without a Human message. Write to continue.`);
+      return;
+    }
+    journal.markRunning(t.turnId, clock.now());
+    let run: TurnRun;
+    try {
+      run = await this.deps.run(agent, t, this.timeoutMs, journal.resumeId(agent.id, t.target), (p) => journal.setRun(t.turnId, p.runId, p.pid, p.processStartTime));
+    } catch (e) {
+      run = { runId: null, code: null, signal: null, timedOut: false, failure: { kind: 'start_failed', message: (e as Error).message } };
+    }
+    if (this.stopped && !run.failure && run.code !== 0) {
+      // The daemon is stopping and stopped this runtime: same as a crash (interrupted, notice at next start).
+      journal.finish(t.turnId, 'failed', 'interrupted', 'the daemon stopped while this turn ran', clock.now(), true);
+      return;
+    }
+    if (run.resumeId) journal.saveResumeId(agent.id, t.target, run.resumeId, clock.now());
+    const failure = classify(run);
+    log.info({ turnId: t.turnId, agentId: agent.id, runId: run.runId, outcome: failure?.outcome ?? 'ok' }, 'turn finished');
+    if (!failure) return journal.finish(t.turnId, 'done', 'ok', null, clock.now(), false);
+    journal.finish(t.turnId, 'failed', failure.outcome, failure.detail, clock.now(), true);
+    await this.notify(agent, t, noticeText(agent.name, failure.outcome, failure.detail));
+  }
+
+  /** Posts a notice as the agent to the turn's exact target; idempotent per turn, so a retry after a crash posts it once. */
+  private async notify(agent: AgentProfile, t: TurnRow, text: string): Promise<void> {
+    try {
+      await this.deps.apiOf(agent).messages.send({ target: t.target, content: text }, { idempotencyKey: `turn-notice-${t.turnId}` });
+      this.deps.journal.noticePosted(t.turnId);
+    } catch (e) {
+      this.deps.log.warn({ turnId: t.turnId, err: (e as Error).message }, 'could not post the turn notice');
+    }
+  }
+
+  private async postPendingNotices(): Promise<void> {
+    for (const t of this.deps.journal.noticesPending()) {
+      const agent = this.deps.agent(t.agentId);
+      if (!agent) continue;
+      const text =
+        t.outcome === 'loop_bound'
+          ? `${agent.name} stopped: ${this.loopBound} agent messages in a row here without a Human message. Write to continue.`
+          : noticeText(agent.name, t.outcome ?? 'interrupted', t.detail ?? '');
+      await this.notify(agent, t, text);
+    }
+  }
+}
+
+function classify(run: TurnRun): { outcome: TurnOutcome; detail: string } | null {
+  if (run.failure) return { outcome: run.failure.kind, detail: run.failure.message };
+  if (run.timedOut) return { outcome: 'timeout', detail: 'the runtime did not finish within the turn timeout' };
+  if (run.code !== 0) return { outcome: 'exit_nonzero', detail: run.code === null ? `the runtime was killed (${run.signal ?? 'signal'})` : `the runtime exited with code ${run.code}` };
+  return null;
+}
+
+/** A short classified notice; the detail never carries a path or secret (launch errors name files, not paths). */
+function noticeText(agentName: string, outcome: TurnOutcome, detail: string): string {
+  return `${agentName} could not answer (${outcome}): ${detail.slice(0, 200)}`;
+}

@@ -1,0 +1,40 @@
+// Snapshot-tests the compiled turn prompt per runtime kind and checks the turn part names the exact target and the runtime's tool name.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createAgentteamHandler } from '../tools/agentteam/handler.js';
+import { RUNTIME_KINDS } from '../wire/mcp/naming.js';
+import { PromptCompiler, type PromptTurn } from './prompt.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const compiler = new PromptCompiler(createAgentteamHandler());
+export const SAMPLE_TURN: PromptTurn = {
+  agentName: 'demo',
+  authorName: 'owner',
+  authorKind: 'human',
+  target: 'channel:general',
+  messageId: 'msg_0001',
+  content: '@demo create a task for the release notes and tell me its id',
+};
+
+test('the compiled prompt per runtime kind matches the snapshot (UPDATE_SNAPSHOTS=1 rewrites it)', () => {
+  const out: string[] = [];
+  for (const kind of RUNTIME_KINDS) {
+    const c = compiler.compile(kind, SAMPLE_TURN);
+    out.push(`<!-- ${kind}: stable -->`, c.stable, `<!-- ${kind}: prompt -->`, c.prompt, '');
+  }
+  const actual = out.join('\n');
+  const path = join(here, 'prompt.snapshot.md');
+  if (process.env.UPDATE_SNAPSHOTS === '1') writeFileSync(path, actual);
+  assert.equal(actual, readFileSync(path, 'utf8'), 'prompt.snapshot.md changed; rerun with UPDATE_SNAPSHOTS=1 and review the diff');
+});
+
+test("the turn part names the runtime's send tool and exactly the target; message text cannot close its fence", () => {
+  const oc = compiler.compile('opencode', { ...SAMPLE_TURN, target: 'thread:general/msg_root', content: 'x ``` y ```` z' });
+  assert.match(oc.prompt, /Reply with `agentteam_message_send` to exactly `thread:general\/msg_root`\./);
+  assert.match(oc.prompt, /\n`````\nx ``` y ```` z\n`````\n/);
+  assert.match(compiler.compile('claude', SAMPLE_TURN).stable, /mcp__agentteam__message_send/);
+  assert.match(compiler.compile('claude', SAMPLE_TURN).stable, /agentteam exec <domain> <action>/);
+});

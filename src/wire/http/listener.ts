@@ -1,0 +1,91 @@
+// Owns the hardened HTTP listener shared by the daemon and the AgentTeam Server: short header/idle timeouts, a bound on open connections (503 beyond).
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ListenerLimits {
+  /** Open connections at once; one more is answered 503 and closed unread. */
+  maxConnections?: number;
+  /** Time allowed for a new connection (or a kept-alive one's next request) to deliver its headers. */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive a whole request (headers + body); routes enforce their own shorter body deadline. */
+  requestTimeoutMs?: number;
+  /** Idle time a kept-alive connection waits for its next request. */
+  keepAliveTimeoutMs?: number;
+}
+
+export const LISTENER_DEFAULTS = { maxConnections: 2048, headersTimeoutMs: 5_000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 } as const;
+
+const OVERLOADED_BODY = '{"ok":false,"error":{"code":"admission_rejected","message":"too many open connections; retry shortly"}}';
+const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(OVERLOADED_BODY)}\r\nconnection: close\r\ncache-control: no-store\r\n\r\n${OVERLOADED_BODY}`;
+
+/**
+ * True while the request still has body bytes nobody read. Security invariant: an answer sent then closes the connection
+ * (no draining a body we did not want, no parsing its tail as a next request).
+ */
+export function bodyPending(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** How long a closing connection with an unread body lingers half-closed (not read) so the peer can read the answer. */
+const LINGER_MS = 2_000;
+
+/** Half-closes without reading further: the answer and a FIN reach the peer, the unread body stays unread, then close. */
+function lingerClose(socket: Socket): void {
+  socket.pause();
+  if (!socket.writableEnded) socket.end();
+  const t = setTimeout(() => socket.destroy(), LINGER_MS);
+  t.unref();
+  socket.once('close', () => clearTimeout(t));
+}
+
+/** Marks `res` to close its connection once sent, without reading what is left of the request body. */
+export function closeWithoutDraining(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  const socket = res.req?.socket;
+  if (!socket) return;
+  // Node would dump (read and discard) the body, then destroy at once (an RST that can eat the answer): linger instead.
+  socket.destroySoon = () => lingerClose(socket);
+  res.once('finish', () => lingerClose(socket));
+}
+
+/** Creates the listener: timeouts are short and checked every second; connections beyond the bound get 503 and are closed. */
+export function createHardenedServer(handler: RequestListener, limits: ListenerLimits = {}): Server {
+  const max = limits.maxConnections ?? LISTENER_DEFAULTS.maxConnections;
+  const idleMs = limits.headersTimeoutMs ?? LISTENER_DEFAULTS.headersTimeoutMs;
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs ?? LISTENER_DEFAULTS.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs ?? LISTENER_DEFAULTS.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs ?? LISTENER_DEFAULTS.keepAliveTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      if (refused.has(req.socket)) return void req.socket.destroy();
+      req.socket.setTimeout(0); // a request arrived: from here headers/request/keep-alive timeouts apply
+      handler(req, res);
+    },
+  );
+  const refused = new WeakSet<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    // Security invariant: open connections per listener are bounded; one more gets a clear 503 and is closed unread.
+    if (open >= max) {
+      refused.add(socket);
+      socket.pause();
+      socket.end(OVERLOADED, () => socket.destroy());
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+    // A connection that never sends a byte is not covered by the header timeout: close it after the same time idle.
+    socket.setTimeout(idleMs, () => socket.destroy());
+  });
+  // Clients that send malformed or too-slow headers get a 400/408 and are dropped.
+  server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
+    const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable && !refused.has(socket as Socket)) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    else socket.destroy();
+  });
+  return server;
+}

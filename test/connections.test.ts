@@ -1,0 +1,123 @@
+// End-to-end: unauthenticated connections are bounded on the daemon's and the embedded server's listeners (real sockets).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { TestDaemon, cliJson } from './harness.js';
+
+const MAX = 64;
+const d = new TestDaemon(undefined, { AGENTTEAM_MAX_CONNECTIONS: String(MAX) });
+let serverPort = 0;
+let serverId = '';
+before(async () => {
+  await d.start();
+  const s = cliJson(await d.run(['daemon', 'status']));
+  serverPort = Number(new URL(s.server.url).port);
+  serverId = s.server.serverId;
+});
+after(() => d.dispose());
+
+const HUGE = 512 * 1024 * 1024;
+
+/**
+ * Sends headers announcing a 512 MiB body, then writes the body as fast as the socket takes it until the peer answers
+ * and closes. Returns the status line and how many body bytes the peer let us write.
+ */
+function hugeBody(port: number, method: string, path: string, headers: Record<string, string>): Promise<{ status: string; written: number }> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    let written = 0;
+    let head = '';
+    let closed = false;
+    const pump = () => {
+      while (!closed && written < HUGE) {
+        written += chunk.length;
+        if (!s.write(chunk)) return void s.once('drain', pump);
+      }
+    };
+    s.on('connect', () => {
+      const h = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': String(HUGE), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      s.write(`${method} ${path} HTTP/1.1\r\n${h}\r\n`);
+      pump();
+    });
+    s.on('data', (b) => {
+      head += b.toString('latin1');
+      if (head.includes('\r\n\r\n')) s.destroy(); // got the answer: stop sending
+    });
+    s.on('error', () => undefined); // EPIPE/ECONNRESET once the peer closed: expected
+    s.on('close', () => {
+      closed = true;
+      if (!head) return reject(new Error(`closed with no answer after ${written} bytes`));
+      resolve({ status: head.slice(0, head.indexOf('\r\n')), written });
+    });
+  });
+}
+
+test('an answer sent before the body is read closes the connection without draining a 512 MiB body (daemon and server)', async () => {
+  const cases: Array<[number, string, string, Record<string, string>, RegExp]> = [
+    [d.port, 'POST', '/api/daemon/messages', {}, / 403 /],
+    [d.port, 'POST', '/api/daemon/messages', { authorization: 'Bearer ato_wrong' }, / 403 /],
+    [d.port, 'POST', `/api/internal/exec/servers/${serverId}/agents/agt_x/task/create`, { authorization: 'Bearer atx_wrong' }, / 403 /],
+    [d.port, 'POST', `/api/internal/mcp/servers/${serverId}/agents/agt_x`, {}, / 403 /],
+    [d.port, 'POST', '/no/such/route', {}, / 404 /],
+    [serverPort, 'POST', '/v1/messages', {}, / 403 /],
+    [serverPort, 'POST', '/v1/messages', { authorization: 'Bearer nope' }, / 403 /],
+    [serverPort, 'POST', '/no/such/route', {}, / 404 /],
+  ];
+  for (const [port, method, path, headers, status] of cases) {
+    const r = await hugeBody(port, method, path, headers);
+    assert.match(r.status, status, `${path}: ${r.status}`);
+    // Kernel socket buffers hold a few MiB; draining would let the whole 512 MiB through.
+    assert.ok(r.written < 64 * 1024 * 1024, `${port === d.port ? 'daemon' : 'server'} ${path}: ${r.written} bytes accepted`);
+  }
+});
+
+function openIdle(port: number, n: number): Promise<Socket[]> {
+  return Promise.all(
+    Array.from({ length: n }, () => new Promise<Socket>((resolve, reject) => {
+      const s = connect(port, '127.0.0.1', () => resolve(s));
+      s.on('error', reject);
+    })),
+  );
+}
+
+const closedAll = (sockets: Socket[]) => Promise.all(sockets.map((s) => (s.destroyed || s.readyState === 'closed' ? Promise.resolve() : new Promise((r) => s.once('close', r)))));
+
+for (const [name, port] of [['daemon', () => d.port], ['embedded server', () => serverPort]] as const) {
+  test(`${name}: idle sockets are closed by the header timeout; beyond the bound a connection gets a clear 503`, async () => {
+    const idle = await openIdle(port(), MAX);
+    for (const s of idle) s.on('error', () => undefined).resume();
+    // One more connection than the bound: answered 503 at once, before it sends anything, and closed.
+    const extra = connect(port(), '127.0.0.1');
+    const answer = await new Promise<string>((resolve) => {
+      let buf = '';
+      extra.on('data', (b) => (buf += b.toString()));
+      extra.on('error', () => undefined);
+      extra.on('close', () => resolve(buf));
+    });
+    assert.match(answer, /^HTTP\/1\.1 503 /);
+    assert.match(answer, /"code":"admission_rejected"/);
+    // The idle ones never sent a byte: the short header timeout closes every one (the old listener kept them 40 s+).
+    const t = setTimeout(() => idle.forEach((s) => s.destroy(new Error('still open'))), 20_000);
+    let stillOpen = 0;
+    for (const s of idle) s.once('error', (e) => e.message === 'still open' && stillOpen++);
+    await closedAll(idle);
+    clearTimeout(t);
+    assert.equal(stillOpen, 0, `${stillOpen} idle sockets were still open`);
+    // Service resumes once they are gone.
+    const ok = await fetch(`http://127.0.0.1:${port()}/${name === 'daemon' ? 'api/daemon/status' : 'v1/server'}`, { headers: name === 'daemon' ? { authorization: `Bearer ${d.ownerToken()}` } : {} });
+    assert.equal(ok.status, 200);
+  });
+}
+
+test('Host is parsed strictly on both listeners: a loopback name with junk after the port is refused', async () => {
+  const { http } = await import('./harness.js');
+  for (const host of [`127.0.0.1:${d.port}.evil.com`, 'localhost:80@evil.com', `localhost.:${d.port}`, `127.1:${d.port}`]) {
+    const owner = await http(d.port, 'GET', '/api/daemon/status', { headers: { host, authorization: `Bearer ${d.ownerToken()}` } });
+    assert.equal(owner.status, 403, `daemon ${host}`);
+    const srv = await http(serverPort, 'GET', '/v1/server', { headers: { host } });
+    assert.equal(srv.status, 403, `server ${host}`);
+  }
+  const good = await http(d.port, 'GET', '/api/daemon/status', { headers: { host: `localhost:${d.port}`, authorization: `Bearer ${d.ownerToken()}` } });
+  assert.equal(good.status, 200);
+});
