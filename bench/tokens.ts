@@ -56,6 +56,8 @@ export async function benchTokens(): Promise<BenchReport> {
     for (const title of TITLES.slice(1)) await exec('task/create', { title });
     const reviewBodies = LINES.slice(0, 10);
     for (const body of reviewBodies) await exec('review/add', { target: `task:${firstTask.id}`, verdict: 'comment', body });
+    const reasons = LINES.slice(10, 15);
+    for (const reason of reasons) await exec('approval/request', { subject: `task:${firstTask.id}`, reason });
 
     const history = await mcp('message_history_read', { target: 'channel:general', limit: 20 });
     const msgId = history.structured.messages[0].id;
@@ -67,6 +69,9 @@ export async function benchTokens(): Promise<BenchReport> {
       { what: 'Exec task get', text: (await exec('task/get', { taskId: firstTask.id })).text, items: 1, content: tok(TITLES[0]!) },
       { what: 'Exec task create', text: (await exec('task/create', { title: TITLES[1]! })).text, items: 1, content: tok(TITLES[1]!) },
       { what: 'Exec review list (10 reviews)', text: (await exec('review/list', { filters: { target: `task:${firstTask.id}` } })).text, items: 10, content: reviewBodies.reduce((s, b) => s + tok(b), 0) },
+      { what: 'Exec approval list (5 approvals)', text: (await exec('approval/list', {})).text, items: 5, content: reasons.reduce((s, r) => s + tok(r), 0) },
+      { what: 'Exec workspace members (2)', text: (await exec('workspace/members', {})).text, items: 2, content: 0 },
+      { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
     ];
     const out = rows.map((r) => {
       const total = tok(r.text);

@@ -13,9 +13,9 @@ export function newId(prefix: string, bytes = 12): string {
   return `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 }
 
-/** A random compact id: prefix + 12 base62 characters (71 bits), e.g. att_3kQ9xZ0aLm2B; for rows no ordering relies on. */
+/** A random compact id: prefix + 15 random decimal digits (about 50 bits), e.g. att_804213379150624; for rows no ordering relies on. */
 export function newCompactId(prefix: string): string {
-  return `${prefix}_${randomBase62(12)}`;
+  return `${prefix}_${randomDigits(15)}`;
 }
 
 /** An opaque secret with a kind prefix (atm_ MCP, atx_ Exec, ato_ owner, ats_ server). Never log it. */
@@ -33,35 +33,27 @@ export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Base62 in ASCII order (0-9 < A-Z < a-z), so encoded numbers of one width sort as strings (SQLite BINARY, PostgreSQL "C"). */
-const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-function base62(n: number, width: number): string {
+/** Random decimal digits (rejection-sampled from bytes so every digit is equally likely). */
+function randomDigits(len: number): string {
   let s = '';
-  for (let i = 0; i < width; i++) {
-    s = B62[n % 62]! + s;
-    n = Math.floor(n / 62);
-  }
+  while (s.length < len) for (const b of randomBytes(len * 2)) if (b < 250 && s.length < len) s += String(b % 10);
   return s;
 }
 
-/** Random base62 characters (a 62-way choice from one byte each, rejection-sampled so every character is equally likely). */
-function randomBase62(len: number): string {
-  let s = '';
-  while (s.length < len) for (const b of randomBytes(len * 2)) if (b < 248 && s.length < len) s += B62[b % 62];
-  return s;
-}
-
-/** The two generated-id forms: compact (current) and the 32-hex form of ids created before compact ids. */
-export const COMPACT_ID_RE = /^[a-z]{2,4}_[0-9A-Za-z]{12}$/;
+/**
+ * Compact ids are a prefix + 15 decimal digits: o200k reads three digits as one token, so the digits cost 5 tokens
+ * where 12 base62 characters cost about 9 and 32 hex digits about 20. The two generated-id forms: compact (current)
+ * and the 32-hex form of ids made before compact ids (still valid everywhere; existing rows keep them, see README).
+ */
+export const COMPACT_ID_RE = /^[a-z]{2,4}_\d{15}$/;
 export const LEGACY_SORTABLE_ID_RE = /^[a-z]{2,4}_[0-9a-f]{32}$/;
 
 /**
- * Time-ordered compact ids: `<prefix>_<7 base62 ms><1 base62 sequence><4 base62 random>` (12 characters after the
- * prefix, about 9 o200k tokens). Within one generator, ids sort (as strings) in creation order even inside one
- * millisecond (62 per millisecond, then the next millisecond is borrowed), so `(createdAt DESC, id DESC)` is true
- * newest-first. 7 base62 digits of milliseconds last until the year 2081. Ids made before this form (32 hex digits)
- * stay valid: orderings compare createdAt first, and old and new ids never share one millisecond of createdAt.
+ * Time-ordered compact ids: `<prefix>_<13 digits of Unix ms><2 digits of sequence>`, e.g. msg_176458521541800.
+ * Within one generator (one server process), ids sort as strings in creation order even inside one millisecond (100
+ * per millisecond, then the next one is borrowed), so `(createdAt DESC, id DESC)` is true newest-first; 13 digits of
+ * ms last until 2286. A second generator on the same rows in the same millisecond is refused by the primary key, never
+ * merged. Ids made before this form (32 hex digits) stay valid: orderings compare createdAt first.
  */
 export class SortableIds {
   private lastMs = 0;
@@ -71,10 +63,10 @@ export class SortableIds {
     if (nowMs > this.lastMs) {
       this.lastMs = nowMs;
       this.seq = 0;
-    } else if (++this.seq > 61) {
-      this.lastMs++; // more than 62 ids in one millisecond: borrow the next one
+    } else if (++this.seq > 99) {
+      this.lastMs++; // more than 100 ids in one millisecond: borrow the next one
       this.seq = 0;
     }
-    return `${prefix}_${base62(this.lastMs, 7)}${B62[this.seq]}${randomBase62(4)}`;
+    return `${prefix}_${String(this.lastMs).padStart(13, '0')}${String(this.seq).padStart(2, '0')}`;
   }
 }

@@ -1,43 +1,58 @@
-// Tests the model-visible message projection: exact shape, omitted empties, and that MESSAGE_VIEW_SCHEMA admits exactly it.
+// Tests the model-visible message projection: exact shape, omitted empties, authors once per page, and that the schemas admit exactly it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import type { MessageDto } from './contract.js';
-import { MESSAGE_VIEW_SCHEMA, projectMessage } from './project.js';
+import { AUTHORS_SCHEMA, MESSAGE_VIEW_SCHEMA, projectMessagePage } from './project.js';
 
 const base: MessageDto = {
-  id: 'msg_VcXtZms0ElzA',
+  id: 'msg_176458521541800',
   target: 'channel:general',
-  author: { id: 'agt_3kQ9xZ0aLm2B', name: 'builder', kind: 'agent' },
+  author: { id: 'agt_804213379150624', name: 'builder', kind: 'agent' },
   content: 'Tests are green on main now.',
   replyTo: null,
   createdAt: '2026-12-01T10:33:35.418Z',
   reactions: [],
   attachments: [],
 };
-const validate = new Ajv({ strict: true }).compile(MESSAGE_VIEW_SCHEMA);
+const ajv = new Ajv({ strict: true });
+const validate = ajv.compile(MESSAGE_VIEW_SCHEMA);
+const validateAuthors = ajv.compile(AUTHORS_SCHEMA);
 
-test('a plain message: nulls, empty lists, the target and the author id are omitted; time is compact', () => {
-  const v = projectMessage(base);
-  assert.deepEqual(v, { id: 'msg_VcXtZms0ElzA', by: 'builder (agent)', at: '20261201T103335Z', content: 'Tests are green on main now.' });
-  assert.ok(validate(v), JSON.stringify(validate.errors));
+test('a plain message: nulls, empty lists, the target, the time and the author id are omitted; the kind is said once per page', () => {
+  const owner = { ...base, id: 'msg_176458521541900', author: { id: 'mem_1', name: 'Ada', kind: 'human' as const }, content: 'Lunch?' };
+  const p = projectMessagePage([owner, base, { ...base, id: 'msg_176458521542000' }]);
+  assert.deepEqual(p.messages[1], { id: 'msg_176458521541800', by: 'builder', content: 'Tests are green on main now.' });
+  assert.deepEqual(p.authors, { Ada: 'human', builder: 'agent' });
+  for (const m of p.messages) assert.ok(validate(m), JSON.stringify(validate.errors));
+  assert.ok(validateAuthors(p.authors));
+  assert.ok(!JSON.stringify(p).includes('agt_804213379150624') && !JSON.stringify(p).includes('mem_1'), 'author ids are not shown');
+});
+
+test('a display name two kinds share on one page is labelled with its kind on each message and left out of authors', () => {
+  const human = { ...base, id: 'msg_176458521541900', author: { id: 'mem_1', name: 'ops', kind: 'human' as const } };
+  const agent = { ...base, author: { id: 'agt_2', name: 'ops', kind: 'agent' as const } };
+  const p = projectMessagePage([human, agent]);
+  assert.deepEqual(p.messages.map((m) => m.by), ['ops (human)', 'ops (agent)']);
+  assert.deepEqual(p.authors, {});
 });
 
 test('a reply with reactions and a file keeps every id a later call needs (react, reply, attachment read)', () => {
-  const v = projectMessage({
-    ...base,
-    replyTo: 'msg_VcXtZms0Aaaa',
-    reactions: [{ emoji: '👍', count: 2, memberIds: ['mem_a', 'agt_b'] }],
-    attachments: [{ id: 'att_3kQ9xZ0aLm2B', name: 'report.txt', contentType: 'text/plain', size: 12 }],
-  });
+  const [v] = projectMessagePage([
+    {
+      ...base,
+      replyTo: 'msg_176458521530000',
+      reactions: [{ emoji: '👍', count: 2, memberIds: ['mem_a', 'agt_b'] }],
+      attachments: [{ id: 'att_804213379150624', name: 'report.txt', contentType: 'text/plain', size: 12 }],
+    },
+  ]).messages;
   assert.deepEqual(v, {
-    id: 'msg_VcXtZms0ElzA',
-    by: 'builder (agent)',
-    at: '20261201T103335Z',
+    id: 'msg_176458521541800',
+    by: 'builder',
     content: 'Tests are green on main now.',
-    replyTo: 'msg_VcXtZms0Aaaa',
+    replyTo: 'msg_176458521530000',
     reactions: { '👍': 2 },
-    files: [{ id: 'att_3kQ9xZ0aLm2B', name: 'report.txt', type: 'text/plain', size: 12 }],
+    files: [{ id: 'att_804213379150624', name: 'report.txt', type: 'text/plain', size: 12 }],
   });
   assert.ok(validate(v), JSON.stringify(validate.errors));
   assert.ok(!JSON.stringify(v).includes('mem_a'), 'reacting member ids are not shown');

@@ -1,20 +1,27 @@
-// Owns the model-visible projection of messages (distinct from MessageDto) and the JSON Schema that describes exactly it.
-import { authorLabel, compactTime } from '../../shared/compact.js';
+// Owns the model-visible projection of messages and message pages (distinct from MessageDto) and the JSON Schema that describes exactly it.
+import { authorLabel } from '../../shared/compact.js';
 import type { AttachmentMeta, MessageDto, ReactionDto } from './contract.js';
 
 /**
  * One message as a model reads it. The target is the one asked for, so it is not repeated; empty lists and nulls are
- * omitted; reactions are counts per emoji (member ids are not needed by any later call). `id` is what message_react,
- * replyTo and `thread:<channelId>/<id>` take; a file's `id` is what message_attachment_read takes.
+ * omitted; reactions are counts per emoji (member ids are not needed by any later call). `by` is the author's display
+ * name; its kind is said once per page in `authors`. The time is not repeated per message: the page is newest first
+ * and no later call takes a time. `id` is what message_react, replyTo and `thread:<channelId>/<id>` take; a file's
+ * `id` is what message_attachment_read takes.
  */
 export interface MessageView {
   id: string;
   by: string;
-  at: string;
   content: string;
   replyTo?: string;
   reactions?: Record<string, number>;
   files?: { id: string; name: string; type: string; size: number }[];
+}
+
+/** A page of messages: each author's kind once (name → kind), instead of on every message. */
+export interface MessagePageView {
+  messages: MessageView[];
+  authors: Record<string, string>;
 }
 
 export function reactionCounts(list: ReactionDto[]): Record<string, number> {
@@ -25,12 +32,25 @@ function file(a: AttachmentMeta): { id: string; name: string; type: string; size
   return { id: a.id, name: a.name, type: a.contentType, size: a.size };
 }
 
-export function projectMessage(m: MessageDto): MessageView {
-  const v: MessageView = { id: m.id, by: authorLabel(m.author), at: compactTime(m.createdAt), content: m.content };
+function projectMessage(m: MessageDto, by: string): MessageView {
+  const v: MessageView = { id: m.id, by, content: m.content };
   if (m.replyTo !== null) v.replyTo = m.replyTo;
   if (m.reactions.length > 0) v.reactions = reactionCounts(m.reactions);
   if (m.attachments.length > 0) v.files = m.attachments.map(file);
   return v;
+}
+
+/**
+ * Projects one page. A display name that two kinds share on the page (an agent and a Human both called "ops") is not
+ * put in `authors`; those messages say `name (kind)` instead, so the kind is never ambiguous.
+ */
+export function projectMessagePage(list: readonly MessageDto[]): MessagePageView {
+  const kinds = new Map<string, Set<string>>();
+  for (const m of list) kinds.set(m.author.name, (kinds.get(m.author.name) ?? new Set()).add(m.author.kind));
+  const authors: Record<string, string> = {};
+  for (const [name, set] of kinds) if (set.size === 1) authors[name] = [...set][0]!;
+  const messages = list.map((m) => projectMessage(m, kinds.get(m.author.name)!.size === 1 ? m.author.name : authorLabel(m.author)));
+  return { messages, authors };
 }
 
 const S = { type: 'string' } as const;
@@ -43,7 +63,6 @@ export const MESSAGE_VIEW_SCHEMA = {
   properties: {
     id: S,
     by: S,
-    at: S,
     content: S,
     replyTo: S,
     reactions: REACTIONS_SCHEMA,
@@ -52,6 +71,9 @@ export const MESSAGE_VIEW_SCHEMA = {
       items: { type: 'object', properties: { id: S, name: S, type: S, size: { type: 'integer' } } },
     },
   },
-  required: ['id', 'by', 'at', 'content'],
+  required: ['id', 'by', 'content'],
   additionalProperties: false,
 } as const;
+
+/** The page's `authors`: display name → human or agent (the values are left out of the schema: it is sent on every tools/list). */
+export const AUTHORS_SCHEMA = { type: 'object' } as const;

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { REVIEW_BODY_MAX, ReviewStatus, ReviewTarget, ReviewVerdict } from './contract.js';
-import { ReviewView } from './project.js';
+import { ReviewListItem, ReviewView } from './project.js';
 
 const ReviewId = Id('Review id, e.g. rev_3k9a.');
 const ReviewOut = Strict({ review: ReviewView });
@@ -39,7 +39,7 @@ export const reviewList = defineAction({
     cursor: Cursor,
     filters: Strict({ target: ReviewTarget, status: Type.Optional(ReviewStatus) }),
   }),
-  output: Strict({ reviews: Type.Array(ReviewView), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ reviews: Type.Array(ReviewListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { target: 'task:tsk_8f2k1', status: 'open' } },
   risk: 'read',
   resultPolicy: 'cursor',

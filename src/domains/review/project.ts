@@ -20,3 +20,14 @@ export type ReviewView = Static<typeof ReviewView>;
 export function projectReview(r: ReviewDto): ReviewView {
   return { id: r.id, target: r.target, authorId: r.authorId, verdict: r.verdict, status: r.status, body: r.body, revision: r.revision, updatedAt: compactTime(r.updatedAt) };
 }
+
+/**
+ * A review in a list: the same minus the target (the list's filter names it), revision (no review call takes it) and
+ * updatedAt (the list is in that order); `review get` shows all three.
+ */
+export const ReviewListItem = Type.Omit(ReviewView, ['target', 'revision', 'updatedAt'], { additionalProperties: false });
+export type ReviewListItem = Static<typeof ReviewListItem>;
+
+export function projectReviewListItem(r: ReviewDto): ReviewListItem {
+  return { id: r.id, authorId: r.authorId, verdict: r.verdict, status: r.status, body: r.body };
+}

@@ -25,8 +25,11 @@ export const TaskView = Strict({
 });
 export type TaskView = Static<typeof TaskView>;
 
-/** A task in a list: the same minus createdBy (member ids cost ~10 tokens each; `task get` shows it). */
-export const TaskListItem = Type.Omit(TaskView, ['createdBy'], { additionalProperties: false });
+/**
+ * A task in a list: the same minus createdBy (a member id costs ~7 tokens; `task get` shows it) and updatedAt (the
+ * list is already in its order and no later call takes a time; `task get` shows it).
+ */
+export const TaskListItem = Type.Omit(TaskView, ['createdBy', 'updatedAt'], { additionalProperties: false });
 export type TaskListItem = Static<typeof TaskListItem>;
 
 export const CommentView = Strict({ id: Type.String(), taskId: Type.String(), at: Time });
@@ -42,7 +45,7 @@ export function projectTask(t: TaskDto): TaskView {
 }
 
 export function projectTaskListItem(t: TaskDto): TaskListItem {
-  const { createdBy: _omitted, ...item } = projectTask(t);
+  const { createdBy: _by, updatedAt: _at, ...item } = projectTask(t);
   return item;
 }
 

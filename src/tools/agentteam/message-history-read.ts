@@ -1,6 +1,7 @@
 // Owns the message_history_read tool: newest-first pages of an exact target that page themselves to fit the result budget.
 import type { MessagePage } from '../../server-client/api.js';
-import { MESSAGE_VIEW_SCHEMA, projectMessage } from '../../domains/message/project.js';
+import type { MessageDto } from '../../domains/message/contract.js';
+import { AUTHORS_SCHEMA, MESSAGE_VIEW_SCHEMA, projectMessagePage } from '../../domains/message/project.js';
 import type { ToolContext } from '../../wire/mcp/handler.js';
 import { budgetExceeded, RESULT_BUDGET_BYTES, resultBytes, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { failureResult, invalidInput } from './failures.js';
@@ -11,14 +12,16 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const MAX_SHRINKS = 4;
 
-const project = (m: Parameters<typeof projectMessage>[0]) => projectMessage(m) as unknown as Record<string, unknown>;
-
-function structured(messages: Record<string, unknown>[], page: { hasMore: boolean; nextCursor?: string | undefined }): Record<string, unknown> {
-  return page.nextCursor !== undefined ? { messages, hasMore: page.hasMore, nextCursor: page.nextCursor } : { messages, hasMore: page.hasMore };
+/** The result of one page: its projection (messages, authors), hasMore, and nextCursor only when another page exists. */
+function structured(list: readonly MessageDto[], page: { hasMore: boolean; nextCursor?: string | undefined }): Record<string, unknown> {
+  const { messages, authors } = projectMessagePage(list);
+  const out: Record<string, unknown> = { messages, authors, hasMore: page.hasMore };
+  if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+  return out;
 }
 
 /** The largest k such that the first k messages, with a continuation cursor like `cursor`, fit the budget. */
-function largestFittingPrefix(messages: Record<string, unknown>[], cursor: string): number {
+function largestFittingPrefix(messages: readonly MessageDto[], cursor: string): number {
   let lo = 0;
   let hi = messages.length;
   while (lo < hi) {
@@ -47,8 +50,8 @@ export const messageHistoryRead: AgentteamTool = {
       additionalProperties: false,
     },
     outputSchema: outputSchema({
-      properties: { messages: { type: 'array', items: MESSAGE_VIEW_SCHEMA }, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
-      required: ['messages', 'hasMore'],
+      properties: { messages: { type: 'array', items: MESSAGE_VIEW_SCHEMA }, authors: AUTHORS_SCHEMA, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
+      required: ['messages', 'authors', 'hasMore'],
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -66,9 +69,8 @@ export const messageHistoryRead: AgentteamTool = {
     try {
       for (let attempt = 0; attempt <= MAX_SHRINKS; attempt++) {
         const page = await fetchPage(ctx, target, limit, cursor);
-        const messages = page.messages.map(project);
-        const full = structured(messages, page);
-        const result = toolResult(full);
+        const messages = page.messages;
+        const result = toolResult(structured(messages, page));
         if (resultBytes(result) <= RESULT_BUDGET_BYTES) return result;
         const k = largestFittingPrefix(messages, page.nextCursor ?? cursor ?? '');
         if (k === 0) break;
@@ -77,7 +79,7 @@ export const messageHistoryRead: AgentteamTool = {
       // Every message is bounded under ITEM_BYTES_MAX (its mirrored MCP form under 48 KiB), so a page of one always
       // fits: the walk goes on from here, never ending without a way on.
       const one = await fetchPage(ctx, target, 1, cursor);
-      const single = toolResult(structured(one.messages.map(project), one));
+      const single = toolResult(structured(one.messages, one));
       if (resultBytes(single) <= RESULT_BUDGET_BYTES) return single;
       const first = one.messages[0];
       if (first && one.nextCursor !== undefined) {
