@@ -97,9 +97,10 @@ export async function benchMcp(fx: McpFixture, o: BenchOptions): Promise<BenchRe
           }, pids[name]);
     };
     // Warm every contender's JIT on every method before anything is measured.
-    for (const method of Object.keys(METHODS) as Method[]) for (const name of CONTENDERS) await load(method, 32, name, 1000, 0)();
-    for (const method of Object.keys(METHODS) as Method[]) {
-      for (const connections of MCP_CONNECTIONS) {
+    for (const method of Object.keys(METHODS) as Method[]) if (!o.methods || o.methods.includes(method)) for (const name of CONTENDERS) await load(method, 32, name, 1000, 0)();
+    const methods = (Object.keys(METHODS) as Method[]).filter((x) => !o.methods || o.methods.includes(x));
+    for (const method of methods) {
+      for (const connections of MCP_CONNECTIONS.filter((c) => !o.connections || o.connections.includes(c))) {
         const r = await alternate<LoadResult & { cpuUsPerReq: number }>(o.rounds, CONTENDERS.map((name) => ({ name, run: load(method, connections, name) })));
         const m = (name: string) => ({
           rps: med(r[name]!, (x) => x.rps),

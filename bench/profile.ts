@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       const prof = JSON.parse(readFileSync(file, 'utf8'));
       const thread = prof.nodes.some((n: ProfileNode) => n.callFrame.url.endsWith('/dist/server-worker.mjs')) ? 'embedded server worker' : 'daemon main thread';
       const t = selfTime(prof, moduleOf);
-      process.stdout.write(`== ${thread} ==\n-- self time by module --\n${lines(t.byModule, 20)}\n-- self time by function --\n${lines(t.byFunction, 20)}\n`);
+      process.stdout.write(`== ${thread} ==\n-- self time by module --\n${lines(t.byModule, 20)}\n-- self time by function --\n${lines(t.byFunction, Number(process.env.PROFILE_TOP ?? 20))}\n`);
     }
   } finally {
     await daemon.dispose();

@@ -11,6 +11,9 @@ export interface BenchOptions {
   /** Measured window and warm-up of one load measurement. */
   durationMs: number;
   warmupMs: number;
+  /** --methods=ping,tools/call and --conns=32: measure only these MCP cells (targeted runs; the README quotes full runs). */
+  methods?: string[];
+  connections?: number[];
 }
 
 export function benchOptions(quick: boolean): BenchOptions {

@@ -7,7 +7,9 @@ import { benchExec } from './exec.js';
 import { benchGrowth } from './growth.js';
 import { benchMcp, mcpFixture } from './mcp.js';
 import { benchMemory } from './memory.js';
+import { benchKb } from './kb.js';
 import { benchPagination } from './pagination.js';
+import { benchPostgres } from './postgres.js';
 import { benchTokens } from './tokens.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
@@ -15,7 +17,10 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const want = (n: string) => !only || only.includes(n);
-const opts = benchOptions(quick);
+const listArg = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3).split(',');
+const methods = listArg('methods');
+const conns = listArg('conns')?.map(Number);
+const opts = { ...benchOptions(quick), ...(methods ? { methods } : {}), ...(conns ? { connections: conns } : {}) };
 
 const root = resolve(import.meta.dirname, '..');
 if (!args.includes('--no-build')) {
@@ -45,7 +50,9 @@ if (want('mcp') || want('exec')) {
 if (want('pagination')) show(await benchPagination(opts));
 if (want('growth')) show(await benchGrowth(opts));
 if (want('memory')) show(await benchMemory(opts));
+if (want('kb')) show(await benchKb(opts));
 if (want('attachments')) show(await benchAttachments(opts));
+if (want('postgres')) show(await benchPostgres(opts));
 if (want('tokens')) show(await benchTokens());
 
 const all = reports.flatMap((r) => r.goals);

@@ -124,7 +124,8 @@ export function http(port: number, method: string, path: string, opts: { headers
 /** Runs `steps` (see test/fixtures/exec-steps.mjs) through the real `agentteam exec` inside a runtime launched for `agent`. */
 export async function runExecSteps(d: TestDaemon, agent: string, steps: unknown[]): Promise<Record<string, any>> {
   const file = resolve(d.home, `steps-${agent}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(steps));
+  // 0600: the home check refuses group/world-readable files when a test restarts the daemon on this home.
+  writeFileSync(file, JSON.stringify(steps), { mode: 0o600 });
   const r = await d.run(['runtime', 'start', '--agent', agent, '--', process.execPath, resolve(import.meta.dirname, 'fixtures', 'exec-steps.mjs'), file], { timeoutMs: 180_000 });
   if (r.code !== 0) throw new Error(`runtime failed: ${r.stderr}`);
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));

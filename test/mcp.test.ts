@@ -29,7 +29,7 @@ test('the SDK client in a launched runtime lists the agentteam tools, sends and 
   assert.ok(line, r.stdout);
   const out = JSON.parse(line.slice(6));
   assert.equal(out.server.name, 'agentteam');
-  assert.deepEqual([...out.tools].sort(), ['memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
+  assert.deepEqual([...out.tools].sort(), ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
   assert.equal(out.sent.target, 'channel:general');
   assert.equal(out.history.messages[0].content, 'hello from mcpbot');
   assert.equal(out.history.messages[1].content, 'owner says hi');

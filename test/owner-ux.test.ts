@@ -2,7 +2,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, TestDaemon, cliJson } from './harness.js';
@@ -11,6 +11,7 @@ import { ownerApi, post, turns, waitFor } from './turns-kit.js';
 const d = new TestDaemon();
 const wd = mkdtempSync(join(tmpdir(), 'agentteam-ux-'));
 before(() => d.start());
+const profile = (id: string) => JSON.parse(readFileSync(join(d.home, 'profiles', `${id}.json`), 'utf8'));
 after(async () => {
   await d.dispose();
   rmSync(wd, { recursive: true, force: true });
@@ -18,7 +19,10 @@ after(async () => {
 
 test('agent add stores model, workdir and command; bad input changes nothing', async () => {
   const ok = cliJson(await d.run(['agent', 'add', '--name', 'cfg', '--runtime', 'command', '--model', 'gpt-5.1', '--workdir', wd, '--', 'node', 'x.mjs', '--flag']));
-  assert.deepEqual([ok.model, ok.workdir, ok.command], ['gpt-5.1', wd, ['node', 'x.mjs', '--flag']]);
+  // The CLI prints the safe projection (no raw path, no argv); the private profile stores them.
+  assert.deepEqual([ok.model, ok.workdir, ok.command], ['gpt-5.1', undefined, undefined]);
+  const stored = profile(ok.id);
+  assert.deepEqual([stored.model, stored.workdir, stored.command], ['gpt-5.1', wd, ['node', 'x.mjs', '--flag']]);
   const badDir = await d.run(['agent', 'add', '--name', 'cfg2', '--workdir', join(wd, 'missing')]);
   assert.equal(badDir.code, 1);
   assert.match(badDir.stderr, /invalid_input: workdir is not a directory/);
@@ -57,7 +61,7 @@ test('message watch prints each new message once, in order, as JSON lines when p
 test("the README's command agent answers a mention by creating a task through agentteam exec; agent logs lists the turn", async () => {
   const add = await d.run(['agent', 'add', '--name', 'echo', '--', 'sh', '-c', 'cat >/dev/null; agentteam exec task create "{\\"title\\":\\"from $AGENTTEAM_TURN_TARGET\\"}"'], { cwd: wd });
   assert.equal(add.code, 0, add.stderr);
-  assert.equal(cliJson(add).workdir, wd);
+  assert.equal(profile(cliJson(add).id).workdir, wd);
   await post(d, 'channel:general', '@echo make a task');
   const owner = await ownerApi(d);
   try {

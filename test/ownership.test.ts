@@ -17,7 +17,7 @@ test('no MCP tool belongs to an Exec domain, and no Exec domain is named like an
   }
   const families = new Set(tools.map((n) => n.split('_')[0]));
   for (const d of domains) assert.ok(!families.has(d), `Exec domain ${d} also has MCP tools`);
-  assert.deepEqual([...families].sort(), ['memory', 'message']);
+  assert.deepEqual([...families].sort(), ['kb', 'memory', 'message']);
 });
 
 test('every MCP tool sets readOnlyHint explicitly and every Exec action declares a risk', () => {

@@ -53,7 +53,7 @@ test('a launched runtime sees exactly the canonical variables, a private token f
   assert.equal(r.code, 0, r.stderr);
   const env = field(r.stdout, 'ENV').split('|').filter(Boolean);
   const names = env.map((l) => l.slice(0, l.indexOf('='))).sort();
-  assert.deepEqual(names, ['AGENTTEAM_EXEC_BASE_URL', 'AGENTTEAM_EXEC_TOKEN_FILE', 'AGENTTEAM_MCP_TOKEN', 'AGENTTEAM_MCP_URL', 'AGENTTEAM_MEMORY_DIR']);
+  assert.deepEqual(names, ['AGENTTEAM_EXEC_BASE_URL', 'AGENTTEAM_EXEC_TOKEN_FILE', 'AGENTTEAM_MCP_CHILD_TOKEN', 'AGENTTEAM_MCP_TOKEN', 'AGENTTEAM_MCP_URL', 'AGENTTEAM_MEMORY_DIR']);
   assert.ok(!r.stdout.includes('poison'), 'no poisoned value reaches the runtime');
   const base = env.find((l) => l.startsWith('AGENTTEAM_EXEC_BASE_URL='))!.split('=')[1]!;
   assert.equal(base, `http://127.0.0.1:${d.port}/api/internal/exec/servers/${serverId}/agents/${agent.id}`);

@@ -180,3 +180,23 @@ test('revocation during activation aborts the launch and leaves nothing behind',
   assert.equal(await shut, true);
   assert.deepEqual(readdirSync(credentialsDir), []);
 });
+
+test('the child MCP credential: a distinct read-only-effect mcp credential of the same authorization, revoked with it (never outliving it)', async () => {
+  const { store } = makeStore();
+  const a = await store.activate(sampleInput());
+  assert.notEqual(a.mcpChildToken, a.mcpToken);
+  const own = store.authenticate(a.mcpToken);
+  const child = store.authenticate(a.mcpChildToken);
+  assert.ok(own.ok && child.ok);
+  assert.equal(own.info.effect, undefined);
+  assert.equal(child.info.effect, 'read-only');
+  assert.equal(child.info.scope, 'mcp');
+  assert.equal(child.info.authorization, own.info.authorization, 'bound to the parent authorization record');
+  const lease = store.acquire(child.info);
+  assert.ok(lease, 'admitted under the parent authorization (its 32-request budget)');
+  const done = store.revoke(a.info.id, 'exit');
+  assert.deepEqual(store.authenticate(a.mcpChildToken), { ok: false, reason: 'revoked' });
+  assert.equal(lease.live(), false, 'an in-flight child request sees the revocation');
+  lease.release();
+  await done;
+});

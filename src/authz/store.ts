@@ -50,6 +50,8 @@ export interface ActiveAuthorization {
   readonly info: RuntimeAuthorizationInfo;
   /** The MCP bearer (`atm_…`): lives exactly as long as the authorization. Secret. */
   readonly mcpToken: string;
+  /** The child-scoped MCP bearer (effect read-only) the runtime may hand to a delegated child process. Secret. */
+  readonly mcpChildToken: string;
   /** Path of the private file holding the current Exec generation. Never log it. */
   readonly execTokenFile: string;
 }
@@ -61,6 +63,8 @@ interface AuthRecord {
   state: State;
   readonly slot: LeaseSlot;
   mcp?: Credential;
+  /** The child-scoped (read-only effect) MCP credential; bound to this record, revoked with it. */
+  mcpChild?: Credential;
   /** Every Exec generation not yet retired, oldest first; `current` is the published one. */
   generations: Credential[];
   current?: Credential;
@@ -147,6 +151,9 @@ export class RuntimeAuthorizationStore implements AuthGate {
     try {
       const mcp = this.tokens.issue('mcp', info, NO_EXPIRY);
       rec.mcp = mcp.credential;
+      // The child credential names the same authorization record: it authenticates only while that record is active.
+      const child = this.tokens.issue('mcp', info, NO_EXPIRY, 'read-only');
+      rec.mcpChild = child.credential;
       const gen = this.issueGeneration(rec);
       const publication = (async () => {
         rec.dir = await createAuthorizationDir(this.credentialsDir, this.fs);
@@ -161,7 +168,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
       rec.current = gen.credential;
       this.scheduleRenewal(rec, gen.credential);
       this.log.info({ authorizationId: info.id, generationId: gen.credential.info.generationId, serverId: info.serverId, agentId: info.agentId, runId: info.runId }, 'runtime authorization active');
-      return { info, mcpToken: mcp.secret, execTokenFile: join(rec.dir!, TOKEN_FILE_NAME) };
+      return { info, mcpToken: mcp.secret, mcpChildToken: child.secret, execTokenFile: join(rec.dir!, TOKEN_FILE_NAME) };
     } catch (e) {
       // Launch abort: roll back fully (revoke every credential, remove the file) before rethrowing.
       await this.revoke(info.id, 'abort');
@@ -193,9 +200,10 @@ export class RuntimeAuthorizationStore implements AuthGate {
     // 1. Stop renewal.
     rec.renewTimer?.cancel();
     rec.renewTimer = undefined;
-    // 2. Security invariant: every generation and the MCP credential are revoked before the file is touched.
+    // 2. Security invariant: every generation and both MCP credentials (own and child) are revoked before the file is touched.
     for (const g of rec.generations) this.tokens.revoke(g);
     if (rec.mcp) this.tokens.revoke(rec.mcp);
+    if (rec.mcpChild) this.tokens.revoke(rec.mcpChild);
     // 3. In-flight requests see the abort; their live() turns false.
     rec.slot.abort(why);
     this.log.info({ authorizationId, why, inFlight: rec.slot.inFlight }, 'runtime authorization revoked');

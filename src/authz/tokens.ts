@@ -36,11 +36,11 @@ export class TokenRegistry {
   ) {}
 
   /** Issues a new credential; the returned secret is handed to the caller once and never stored. */
-  issue(scope: Extract<Scope, 'mcp' | 'exec'>, authorization: RuntimeAuthorizationInfo, expiresAt: number): { secret: string; credential: Credential } {
+  issue(scope: Extract<Scope, 'mcp' | 'exec'>, authorization: RuntimeAuthorizationInfo, expiresAt: number, effect?: 'read-only'): { secret: string; credential: Credential } {
     const secret = this.newSecret(scope === 'mcp' ? 'atm' : 'atx');
     const hash = keyedHash(this.hashKey, secret);
-    const generationId = newId(scope === 'mcp' ? 'mcpc' : 'gen');
-    const info: TokenInfo = Object.freeze({ scope, generationId, expiresAt, authorization });
+    const generationId = newId(scope === 'mcp' ? (effect ? 'mcpk' : 'mcpc') : 'gen');
+    const info: TokenInfo = Object.freeze(effect ? { scope, generationId, expiresAt, authorization, effect } : { scope, generationId, expiresAt, authorization });
     const credential: Credential = { hash, info, revoked: false };
     this.byHash.set(hash.toString('hex'), credential);
     return { secret, credential };

@@ -24,6 +24,11 @@ export interface TokenInfo {
   readonly generationId: string;
   readonly expiresAt: number;
   readonly authorization: RuntimeAuthorizationInfo;
+  /**
+   * `read-only`: a child-scoped MCP credential minted for the runtime to hand to a delegated child process; CallTool
+   * admits only tools the inventory declares readOnlyHint === true. Absent: the runtime's own full credential.
+   */
+  readonly effect?: 'read-only';
 }
 
 /** Why authentication failed: for the rate-limited diagnostic log only, never for the caller. */

@@ -1,18 +1,25 @@
 // Owns `agentteam daemon start|stop|status` and `agentteam init`: detached start that returns once healthy.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHome } from '../daemon/home.js';
 import { processAlive } from '../shared/proc.js';
 import { AlreadyRunning, runDaemon } from '../daemon/main.js';
+import { parseServerUrls } from '../daemon/server-link.js';
 import { CliError, ownerRequest, readDaemonInfo } from './daemon-client.js';
+
+/** What the daemon wrote to its output file since `from` (this start's lines only). */
+function newOutput(path: string, from: number): string {
+  return readFileSync(path).subarray(from).toString('utf8');
+}
 
 export interface StartOptions {
   port?: string;
   foreground?: boolean;
-  serverUrl?: string;
+  serverUrl?: string[];
   serverId?: string;
+  serverCa?: string;
   maxTurns?: string;
   turnTimeout?: string;
   loopBound?: string;
@@ -24,6 +31,9 @@ function intFlag(v: string | undefined, name: string, min: number, max: number):
   if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`${name} must be an integer ${min}..${max}`, 2);
   return n;
 }
+
+/** Start-up waits this long for an unreachable remote server before giving up (the detached parent waits a bit more). */
+const SERVER_WAIT_MS = 60_000;
 
 const selfPath = () => fileURLToPath(import.meta.url);
 export const binDir = () => resolve(dirname(selfPath()), '..', 'bin');
@@ -61,6 +71,13 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
   if ((o.serverUrl === undefined) !== (o.serverId === undefined)) throw new CliError('--server-url and --server-id go together', 2);
+  let serverUrls: string[] | undefined;
+  try {
+    serverUrls = o.serverUrl ? parseServerUrls(o.serverUrl) : undefined;
+  } catch (e) {
+    throw new CliError(`--server-url: ${(e as Error).message}`, 2);
+  }
+  if (o.serverCa && !serverUrls) throw new CliError('--server-ca goes with --server-url', 2);
   const maxTurns = intFlag(o.maxTurns, '--max-turns', 1, 512);
   const turnTimeout = intFlag(o.turnTimeout, '--turn-timeout', 1, 86_400);
   const loopBound = intFlag(o.loopBound, '--loop-bound', 1, 40);
@@ -70,7 +87,9 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         home,
         port,
         binDir: binDir(),
-        serverUrl: o.serverUrl,
+        ...(serverUrls ? { serverUrls } : {}),
+        ...(o.serverCa ? { serverCaFile: resolve(o.serverCa) } : {}),
+        serverWaitMs: SERVER_WAIT_MS,
         serverId: o.serverId,
         serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
         tokenTtlMs: tokenTtlFromEnv(),
@@ -95,7 +114,8 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const outPath = join(paths.logs, 'daemon.out');
   const out = openSync(outPath, 'a', 0o600);
   const args = [selfPath(), '--home', home, 'daemon', 'start', '--foreground', '--port', String(port)];
-  if (o.serverUrl) args.push('--server-url', o.serverUrl, '--server-id', o.serverId!);
+  if (serverUrls) args.push('--server-url', serverUrls.join(','), '--server-id', o.serverId!);
+  if (o.serverCa) args.push('--server-ca', resolve(o.serverCa));
   if (maxTurns !== undefined) args.push('--max-turns', String(maxTurns));
   if (turnTimeout !== undefined) args.push('--turn-timeout', String(turnTimeout));
   if (loopBound !== undefined) args.push('--loop-bound', String(loopBound));
@@ -104,20 +124,28 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
   child.unref();
-  const deadline = Date.now() + 20_000;
+  const outStart = statSync(outPath).size;
+  let shown = 0;
+  let deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
+    // Retry notes from the daemon (server unreachable, retrying in …) are shown here and extend the wait.
+    const notes = newOutput(outPath, outStart).split('\n').filter((l) => l.includes('server unreachable'));
+    for (const l of notes.slice(shown)) process.stderr.write(`${l}\n`);
+    if (notes.length > shown) deadline = Math.max(deadline, Date.now() + SERVER_WAIT_MS + 5000);
+    shown = notes.length;
     if (exited !== null) {
-      const tail = readFileSync(outPath, 'utf8').trim().split('\n').slice(-3).join('\n');
+      const tail = newOutput(outPath, outStart).trim().split('\n').slice(-3).join('\n');
       throw new CliError(`the daemon exited during start-up (code ${exited}): ${tail}`, 1);
     }
     const s = await daemonStatus(home);
-    if (s.healthy && s.pid === child.pid) {
+    if (s.pid === child.pid && typeof s.bootId === 'string') {
       process.stdout.write(JSON.stringify(s, null, 2) + '\n');
-      return 0;
+      if (!s.healthy) process.stderr.write('agentteam: the daemon started but its server or database is not reachable now\n');
+      return s.healthy ? 0 : 1;
     }
   }
-  throw new CliError('the daemon did not become healthy within 20 s; see logs/daemon.out in the home', 1);
+  throw new CliError('the daemon did not start within its wait; see logs/daemon.out in the home', 1);
 }
 
 export async function daemonStop(home: string): Promise<number> {

@@ -1,9 +1,11 @@
-// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, runtime and server commands.
+// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, runtime, kb and server commands.
 import { Command, Option } from 'commander';
 import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
+import { joinWorkspace } from './join-cmd.js';
 import { serverStart } from './server-cmd.js';
+import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { duration, printList } from './output.js';
 import { watch } from './watch.js';
 
@@ -25,13 +27,38 @@ function unwrap(r: { status: number; body: Envelope }): any {
 
 program
   .command('init')
-  .description('set up the home, start the daemon on the embedded server (workspace, owner, #general); idempotent')
+  .description('start the daemon: embedded workspace, or join a team with --server-url URL --invite CODE; idempotent')
   .option('--port <n>', 'local API port (default: any free port)')
-  .action(async (o: { port?: string }) => {
+  .option('--server-url <url...>', 'team server URL(s) to join (with --invite)')
+  .option('--invite <code>', 'one-time invite code from agentteam member invite')
+  .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
+  .action(async (o: { port?: string; serverUrl?: string[]; invite?: string; serverCa?: string }) => {
+    if ((o.invite === undefined) !== (o.serverUrl === undefined)) throw new CliError('--invite and --server-url go together', 2);
+    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...(o.serverCa ? { serverCa: o.serverCa } : {}) }))}\n`);
     const s = await daemonStatus(home());
     if (s.healthy) print(s);
     else process.exitCode = await daemonStart(home(), { port: o.port });
   });
+
+const member = program.command('member').description('workspace members (Humans and agents)');
+member
+  .command('invite')
+  .description('print a one-time, expiring invite code (owner or admin), e.g. agentteam member invite --name Ana')
+  .requiredOption('--name <name>', "the new member's name")
+  .addOption(new Option('--role <role>', 'role').choices(['member', 'admin']).default('member'))
+  .option('--json', 'print JSON')
+  .action(async (o: { name: string; role: string; json?: boolean }) => {
+    const inv = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/invites', { name: o.name, role: o.role }));
+    if (o.json) return print(inv);
+    const st = await daemonStatus(home());
+    const url = (st.server as { url?: string } | undefined)?.url ?? 'URL';
+    process.stdout.write(`invite for ${inv.name} (${inv.role}), one use, expires ${inv.expiresAt}:\n  ${inv.code}\non their machine: agentteam init --server-url ${url} --invite ${inv.code}\n`);
+  });
+member.command('ls').description('list members').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/members')).members));
+member
+  .command('rm <member>')
+  .description("remove a member by name or id (owner or admin); a person's agents go too, their credentials stop at once")
+  .action(async (who: string) => print(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who)}/removal`))));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');
 daemon
@@ -39,8 +66,9 @@ daemon
   .description('start the daemon (detached unless --foreground); returns once healthy')
   .option('--port <n>', 'local API port (default: any free port)')
   .option('--foreground', 'run in this process')
-  .option('--server-url <url>', 'use a remote AgentTeam Server instead of the embedded one')
+  .option('--server-url <url...>', 'remote server process URL(s), tried in turn; remembered in the home')
   .option('--server-id <id>', 'the remote server id (required with --server-url)')
+  .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
   .option('--max-turns <n>', 'concurrent turn runtimes across agents, 1..512 (default 4)')
   .option('--turn-timeout <seconds>', 'stop a turn runtime after this long (default 600)')
   .option('--loop-bound <n>', 'agent messages in a row in one target before agents stop answering there (default 6)')
@@ -56,6 +84,31 @@ daemon
   });
 
 const agent = program.command('agent').description('manage agents');
+interface ConfigOptions { baseUrl?: string; apiKeyEnv?: string; header?: string[]; allowPath?: string[]; source?: string[] }
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+/** Secrets never go in argv: the API key and header values are named by environment variable. */
+function withConfigOptions(c: Command): Command {
+  return c
+    .option('--base-url <url>', 'provider base URL')
+    .option('--api-key-env <VAR>', 'read the provider API key from this environment variable')
+    .option('--header <Name=VAR>', 'provider header whose value is read from env VAR (repeatable)', collect)
+    .option('--allow-path <dir>', 'filesystem policy: an allowed path (repeatable)', collect)
+    .option('--source <id>', 'knowledge source id (repeatable)', collect);
+}
+function fromEnv(name: string): string {
+  const v = process.env[name];
+  if (v === undefined || v === '') throw new CliError(`environment variable ${name} is not set`, 2);
+  return v;
+}
+function configBody(o: ConfigOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (o.baseUrl) out.baseUrl = o.baseUrl;
+  if (o.apiKeyEnv) out.apiKey = fromEnv(o.apiKeyEnv);
+  if (o.header?.length) out.headers = Object.fromEntries(o.header.map((h) => { const i = h.indexOf('='); if (i < 1) throw new CliError('--header takes Name=VAR', 2); return [h.slice(0, i), fromEnv(h.slice(i + 1))]; }));
+  if (o.allowPath?.length) out.allowedPaths = o.allowPath;
+  if (o.source?.length) out.sourceIds = o.source;
+  return out;
+}
 agent
   .command('add')
   .description('create an agent that answers its messages, e.g. agentteam agent add --name demo --runtime claude')
@@ -64,11 +117,45 @@ agent
   .option('--model <model>', "model for turns (default: the runtime's own)")
   .option('--workdir <dir>', 'where turns run (default: current directory)')
   .argument('[cmd...]', 'for --runtime command: the command each turn runs (prompt on stdin)')
-  .passThroughOptions()
-  .action(async (cmd: string[], o: { name: string; runtime?: string; model?: string; workdir?: string }) => {
-    const body = { name: o.name, workdir: o.workdir ?? process.cwd(), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(cmd.length ? { command: cmd } : {}) };
-    print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', body)));
-  });
+  .passThroughOptions();
+withConfigOptions(agent.commands.at(-1)!).action(async (cmd: string[], o: ConfigOptions & { name: string; runtime?: string; model?: string; workdir?: string }) => {
+  const body = { name: o.name, workdir: o.workdir ?? process.cwd(), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(cmd.length ? { command: cmd } : {}), ...configBody(o) };
+  print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents', body)));
+});
+withConfigOptions(
+  agent
+    .command('update')
+    .description('change an agent, e.g. agentteam agent update demo --model m2')
+    .argument('<agent>', 'agent name or id')
+    .option('--name <name>', 'new name')
+    .addOption(new Option('--runtime <kind>', 'runtime kind').choices(RUNTIMES))
+    .option('--model <model>', 'model for turns')
+    .option('--workdir <dir>', 'where turns run'),
+).action(async (name: string, o: ConfigOptions & { name?: string; runtime?: string; model?: string; workdir?: string }) => {
+  const body = { ...(o.name ? { name: o.name } : {}), ...(o.runtime ? { runtime: o.runtime } : {}), ...(o.model ? { model: o.model } : {}), ...(o.workdir ? { workdir: o.workdir } : {}), ...configBody(o) };
+  print(unwrap(await ownerRequest(home(), 'PATCH', `/api/daemon/agents/${encodeURIComponent(name)}`, body)));
+});
+for (const [cmd, enabled] of [['enable', true], ['disable', false]] as const) {
+  agent
+    .command(cmd)
+    .description(`${cmd} an agent`)
+    .argument('<agent>', 'agent name or id')
+    .action(async (name: string) => print(unwrap(await ownerRequest(home(), 'PATCH', `/api/daemon/agents/${encodeURIComponent(name)}`, { enabled }))));
+}
+agent
+  .command('get')
+  .description('show one agent (secrets only as configured/not configured)')
+  .argument('<agent>', 'agent name or id')
+  .action(async (name: string) => print(unwrap(await ownerRequest(home(), 'GET', `/api/daemon/agents/${encodeURIComponent(name)}`))));
+agent
+  .command('rm')
+  .description('remove an agent profile; its runtimes are stopped first')
+  .argument('<agent>', 'agent name or id')
+  .action(async (name: string) => print(unwrap(await ownerRequest(home(), 'DELETE', `/api/daemon/agents/${encodeURIComponent(name)}`))));
+agent
+  .command('reload')
+  .description('re-read agent profiles from the home')
+  .action(async () => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/agents/reload', {}))));
 agent
   .command('ls')
   .description('list agents (a table on a terminal, JSON when piped or with --json)')
@@ -184,12 +271,31 @@ runtime
   .argument('<run>', 'run id')
   .action(async (run: string) => print(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/runtimes/${encodeURIComponent(run)}/stop`))));
 
+const kb = program.command('kb').description('knowledge sources agents search with kb_search');
+kb.command('add-source')
+  .description('add a folder of Markdown/text files, e.g. agentteam kb add-source ./docs --scope channel:general')
+  .argument('<folder>', 'folder path')
+  .option('--scope <scope...>', 'who may read it: workspace, channel:<slug>, dm:<id>, thread:<channel>/<msg>, task:<id>', [])
+  .action(async (folder: string, o: { scope: string[] }) => print(await kbAddSource(home(), folder, o.scope)));
+kb.command('sync')
+  .description('send new and changed files of every folder source, remove deleted ones')
+  .action(async () => print(await kbSync(home(), process.stderr.isTTY ? process.stderr : null)));
+kb.command('ls')
+  .description('list knowledge sources')
+  .action(async () => print(await kbList(home())));
+
 const server = program.command('server').description('run the AgentTeam Server standalone');
 server
   .command('start')
   .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
   .requiredOption('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB')
   .option('--port <n>', 'port (default 7700)', '7700')
+  .option('--host <addr>', 'bind address (default 127.0.0.1)')
+  .option('--allowed-host <name...>', 'Host names clients use (required off loopback)')
+  .option('--tls-cert <file>', 'PEM certificate chain: serve https')
+  .option('--tls-key <file>', 'PEM private key for --tls-cert')
+  .option('--tls-proxy', 'plain http off loopback: a proxy in front terminates TLS and sends X-Forwarded-Proto')
+  .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
   .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
 

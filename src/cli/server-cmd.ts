@@ -1,4 +1,5 @@
 // Owns `agentteam server start`: the AgentTeam Server standalone on SQLite or PostgreSQL, in the foreground until SIGTERM/SIGINT.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensurePrivateDir, homePaths, loadOrCreateSecret, resolveHome } from '../daemon/home.js';
 import { startServer } from '../server/main.js';
@@ -11,7 +12,24 @@ import { CliError } from './daemon-client.js';
  * `--db sqlite:PATH` keeps the admin token beside the file (PATH.admin-token); `--db postgres://…` has no file, so the
  * token lives in the home folder (server-admin.token) unless --admin-token-file names one.
  */
-export async function serverStart(o: { db: string; port: string; adminTokenFile?: string; home?: string }): Promise<number> {
+export interface ServerStartOptions {
+  db: string;
+  port: string;
+  host?: string;
+  allowedHost?: string[];
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsProxy?: boolean;
+  logFile?: string;
+  adminTokenFile?: string;
+  home?: string;
+}
+
+/**
+ * Logs are pino JSON lines on stdout (the first is `server listening` with url and serverId), or in --log-file, in which
+ * case stdout gets only one {url, serverId} line.
+ */
+export async function serverStart(o: ServerStartOptions): Promise<number> {
   let loc;
   try {
     loc = parseDbUrl(o.db);
@@ -29,22 +47,41 @@ export async function serverStart(o: { db: string; port: string; adminTokenFile?
     ensurePrivateDir(home);
     tokenFile = homePaths(home).serverAdminToken;
   }
+  if ((o.tlsCert === undefined) !== (o.tlsKey === undefined)) throw new CliError('--tls-cert and --tls-key go together', 2);
+  let tls: { cert: Buffer; key: Buffer } | undefined;
+  try {
+    if (o.tlsCert && o.tlsKey) tls = { cert: readFileSync(resolve(o.tlsCert)), key: readFileSync(resolve(o.tlsKey)) };
+  } catch (e) {
+    throw new CliError(`cannot read the TLS certificate or key (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 2);
+  }
   const adminToken = loadOrCreateSecret(tokenFile, () => newToken('ata'));
-  const logger = createLogger({ name: 'server' });
+  const logger = o.logFile ? createLogger({ name: 'server', file: resolve(o.logFile) }) : createLogger({ name: 'server', stdout: true });
   let s;
   try {
-    s = await startServer({ db: loc.kind === 'sqlite' ? `sqlite:${loc.path}` : loc.url, adminToken, port, logger });
+    s = await startServer({
+      db: loc.kind === 'sqlite' ? `sqlite:${loc.path}` : loc.url,
+      adminToken,
+      port,
+      logger,
+      ...(o.host ? { host: o.host } : {}),
+      ...(o.allowedHost?.length ? { allowedHosts: o.allowedHost.flatMap((h) => h.split(',')) } : {}),
+      ...(tls ? { tls } : {}),
+      ...(o.tlsProxy ? { tlsProxy: true } : {}),
+    });
   } catch (e) {
     if (loc.kind === 'sqlite') throw e;
     const msg = e instanceof Error ? e.message : String(e);
     // Security invariant: connection failures are reported without the URL (it may carry a password).
     throw new CliError(`server failed to start: ${msg.split(loc.url).join('<db url>')}`, 1);
   }
-  process.stdout.write(JSON.stringify({ url: s.url, serverId: s.serverId }) + '\n');
+  if (o.logFile) process.stdout.write(JSON.stringify({ url: s.url, serverId: s.serverId }) + '\n');
+  logger.info('server ready; stops on SIGTERM or SIGINT');
   await new Promise<void>((r) => {
     process.once('SIGTERM', r);
     process.once('SIGINT', r);
   });
+  logger.info('server stopping');
   await s.close();
+  logger.info('server stopped');
   return 0;
 }

@@ -12,6 +12,8 @@ export interface HomePaths {
   ownerToken: string;
   serverAdminToken: string;
   ownerProfile: string;
+  /** The remote server this home belongs to (server-link.ts). */
+  serverConfig: string;
   config: string;
   db: string;
   /** The turn journal: feed cursors, queued and finished turns, session resume ids (0600). */
@@ -38,6 +40,7 @@ export function homePaths(root: string): HomePaths {
     ownerToken: join(root, 'owner.token'),
     serverAdminToken: join(root, 'server-admin.token'),
     ownerProfile: join(root, 'owner.json'),
+    serverConfig: join(root, 'server.json'),
     config: join(root, 'config.json'),
     db: join(root, 'server.db'),
     sessions: join(root, 'sessions.db'),

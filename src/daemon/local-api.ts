@@ -1,35 +1,39 @@
 // Owns the local API server: one hardened node:http listener on 127.0.0.1 dispatching the route table; typed not_found/invalid_input/internal.
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AppError, errorBody } from '../shared/errors.js';
 import { sendJson } from '../wire/http/guard.js';
 import { createHardenedServer, type ListenerLimits } from '../wire/http/listener.js';
 import type { Router } from '../wire/http/router.js';
 
+/** Statuses come only from the code table (an unknown method is invalid_input with Allow, as on the server). */
+function refuse(res: ServerResponse, e: AppError): void {
+  sendJson(res, e.status, { ok: false, error: errorBody(e) });
+}
+
 export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}): Server {
+  // Per request: no closures are built unless a route fails (the failure path gets its own).
+  const fail = (res: ServerResponse, path: string, e: unknown) => {
+    log.error({ err: e instanceof Error ? e.message : String(e), path }, 'route failed');
+    if (!res.headersSent) refuse(res, new AppError('internal', 'internal error'));
+    else res.destroy();
+  };
   return createHardenedServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const m = router.match(req.method ?? 'GET', path);
-    // Statuses come only from the code table (an unknown method is invalid_input with Allow, as on the server).
-    const refuse = (e: AppError) => sendJson(res, e.status, { ok: false, error: errorBody(e) });
-    if (m.kind === 'not_found') return refuse(new AppError('not_found', 'no such route'));
+    if (m.kind === 'not_found') return refuse(res, new AppError('not_found', 'no such route'));
     if (m.kind === 'method_not_allowed') {
       res.setHeader('allow', m.allow.join(', '));
-      return refuse(new AppError('invalid_input', `method not allowed; use ${m.allow.join(', ')}`));
+      return refuse(res, new AppError('invalid_input', `method not allowed; use ${m.allow.join(', ')}`));
     }
     let p: void | Promise<void>;
     try {
       p = m.handler(req, res, m.params);
     } catch (e) {
-      return fail(e);
+      return fail(res, path, e);
     }
-    if (p) p.catch(fail);
-    function fail(e: unknown) {
-      log.error({ err: e instanceof Error ? e.message : String(e), path }, 'route failed');
-      if (!res.headersSent) refuse(new AppError('internal', 'internal error'));
-      else res.destroy();
-    }
+    if (p) p.catch((e: unknown) => fail(res, path, e));
   }, limits);
 }

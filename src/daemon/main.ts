@@ -10,24 +10,28 @@ import { RuntimeLauncher } from '../runtime/launcher.js';
 import { stopOrphans } from '../runtime/orphans.js';
 import { startServerInWorker } from '../server/in-worker.js';
 import type { ServerApi } from '../server-client/api.js';
-import { ServerClient } from '../server-client/client.js';
 import { systemClock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newToken } from '../shared/ids.js';
 import { createLogger, RateLimitedLogger } from '../shared/log.js';
 import type { TokenInfo } from '../authz/types.js';
 import { registerExecRoutes } from '../wire/exec/routes.js';
+import { withChildEffectCheck } from '../wire/mcp/child-effect.js';
 import { registerMcpRoutes } from '../wire/mcp/routes.js';
 import { AttachmentBudget } from '../tools/agentteam/attachment-budget.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from './home.js';
+import { clientFor, connectWithBackoff, probeServer, readRememberedServer, rememberServer } from './server-link.js';
 import { createLocalApiServer } from './local-api.js';
 import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
 import { OwnerService } from './owner-service.js';
 import { ProfileStore, type AgentProfile } from './profiles.js';
+import { AgentIndex } from './agent-index.js';
+import { AgentLifecycle } from './agent-lifecycle.js';
+import type { LocalServices } from '../wire/exec/register.js';
 import { TurnEngine, type TurnEngineOptions } from '../sessions/engine.js';
 import { TurnJournal } from '../sessions/journal.js';
 import { SessionMetadata } from '../sessions/metadata.js';
@@ -37,9 +41,15 @@ import { killOrphan, turnRunner } from '../sessions/runner.js';
 export interface DaemonOptions {
   home: string;
   port: number;
-  /** Remote AgentTeam Server; embedded when absent. */
-  serverUrl?: string;
+  /** Remote AgentTeam Server process URLs (failover in turn); remembered in the home. Absent: the remembered ones, else embedded. */
+  serverUrls?: string[];
   serverId?: string;
+  /** PEM CA file trusted for an https:// server (remembered with the URLs). */
+  serverCaFile?: string;
+  /** How long start-up keeps retrying an unreachable remote server (default 60 s). */
+  serverWaitMs?: number;
+  /** Start-up progress lines (server unreachable, retrying); default stderr. */
+  say?: (line: string) => void;
   /** Admin token of a remote server (bootstrap only). */
   serverAdminToken?: string;
   tokenTtlMs?: number;
@@ -87,35 +97,51 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     if (swept > 0) log.warn({ swept }, 'removed stale credential directories');
 
     const ownerToken = loadOrCreateSecret(paths.ownerToken, () => newToken('ato'));
-    let serverUrl = opts.serverUrl;
+    const remembered = readRememberedServer(paths.serverConfig);
     let adminToken = opts.serverAdminToken;
     let mode: 'embedded' | 'remote' = 'remote';
-    if (!serverUrl) {
+    let link: { urls: string[]; caFile?: string };
+    if (opts.serverUrls) {
+      // Security invariant: a home stays with the server it joined; pointing it at another server is refused, not adopted.
+      if (remembered && opts.serverId && remembered.serverId !== opts.serverId) throw new Error(`this home belongs to server ${remembered.serverId}, not ${opts.serverId}`);
+      link = { urls: opts.serverUrls, ...((opts.serverCaFile ?? remembered?.caFile) ? { caFile: opts.serverCaFile ?? remembered!.caFile! } : {}) };
+    } else if (remembered) {
+      link = remembered;
+    } else {
       mode = 'embedded';
       adminToken = loadOrCreateSecret(paths.serverAdminToken, () => newToken('ata'));
       // The embedded server runs in its own thread (own event loop, own CPU); it logs to logs/server.log.
       const embedded = await startServerInWorker({ dbPath: paths.db, adminToken, port: 0, ...limits, logDir: paths.logs, logger: log.child({ component: 'server' }) });
       cleanups.unshift(() => embedded.close());
-      serverUrl = embedded.url;
+      link = { urls: [embedded.url] };
     }
-    const client = new ServerClient({ baseUrl: serverUrl });
+    const client = clientFor(link);
     cleanups.unshift(() => client.close());
-    const info = await client.info();
-    if (opts.serverId && info.serverId !== opts.serverId) throw new Error(`the server at --server-url reports a different server id than --server-id`);
+    const say = opts.say ?? ((l: string) => void process.stderr.write(`agentteam: ${l}\n`));
+    const info = mode === 'embedded' ? await client.info() : await connectWithBackoff(client, { clock: systemClock, waitMs: opts.serverWaitMs ?? 60_000, say });
+    const expected = opts.serverId ?? remembered?.serverId;
+    if (expected && info.serverId !== expected) throw new Error(`the server at --server-url reports a different server id than ${opts.serverId ? '--server-id' : 'this home remembers'}`);
     const serverId = info.serverId;
+    // Remembered before anything else, so a restart without flags reconnects here and never starts an embedded workspace.
+    if (mode === 'remote') rememberServer(paths.serverConfig, { urls: link.urls, serverId, ...(link.caFile ? { caFile: link.caFile } : {}) });
 
     // The Human owner's server credential lives in owner.json (0600); bootstrap is idempotent.
-    let ownerCred = (JSON.parse(readTextIfExists(paths.ownerProfile) ?? '{}') as { serverId?: string; credential?: string }).credential;
+    const ownerFile = JSON.parse(readTextIfExists(paths.ownerProfile) ?? '{}') as { serverId?: string; memberId?: string; credential?: string };
+    let ownerCred = ownerFile.credential;
+    let ownerMemberId = ownerFile.memberId;
     if (!ownerCred) {
       if (!adminToken) throw new Error('no owner credential for this server and no admin token to bootstrap it');
       const boot = await client.bootstrap(adminToken, { ownerName: 'owner' });
       if (!boot.ownerCredential) throw new Error('the server already has an owner and this home has lost its credential');
       writePrivateFile(paths.ownerProfile, JSON.stringify({ serverId, memberId: boot.owner.id, credential: boot.ownerCredential }, null, 2) + '\n');
       ownerCred = boot.ownerCredential;
+      ownerMemberId = boot.owner.id;
     }
     const ownerApi = client.as(ownerCred);
+    // The owning profile: this daemon's Human owner. Profiles another owner added are never loaded.
+    const ownerId = ownerMemberId ?? (await ownerApi.members.me()).id;
 
-    const profiles = new ProfileStore(paths.profiles);
+    const profiles = new ProfileStore(paths.profiles, ownerId);
     const agentApis = new Map<string, ServerApi>();
     const apiOf = (p: AgentProfile): ServerApi => {
       const cached = agentApis.get(p.id);
@@ -154,12 +180,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
       catalog: () => catalog,
-      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().map((p) => p.credential)],
+      daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().flatMap((p) => [p.credential, ...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers ?? {})])],
       log: log.child({ component: 'runtime' }),
       memory,
     });
     // Turn feeds long-poll on their own connection pool, so many hosted agents never starve tool calls of sockets.
-    const feedClient = new ServerClient({ baseUrl: serverUrl, timeoutMs: 15_000 });
+    const feedClient = clientFor(link, 15_000);
     cleanups.unshift(() => feedClient.close());
     const feedApis = new Map<string, ServerApi>();
     const feedApiOf = (p: AgentProfile): ServerApi => {
@@ -182,6 +208,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       },
       opts.turns,
     );
+
+    const agentIndex = new AgentIndex({ store: profiles, owner: ownerId, live: (id) => ({ runtimeLive: launcher.runtimeLive(id), turnLive: engine.turnLive(id) }) });
+    const localsFor = (): LocalServices => ({ agents: agentIndex });
+    const lifecycle = new AgentLifecycle({
+      index: agentIndex,
+      profiles,
+      runtimes: launcher,
+      turns: engine,
+      leftovers: [journal, memory],
+      agentMembers: async () => new Set((await ownerApi.members.list()).filter((m) => m.kind === 'agent').map((m) => m.id)),
+      log: log.child({ component: 'agents' }),
+    });
+    // Orphan cleanup before any turn runs: a profile whose server member is gone leaves nothing behind.
+    await lifecycle.cleanupOrphans();
 
     let stopping: Promise<void> | undefined;
     let resolveDone!: () => void;
@@ -213,25 +253,32 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     const service = new OwnerService({
       owner: () => ownerApi,
       profiles,
+      index: agentIndex,
+      lifecycle,
+      ownerId,
       launcher,
       journal,
       onAgentAdded: (p) => engine.follow(p),
       generalChannel: GENERAL,
       stop,
-      status: async () => ({
-        healthy: true,
-        pid: process.pid,
-        port,
-        bootId,
-        uptimeMs: systemClock.now() - started,
-        home: paths.root,
-        server: { mode, serverId, url: serverUrl },
-        counts: { agents: profiles.size, runtimes: launcher.running, turns: engine.active, ...store.stats() },
-      }),
+      status: async () => {
+        const reach = await probeServer(client);
+        return {
+          // Healthy means usable: this daemon, its server process and the server's database all answer.
+          healthy: reach.reachable && reach.database === 'ok',
+          pid: process.pid,
+          port,
+          bootId,
+          uptimeMs: systemClock.now() - started,
+          home: paths.root,
+          server: { mode, serverId, url: reach.url ?? client.url, urls: link.urls, reachable: reach.reachable, database: reach.database, ...(reach.error ? { error: reach.error } : {}) },
+          counts: { agents: profiles.size, runtimes: launcher.running, turns: engine.active, ...store.stats() },
+        };
+      },
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
-    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: mcpHandler, apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor });
+    registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });
 
     const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {

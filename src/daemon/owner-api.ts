@@ -1,4 +1,4 @@
-// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, runtimes. Thin: decode, dispatch, encode.
+// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, runtimes, knowledge sources. Thin: decode, dispatch, encode.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import { AppError, errorBody } from '../shared/errors.js';
@@ -11,9 +11,20 @@ import type { Router } from '../wire/http/router.js';
 import type { RateLimitedLogger } from '../shared/log.js';
 import { RUNTIME_KINDS } from './profiles.js';
 import type { OwnerService } from './owner-service.js';
+import { CreateSourceBody, PutDocumentBody, RemoveDocumentBody } from '../domains/knowledge/contract.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 const RuntimeKind = Type.Union(RUNTIME_KINDS.map((k) => Type.Literal(k)));
+const Model = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$' });
+/** Agent configuration; every stored field is bounded. */
+const Config = {
+  baseUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  headers: Type.Optional(Type.Record(Type.String({ pattern: '^[!#$%&\'*+.^_`|~0-9A-Za-z-]{1,128}$' }), Type.String({ maxLength: 4096 }), { maxProperties: 32 })),
+  allowedPaths: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 256 })),
+  sourceIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 256 })),
+  enabled: Type.Optional(Type.Boolean()),
+};
 const AddAgent = Type.Object(
   {
     name: Name,
@@ -21,9 +32,12 @@ const AddAgent = Type.Object(
     model: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$' })),
     workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     command: Type.Optional(Type.Array(Type.String({ maxLength: 65536 }), { maxItems: 1024 })),
+    ...Config,
   },
   { additionalProperties: false },
 );
+const UpdateAgent = Type.Object({ name: Type.Optional(Name), runtime: Type.Optional(RuntimeKind), model: Type.Optional(Model), workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), ...Config }, { additionalProperties: false });
+const Invite = Type.Object({ name: Name, role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])) }, { additionalProperties: false });
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 const StartRuntime = Type.Object(
   {
@@ -107,6 +121,13 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   }));
   router.add('GET', '/api/daemon/agents', owner(async (_q, res) => ok(res, { agents: service.listAgents() })));
   router.add('POST', '/api/daemon/agents', owner(async (req, res) => ok(res, await service.addAgent(parseStrict(AddAgent, await jsonBody(req))), 201)));
+  router.add('POST', '/api/daemon/agents/reload', owner(async (_q, res) => ok(res, await service.reloadAgents())));
+  router.add('GET', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, service.getAgent(p.agent!))));
+  router.add('PATCH', '/api/daemon/agents/{agent}', owner(async (req, res, p) => ok(res, await service.updateAgent(p.agent!, parseStrict(UpdateAgent, await jsonBody(req))))));
+  router.add('DELETE', '/api/daemon/agents/{agent}', owner(async (_q, res, p) => ok(res, await service.removeAgent(p.agent!))));
+  router.add('GET', '/api/daemon/members', owner(async (_q, res) => ok(res, { members: await service.listMembers() })));
+  router.add('POST', '/api/daemon/members/{member}/removal', owner(async (_q, res, p) => ok(res, await service.removeMember(p.member!))));
+  router.add('POST', '/api/daemon/invites', owner(async (req, res) => ok(res, await service.invite(parseStrict(Invite, await jsonBody(req))), 201)));
   router.add('GET', '/api/daemon/agents/{agent}/turns', owner(async (req, res, p) => {
     const q = query(req);
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;
@@ -124,5 +145,13 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/messages', owner(async (req, res) => ok(res, await service.postMessage(parseStrict(PostMessage, await jsonBody(req))), 201)));
   router.add('GET', '/api/daemon/runtimes', owner(async (_q, res) => ok(res, { runtimes: service.listRuntimes() })));
   router.add('POST', '/api/daemon/runtimes', owner(async (req, res) => service.startRuntime(parseStrict(StartRuntime, await jsonBody(req)), res)));
+  // Knowledge sources: thin proxies to the server's owner-only knowledge routes (`agentteam kb …` walks the folder itself).
+  const kb = () => service.knowledge();
+  router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources())));
+  router.add('POST', '/api/daemon/kb/sources', owner(async (req, res) => ok(res, await kb().createSource(parseStrict(CreateSourceBody, await jsonBody(req))), 201)));
+  router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (_q, res, p) => ok(res, await kb().documents(p.sourceId!))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument(p.sourceId!, parseStrict(PutDocumentBody, await jsonBody(req))))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/remove', owner(async (req, res, p) => ok(res, await kb().removeDocument(p.sourceId!, parseStrict(RemoveDocumentBody, await jsonBody(req)).path))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced(p.sourceId!))));
   router.add('POST', '/api/daemon/runtimes/{runId}/stop', owner(async (_q, res, p) => ok(res, await service.stopRuntime(p.runId!))));
 }

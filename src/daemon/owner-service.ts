@@ -1,4 +1,5 @@
 // Owns what the owner CLI asks of the daemon: agents, messages as the Human owner, runtimes, status. Product calls go through ServerApi.
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
@@ -6,11 +7,22 @@ import type { ServerApi } from '../server-client/api.js';
 import { AppError } from '../shared/errors.js';
 import type { RunEvent, RunRecord, RuntimeLauncher } from '../runtime/launcher.js';
 import type { TurnJournal, TurnRow } from '../sessions/journal.js';
-import { type AgentProfile, type ProfileStore, type PublicProfile, type RuntimeKindName, publicProfile } from './profiles.js';
+import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from './profiles.js';
+import { type AgentIndex, type AgentView } from './agent-index.js';
+import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
+
+/** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
+export type OwnerAgentView = AgentView & { id: string };
+/** The agent configuration fields the owner sets; secrets arrive in the body, never in argv of a runtime. */
+export type AgentConfigInput = Pick<ProfilePatch, 'model' | 'baseUrl' | 'apiKey' | 'headers' | 'allowedPaths' | 'sourceIds' | 'enabled' | 'runtime'> & { workdir?: string };
 
 export interface OwnerServiceDeps {
   owner: () => ServerApi;
   profiles: ProfileStore;
+  index: AgentIndex;
+  lifecycle: AgentLifecycle;
+  /** The owning profile: the Human member id every new profile records. */
+  ownerId: string;
   launcher: RuntimeLauncher;
   journal: TurnJournal;
   /** Starts following the new agent's turns. */
@@ -31,24 +43,86 @@ export class OwnerService {
     return this.deps.stop();
   }
 
-  listAgents(): PublicProfile[] {
-    return this.deps.profiles.list().map(publicProfile);
+  private view(id: string): OwnerAgentView {
+    return { id, ...this.deps.index.get(id) };
+  }
+
+  private found(agent: string): AgentProfile {
+    const p = this.deps.profiles.find(agent);
+    if (!p) throw new AppError('not_found', `no agent named ${agent}`);
+    return p;
+  }
+
+  listAgents(): OwnerAgentView[] {
+    return this.deps.profiles.list().map((p) => this.view(p.id));
+  }
+
+  getAgent(agent: string): OwnerAgentView {
+    return this.view(this.found(agent).id);
+  }
+
+  /** Updates the configuration; disabling stops the agent's turn feed and live runtimes, enabling follows it again. */
+  async updateAgent(agent: string, input: AgentConfigInput & { name?: string }): Promise<OwnerAgentView> {
+    const p = this.found(agent);
+    if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
+    const patch: ProfilePatch = { ...input };
+    if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
+    const next = this.deps.index.update(p.id, patch);
+    if (input.enabled !== undefined) await this.deps.lifecycle.setEnabled(next);
+    return this.view(p.id);
+  }
+
+  /** Removes the agent: its live runtimes are stopped (each exit revokes its authorization) before the profile and its local state go. */
+  async removeAgent(agent: string): Promise<{ removed: string }> {
+    const p = this.found(agent);
+    await this.deps.lifecycle.remove(p.id);
+    return { removed: p.id };
+  }
+
+  /** Re-reads the profiles folder and removes profiles whose server member is gone. */
+  reloadAgents(): Promise<ReconcileResult> {
+    return this.deps.lifecycle.reload();
   }
 
   /** Creates the agent member on the server, joins it to #general, and stores its profile and server credential locally. */
-  async addAgent(input: { name: string; runtime?: RuntimeKindName; model?: string; workdir?: string; command?: string[] }): Promise<PublicProfile> {
+  async addAgent(input: { name: string; runtime?: RuntimeKindName; workdir?: string; command?: string[] } & AgentConfigInput): Promise<OwnerAgentView> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const workdir = input.workdir === undefined ? undefined : checkedWorkdir(input.workdir);
     const api = this.deps.owner();
-    const created = await api.members.createAgent({ name: input.name });
+    // Keyed, so a failover retry to another server process replays instead of creating a second agent; the receipt
+    // holding the agent's credential is sealed with this member's own credential (server idempotency.ts).
+    const created = await api.members.createAgent({ name: input.name }, { idempotencyKey: `agent-add-${randomUUID()}` });
     await api.channels.addMember(this.deps.generalChannel, created.agent.id);
     const profile: AgentProfile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
     if (input.model !== undefined) profile.model = input.model;
     if (workdir !== undefined) profile.workdir = workdir;
     if (input.command !== undefined && input.command.length > 0) profile.command = input.command;
-    this.deps.profiles.save(profile);
+    profile.owner = this.deps.ownerId;
+    for (const k of ['baseUrl', 'apiKey', 'headers', 'allowedPaths', 'sourceIds', 'enabled'] as const) if (input[k] !== undefined) (profile as unknown as Record<string, unknown>)[k] = input[k];
+    this.deps.index.add(profile);
     this.deps.onAgentAdded(profile);
-    return publicProfile(profile);
+    return this.view(profile.id);
+  }
+
+  /** Owner or admin (the server decides): a one-time invite code for a new Human member. */
+  invite(input: { name: string; role?: 'member' | 'admin' }) {
+    return this.deps.owner().members.invite(input, { idempotencyKey: `invite-${randomUUID()}` });
+  }
+
+  listMembers() {
+    return this.deps.owner().members.list();
+  }
+
+  /** Owner or admin (the server decides): removes a member by id or unique name; a Human's agents go with it. */
+  async removeMember(who: string) {
+    const api = this.deps.owner();
+    const all = await api.members.list();
+    const byId = all.find((m) => m.id === who);
+    const named = all.filter((m) => m.name === who);
+    if (!byId && named.length > 1) throw new AppError('conflict', `${named.length} members are named ${who}; give the member id (agentteam member ls)`);
+    const m = byId ?? named[0];
+    if (!m) throw new AppError('not_found', `no member ${who}`);
+    return api.members.remove(m.id, { idempotencyKey: `member-rm-${randomUUID()}` });
   }
 
   /** Recent turns of one agent, newest first, with outcome and duration. */
@@ -62,6 +136,11 @@ export class OwnerService {
 
   postMessage(input: { target: string; content: string }) {
     return this.deps.owner().messages.send(input);
+  }
+
+  /** The server's knowledge routes as the Human owner (sources, documents, sync marks). */
+  knowledge() {
+    return this.deps.owner().knowledge;
   }
 
   listMessages(target: string, limit?: number, cursor?: string) {
@@ -83,6 +162,7 @@ export class OwnerService {
   async startRuntime(input: { agent: string; runtime?: RuntimeKindName; workdir?: string; command: string[]; detach?: boolean }, res: ServerResponse): Promise<void> {
     const agent = this.deps.profiles.find(input.agent);
     if (!agent) throw new AppError('not_found', `no agent named ${input.agent}; add it with: agentteam agent add --name ${input.agent}`);
+    if (agent.enabled === false) throw new AppError('conflict', `agent ${agent.name} is disabled; enable it with: agentteam agent enable ${agent.name}`);
     const workdir = checkedWorkdir(input.workdir ?? process.cwd());
     const runtime = input.runtime ?? agent.runtime;
     if (input.detach) {

@@ -7,6 +7,7 @@ import { MEMBER_NAME, type MemberDto } from './member/contract.js';
 import { ATTACHMENT_NAME, CONTENT, CONTENT_TYPE_MAX, EMOJI, MAX_ATTACHMENTS, MAX_REACTIONS, type MessageDto } from './message/contract.js';
 import { REVIEW_BODY, type ReviewDto } from './review/contract.js';
 import { TASK_BOUNDS, type TaskCommentDto, type TaskDto } from './task/contract.js';
+import { CRON_MAX, RUN_ERROR_MAX, SCHEDULE_CONTENT, ZONE_MAX, type ScheduleDto, type ScheduleRunDto } from './scheduled-message/contract.js';
 import { checkText, clipText, fittingPrefix, ID_BYTES_MAX, ITEM_BYTES_MAX, jsonBytes, RESULT_BUDGET, textBytes, TRUNCATED_MARKER, type TextBound } from '../shared/bounds.js';
 import { AppError } from '../shared/errors.js';
 import { toolResult, resultBytes } from '../wire/mcp/resultbudget/budget.js';
@@ -36,6 +37,8 @@ const WORST = {
     reactions: Array.from({ length: MAX_REACTIONS }, () => ({ emoji: worst(EMOJI), count: big, memberIds: [id] })),
     attachments: Array.from({ length: MAX_ATTACHMENTS }, () => ({ id, name: worst(ATTACHMENT_NAME), contentType: 'x'.repeat(CONTENT_TYPE_MAX), size: big })),
   } satisfies MessageDto,
+  schedule: { id, target: 'x'.repeat(TARGET_MAX), content: worst(SCHEDULE_CONTENT), at: ts, cron: 'x'.repeat(CRON_MAX), timeZone: 'z'.repeat(ZONE_MAX), missedPolicy: 'fireOnce', enabled: true, nextRunAt: ts, createdBy: id, revision: big, createdAt: ts, updatedAt: ts } satisfies ScheduleDto,
+  scheduleRun: { id, scheduleId: id, scheduledFor: ts, status: 'missed', occurrences: big, messageId: id, error: 'e'.repeat(RUN_ERROR_MAX), attemptedAt: ts, createdAt: ts } satisfies ScheduleRunDto,
   member: { id, name: worst(MEMBER_NAME), kind: 'agent', role: 'member', createdAt: ts } satisfies MemberDto,
   channel: { id: 'c'.repeat(63), name: worst(CHANNEL_NAME), createdAt: ts } satisfies ChannelDto,
   dm: { id, memberIds: Array.from({ length: DM_MEMBERS_MAX + 1 }, () => id) } satisfies DmDto,

@@ -19,7 +19,9 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   /** Exec descriptors in help order, and their inventory rows (Exec domains). */
   readonly descriptors?: readonly ActionDescriptor[];
   readonly inventory?: readonly InventoryRow[];
-  /** Daemon handlers, one per descriptor; each receives `api.<key>` only. */
+  /** A daemon-local domain: its handlers receive the daemon's local service `<key>` (e.g. the profile index), not a server API. */
+  readonly local?: boolean;
+  /** Daemon handlers, one per descriptor; each receives `api.<key>` only (or the local service `<key>`). */
   readonly actions?: readonly BoundAction<any, any, Api>[];
   /** The daemon's typed client of this domain's server routes. */
   client(send: Send): Api;
@@ -27,6 +29,15 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   service(deps: DomainDeps): Svc;
   readonly routes: readonly DomainRoute<Svc>[];
   readonly migrations?: readonly MigrationStep[];
+  /** Server-side work on the injected clock (e.g. the scheduler), started once by the server's composition root. */
+  background?(deps: DomainDeps): BackgroundLoop;
+}
+
+/** A server loop: start once; idle() resolves when no pass is in flight; stop() cancels and waits for the pass. */
+export interface BackgroundLoop {
+  start(onError: (e: unknown) => void): void;
+  idle(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** Keeps the literal key so ServerApi and the services map are typed from the registry. */

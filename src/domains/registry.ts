@@ -2,6 +2,7 @@
 import type { BoundAction } from '../wire/exec/action.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { AnyDomain, DomainModule } from './module.js';
+import { agentDomain } from './agent/index.js';
 import { approvalDomain } from './approval/index.js';
 import { channelDomain } from './channel/index.js';
 import { memberDomain } from './member/index.js';
@@ -9,10 +10,12 @@ import { messageDomain } from './message/index.js';
 import { profileDomain } from './profile/index.js';
 import { projectDomain } from './project/index.js';
 import { reviewDomain } from './review/index.js';
+import { scheduledMessageDomain } from './scheduled-message/index.js';
 import { taskDomain } from './task/index.js';
 import { teamDomain } from './team/index.js';
 import { turnDomain } from './turn/index.js';
 import { workspaceDomain } from './workspace/index.js';
+import { knowledgeDomain } from './knowledge/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -27,6 +30,9 @@ export const DOMAINS = [
   workspaceDomain,
   profileDomain,
   approvalDomain,
+  knowledgeDomain,
+  scheduledMessageDomain,
+  agentDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];
@@ -50,7 +56,7 @@ export function assembledInventory(): InventoryRow[] {
 
 /** Every built-in handler, tagged with the ServerApi group it receives. */
 export function builtinActions(): BoundAction[] {
-  return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key })));
+  return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key, ...(d.local ? { local: true } : {}) })));
 }
 
 /** Receipt selector → the Exec domain whose `get` reads that resource back, from each domain's `selector`. */

@@ -1,4 +1,5 @@
 // Owns MemorySearch: per-agent clones and their live indexes (opened lazily, one database each), closed at shutdown.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import { ensurePrivateDir } from '../daemon/home.js';
@@ -57,6 +58,15 @@ export class MemorySearch {
   /** Searches exactly `agentId`'s own clone; callers pass the agent bound to the caller's credential. */
   search(agentId: string, query: string, limit: number): SearchOutcome {
     return this.index(agentId).search(query, limit);
+  }
+
+  /** Removes a removed agent's clone and index: the index is closed first, then both are deleted. */
+  forget(agentId: string): void {
+    const dir = this.dir(agentId);
+    this.indexes.get(agentId)?.close();
+    this.indexes.delete(agentId);
+    rmSync(dir, { recursive: true, force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(this.opts.indexRoot, `${agentId}.db${suffix}`), { force: true });
   }
 
   close(): void {

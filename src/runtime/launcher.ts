@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { RuntimeCatalog } from '../catalog/types.js';
 import { assembleRuntimeEnv } from '../authz/env.js';
+import { providerEnv } from './provider-env.js';
 import type { RuntimeAuthorizationStore } from '../authz/store.js';
 import { ensurePrivateDir } from '../daemon/home.js';
 import { MEMORY_DIR_ENV } from '../memorysearch/clone.js';
@@ -19,6 +20,7 @@ import { prepareRuntime, type RuntimePlan } from './drivers/index.js';
 import type { TurnInput } from './drivers/types.js';
 import type { CurrentTurn, SessionMetadata } from '../sessions/metadata.js';
 import { writeRunRecord } from './orphans.js';
+import { MCP_CHILD_TOKEN_ENV } from './drivers/types.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
@@ -176,6 +178,8 @@ export class RuntimeLauncher {
         ...(req.canonicalEnv ? { canonical: req.canonicalEnv } : {}),
         ...(deps.daemonSecrets ? { daemonSecrets: deps.daemonSecrets() } : {}),
       });
+      // Appended after the scrub (the AGENTTEAM_MCP* family is daemon-owned, so no inherited copy survives it).
+      env[MCP_CHILD_TOKEN_ENV] = active.mcpChildToken;
       if (deps.memory) {
         // Appended after the scrub: the one canonical pointer to this agent's own clone (never another agent's).
         const clone = deps.memory.ensure(req.agent.id);
@@ -185,7 +189,7 @@ export class RuntimeLauncher {
       }
       plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env, ...(req.turn ? { turn: req.turn.input } : {}) });
       // plan.envAdd (e.g. AGENTTEAM_TURN_*) is appended after the scrubbed, canonical env.
-      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}) }, stdin: plan.stdin });
+      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}), ...providerEnv(req.agent) }, stdin: plan.stdin });
     } catch (e) {
       // Launch abort: revoke before cleanup, then remove the run dir.
       await deps.store.revoke(active.info.id, 'abort');
@@ -253,6 +257,17 @@ export class RuntimeLauncher {
 
   list(): RunRecord[] {
     return [...[...this.live.values()].map((l) => l.record), ...this.exited];
+  }
+
+  /** The run ids of this agent's live runtime processes. */
+  runIdsOf(agentId: string): string[] {
+    return [...this.live.values()].filter((l) => l.record.agentId === agentId).map((l) => l.record.runId);
+  }
+
+  /** Whether a runtime process of this agent is live now. */
+  runtimeLive(agentId: string): boolean {
+    for (const l of this.live.values()) if (l.record.agentId === agentId) return true;
+    return false;
   }
 
   get running(): number {

@@ -1,17 +1,23 @@
 // Owns the one typed ServerClient: node:http keep-alive calls to the AgentTeam Server with timeouts, abort, idempotency keys and typed errors.
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { parseServerUrl } from './server-url.js';
 import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
 import { SELECTOR_PATTERN, SELECTOR_RE } from '../shared/ids.js';
 import { DOMAINS } from '../domains/registry.js';
 import type { AnyDomain } from '../domains/module.js';
-import type { BootstrapResult } from '../domains/member/contract.js';
+import type { BootstrapResult, Joined } from '../domains/member/contract.js';
 import type { ServerApi, ServerErrorKind, ServerInfo } from './api.js';
 import type { Call as DomainCall, CallOptions, Send, Streams } from './send.js';
 import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 
 export interface ServerClientOptions {
   baseUrl: string;
+  /** Further server processes of the same server, tried in turn when one is unreachable (reads and keyed writes). */
+  fallbackUrls?: readonly string[];
+  /** Extra PEM CA certificates trusted for https:// (a private CA or a self-signed server certificate). */
+  ca?: string | Buffer;
   /** Per-call timeout; default 10 s. */
   timeoutMs?: number;
   clock?: Clock;
@@ -28,13 +34,16 @@ export class ServerCallError extends AppError {
   readonly kind: ServerErrorKind;
   readonly httpStatus: number | undefined;
   readonly aborted: boolean;
+  /** The connection was refused: the request never reached a server, so any call may go to another one. */
+  readonly refused: boolean;
 
-  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean } = {}) {
-    super(code, message, opts.hint !== undefined ? { hint: opts.hint } : {});
+  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean; refused?: boolean; stage?: string } = {}) {
+    super(code, message, { ...(opts.hint !== undefined ? { hint: opts.hint } : {}), ...(opts.stage !== undefined ? { details: { stage: opts.stage } } : {}) });
     this.name = 'ServerCallError';
     this.kind = kind;
     this.httpStatus = opts.httpStatus;
     this.aborted = opts.aborted ?? false;
+    this.refused = opts.refused ?? false;
   }
 }
 
@@ -42,17 +51,38 @@ interface Call extends DomainCall {
   credential?: string;
 }
 
+interface Target {
+  base: URL;
+  agent: Agent;
+  https: boolean;
+}
+
 export class ServerClient {
-  private readonly base: URL;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly targets: Target[];
+  /** Index of the server process that answered last; calls start there. */
+  private preferred = 0;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
+  private readonly ca: string | Buffer | undefined;
 
   constructor(opts: ServerClientOptions) {
-    this.base = new URL(opts.baseUrl);
-    if (this.base.protocol !== 'http:') throw new AppError('invalid_input', 'ServerClient baseUrl must be http://');
+    this.ca = opts.ca;
+    const urls = [opts.baseUrl, ...(opts.fallbackUrls ?? [])].map(parseServerUrl);
+    const plain = new Agent({ keepAlive: true, maxSockets: 64 });
+    const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
+    this.targets = urls.map((base) => (base.protocol === 'https:' ? { base, agent: tls!, https: true } : { base, agent: plain, https: false }));
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.clock = opts.clock ?? systemClock;
+  }
+
+  /** The URL calls go to first (the last one that answered). */
+  get url(): string {
+    return this.targets[this.preferred]!.base.href.replace(/\/$/, '');
+  }
+
+  /** Liveness of the server process and its database (GET /v1/health); rejects with upstream_unavailable when either is down. */
+  health(o?: CallOptions): Promise<{ serverId: string; server: 'ok'; database: 'ok' }> {
+    return this.call({ method: 'GET', path: '/v1/health', opts: o });
   }
 
   info(o?: CallOptions): Promise<ServerInfo> {
@@ -63,10 +93,17 @@ export class ServerClient {
     return this.call({ method: 'POST', path: '/v1/admin/bootstrap', credential: adminToken, body: input, opts: o });
   }
 
+  /** Redeems a one-time invite code: a new Human member with its own credential (returned once). */
+  join(code: string, o?: CallOptions): Promise<Joined> {
+    return this.call({ method: 'POST', path: '/v1/join', body: { code }, opts: o });
+  }
+
   /** The API bound to one member's server credential, one group per registered domain. */
   as(credential: string): ServerApi {
-    const t: StreamTarget = { base: this.base, clock: this.clock, idleMs: this.timeoutMs };
-    const root = basePath(this.base);
+    // Streams (one-shot bodies) go to the server process that answered last; they are not replayed elsewhere.
+    const base = this.targets[this.preferred]!.base;
+    const t: StreamTarget = { base, clock: this.clock, idleMs: this.timeoutMs, ...(this.ca ? { ca: this.ca } : {}) };
+    const root = basePath(base);
     const streams: Streams = {
       upload: (path, size, body, o) => streamUpload(t, credential, root + path, size, body, o),
       download: (path, consume, o) => streamDownload(t, credential, root + path, consume, o),
@@ -76,26 +113,47 @@ export class ServerClient {
   }
 
   close(): void {
-    this.agent.destroy();
+    for (const a of new Set(this.targets.map((t) => t.agent))) a.destroy();
   }
 
   /**
    * One HTTP exchange; resolves with `data` of an ok envelope or rejects with ServerCallError. A request that fails
    * because the server closed an idle keep-alive socket just as it was reused is retried once, but only when it is
-   * safe to repeat (a GET, or a mutation carrying an idempotency key).
+   * safe to repeat (a GET, or a mutation carrying an idempotency key). With several server URLs, an unreachable one is
+   * skipped for the next: any call whose connection was refused (nothing was sent), and reads and keyed writes after
+   * any network failure or timeout (safe to repeat: the key makes the retry a replay).
    */
   async call<T>(c: Call): Promise<T> {
+    const safe = c.method === 'GET' || c.opts?.idempotencyKey !== undefined;
+    const n = this.targets.length;
+    const first = this.preferred;
+    let last: unknown;
+    for (let i = 0; i < n; i++) {
+      const idx = (first + i) % n;
+      try {
+        const out = await this.onTarget<T>(this.targets[idx]!, c, safe);
+        this.preferred = idx;
+        return out;
+      } catch (e) {
+        last = e;
+        const net = e instanceof ServerCallError && (e.kind === 'network' || e.kind === 'timeout') && !e.aborted;
+        if (!net || !(safe || (e as ServerCallError).refused)) throw e;
+      }
+    }
+    throw last;
+  }
+
+  private async onTarget<T>(t: Target, c: Call, safe: boolean): Promise<T> {
     try {
-      return await this.once<T>(c);
+      return await this.once<T>(t, c);
     } catch (e) {
-      const safe = c.method === 'GET' || c.opts?.idempotencyKey !== undefined;
-      if (e instanceof StaleSocket && safe) return this.once<T>(c);
+      if (e instanceof StaleSocket && safe) return this.once<T>(t, c);
       if (e instanceof StaleSocket) throw e.error;
       throw e;
     }
   }
 
-  private once<T>(c: Call): Promise<T> {
+  private once<T>(t: Target, c: Call): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const signal = c.opts?.signal;
       if (signal?.aborted) return reject(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
@@ -116,10 +174,11 @@ export class ServerClient {
         if (err) reject(err);
         else resolve(value as T);
       };
-      const req = request(
-        { protocol: 'http:', hostname: this.base.hostname, port: this.base.port, method: c.method, path: basePath(this.base) + c.path, headers, agent: this.agent },
-        (res) => readResponse(res, (err, v) => settle(err, v as T)),
-      );
+      const hostname = t.base.hostname.replace(/^\[|\]$/g, '');
+      const reqOpts = { hostname, port: t.base.port, method: c.method, path: basePath(t.base) + c.path, headers, agent: t.agent };
+      const onRes = (res: IncomingMessage) => readResponse(res, (err, v) => settle(err, v as T));
+      // Security invariant: https verifies the certificate against the system CAs plus the configured `ca`; never disabled.
+      const req = t.https ? tlsRequest({ ...reqOpts, protocol: 'https:', servername: hostname }, onRes) : request({ ...reqOpts, protocol: 'http:' }, onRes);
       const onAbort = () => {
         settle(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
         req.destroy();
@@ -132,7 +191,7 @@ export class ServerClient {
       let responded = false;
       req.on('response', () => (responded = true));
       req.on('error', (e: NodeJS.ErrnoException) => {
-        const err = new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network');
+        const err = new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network', { refused: e.code === 'ECONNREFUSED' });
         const stale = req.reusedSocket && !responded && e.code === 'ECONNRESET';
         // A response that already arrived wins over a late socket error (the server may close after refusing a body).
         setImmediate(() => settle(stale ? new StaleSocket(err) : err));
@@ -183,7 +242,7 @@ export function readResponse(res: IncomingMessage, done: (err: ServerCallError |
   });
   res.on('error', () => done(new ServerCallError('upstream_unavailable', 'server response was cut off', 'network', { httpStatus: status })));
   res.on('end', () => {
-    let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown } } | undefined;
+    let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown; details?: { stage?: unknown } } } | undefined;
     try {
       env = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
@@ -193,7 +252,9 @@ export function readResponse(res: IncomingMessage, done: (err: ServerCallError |
     const code = env?.error?.code;
     const message = typeof env?.error?.message === 'string' ? env.error.message.slice(0, 500) : `server answered HTTP ${status}`;
     const hint = typeof env?.error?.hint === 'string' ? env.error.hint : undefined;
-    const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}) };
+    const stage = env?.error?.details?.stage;
+    // Only a knowledge call's outer failure stage crosses from the server's details (a short closed word, never data).
+    const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}), ...(typeof stage === 'string' && /^[a-z_]{1,32}$/.test(stage) ? { stage } : {}) };
     // Server faults (and unparseable answers) are the upstream's problem; 4xx refusals keep the server's code.
     if (status >= 500 || !isErrorCode(code) || status < 400) return done(new ServerCallError('upstream_unavailable', `server error: ${message}`, 'server', opts));
     done(new ServerCallError(code, message, 'client', opts));

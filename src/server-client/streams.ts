@@ -1,5 +1,6 @@
 // Owns the ServerClient's streamed exchanges: an attachment upload (body from an async iterable) and a download (body to a consumer).
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as tlsRequest } from 'node:https';
 import type { Clock, Timer } from '../shared/clock.js';
 import type { CallOptions, StreamMeta as AttachmentMeta } from './send.js';
 import { readResponse, ServerCallError } from './client.js';
@@ -9,6 +10,15 @@ export interface StreamTarget {
   clock: Clock;
   /** No progress (a chunk written or read) for this long fails the call. */
   idleMs: number;
+  /** Extra CA certificates for an https:// base. */
+  ca?: string | Buffer;
+}
+
+/** http or https by the base URL. Security invariant: https verifies the certificate (system CAs plus `ca`). */
+function request(t: StreamTarget, opts: RequestOptions, cb: (res: IncomingMessage) => void): ClientRequest {
+  const hostname = t.base.hostname.replace(/^\[|\]$/g, '');
+  if (t.base.protocol === 'https:') return tlsRequest({ ...opts, protocol: 'https:', hostname, servername: hostname, ...(t.ca ? { ca: t.ca } : {}) }, cb);
+  return httpRequest({ ...opts, protocol: 'http:', hostname }, cb);
 }
 
 const aborted = () => new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true });
@@ -56,7 +66,8 @@ export function streamUpload<T>(t: StreamTarget, credential: string, path: strin
   return exchange<T>(t, o, (settle, progress) => {
     let answered = false;
     const req = request(
-      { protocol: 'http:', hostname: t.base.hostname, port: t.base.port, method: 'POST', path, agent: false, headers: headersFor(credential, { accept: 'application/json', 'content-type': 'application/octet-stream', 'content-length': size }) },
+      t,
+      { port: t.base.port, method: 'POST', path, agent: false, headers: headersFor(credential, { accept: 'application/json', 'content-type': 'application/octet-stream', 'content-length': size }) },
       (res) => {
         answered = true;
         progress();
@@ -114,7 +125,7 @@ function metaOf(res: IncomingMessage): AttachmentMeta | undefined {
 /** GET a streamed body and hand it to `consume`; resolves with what consume returns once the body is complete. */
 export function streamDownload<R>(t: StreamTarget, credential: string, path: string, consume: (meta: AttachmentMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R> {
   return exchange<R>(t, o, (settle, progress) => {
-    const req = request({ protocol: 'http:', hostname: t.base.hostname, port: t.base.port, method: 'GET', path, agent: false, headers: headersFor(credential, { accept: 'application/octet-stream, application/json' }) }, (res) => {
+    const req = request(t, { port: t.base.port, method: 'GET', path, agent: false, headers: headersFor(credential, { accept: 'application/octet-stream, application/json' }) }, (res) => {
       progress();
       if (res.statusCode !== 200) return readResponse(res, (e) => settle(e ?? new ServerCallError('upstream_unavailable', `server answered HTTP ${res.statusCode}`, 'server')));
       const meta = metaOf(res);

@@ -2,9 +2,9 @@
 import { SortableIds } from '../shared/ids.js';
 import type { Clock } from '../shared/clock.js';
 import { DOMAINS, type DomainServices } from '../domains/registry.js';
-import type { AnyDomain } from '../domains/module.js';
+import type { AnyDomain, BackgroundLoop } from '../domains/module.js';
 import type { DomainDeps } from './context.js';
-import { IdempotencyReceipts } from './idempotency.js';
+import { IdempotencyReceipts, type ClaimOwners } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
 import type { Sql, Store } from './store/types.js';
 import { loadWorkspaceMeta, type WorkspaceMeta } from './workspace.js';
@@ -20,17 +20,24 @@ export interface ServerDomains {
   within(sql: Sql): ServerDomains;
 }
 
-export async function createDomains(store: Store, clock: Clock): Promise<ServerDomains> {
-  const meta = await loadWorkspaceMeta(store);
-  return wire({ store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() });
+export interface ServerComposition extends ServerDomains {
+  /** The domains' background loops (the scheduler), not yet started; the server starts and stops them. */
+  loops: readonly BackgroundLoop[];
 }
 
-/** Services are cheap views over deps: meta, cursors and ids are shared, only the store differs per transaction. */
-function wire(deps: DomainDeps): ServerDomains {
+/** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
+export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerComposition> {
+  const meta = await loadWorkspaceMeta(store);
+  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() };
+  return { ...wire(deps, new IdempotencyReceipts(store, clock, owners)), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };
+}
+
+/** Services are cheap views over deps: meta, cursors, ids and receipts are shared, only the store differs per transaction. */
+function wire(deps: DomainDeps, receipts: IdempotencyReceipts): ServerDomains {
   return {
     meta: deps.meta,
     services: Object.fromEntries(DOMAINS.map((d: AnyDomain) => [d.key, d.service(deps)])) as DomainServices,
-    receipts: new IdempotencyReceipts(deps.store, deps.clock),
-    within: (sql) => wire({ ...deps, store: deps.store.within(sql) }),
+    receipts,
+    within: (sql) => wire({ ...deps, store: deps.store.within(sql) }, receipts),
   };
 }

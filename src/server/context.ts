@@ -23,12 +23,17 @@ export interface Actor {
   id: string;
   name: string;
   kind: MemberKind;
-  role: 'owner' | 'member';
+  role: 'owner' | 'admin' | 'member';
 }
 
 /** The Human owner reads and writes everything in the workspace. */
 export function isOwner(a: Actor): boolean {
   return a.role === 'owner';
+}
+
+/** Security invariant: owner-or-admin calls deny every other member. */
+export function requireAdmin(a: Actor, what: string): void {
+  if (a.role !== 'owner' && a.role !== 'admin') throw new AppError('denied', `only the workspace owner or an admin may ${what}`);
 }
 
 /** Security invariant: owner-only calls deny every other member. */

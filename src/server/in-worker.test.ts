@@ -72,7 +72,7 @@ test('a server that cannot start rejects with its own error, and leaves no threa
   try {
     const raw = new Database(h.db);
     raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    raw.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 0)").run(SQLITE_MIGRATIONS.length + 1);
+    raw.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 0)").run(SQLITE_MIGRATIONS.at(-1)!.version + 1);
     raw.close();
     await assert.rejects(startServerInWorker({ dbPath: h.db, adminToken: TEST_ADMIN_TOKEN }), (e: unknown) => e instanceof AppError && /newer than this server supports/.test(e.message));
     await assert.rejects(startServerInWorker({ dbPath: h.db, adminToken: 'short' }), /adminToken must be at least 16 characters/);

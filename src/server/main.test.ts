@@ -3,9 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ServerClient } from '../server-client/client.js';
-import { startServer } from './main.js';
+import { FakeClock } from '../shared/clock.js';
+import { CLOSE_GRACE_MS, startServer } from './main.js';
 import { freshTestDb, TEST_ADMIN_TOKEN } from './test-helpers.js';
 
 test('the serverId, workspace and member credentials survive a restart on the same database file', async () => {
@@ -56,6 +58,30 @@ test('a short admin token and an occupied port are refused at start', async () =
     await assert.rejects(startServer({ dbPath: join(dir, 'c.db'), adminToken: TEST_ADMIN_TOKEN, port }), /EADDRINUSE/);
     await s.close();
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('close is bounded: a connection stuck mid-request is cut after the grace period (on the Clock), not awaited forever', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
+  const clock = new FakeClock();
+  // requestTimeoutMs 0: the listener itself would never time the stuck request out.
+  const s = await startServer({ dbPath: join(dir, 'server.db'), adminToken: TEST_ADMIN_TOKEN, clock, limits: { requestTimeoutMs: 0 } });
+  const sock = connect(Number(new URL(s.url).port), '127.0.0.1');
+  try {
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    const gone = new Promise<void>((r) => sock.once('close', () => r()));
+    // Headers promise a body that never comes: the connection is busy, never idle (and the listener never times it out).
+    await new Promise<void>((r) => sock.write(`POST /v1/admin/bootstrap HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TEST_ADMIN_TOKEN}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`, () => r()));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    const closing = s.close();
+    // Without the cut, close would wait for this connection forever (the test would end with close still pending).
+    clock.advance(CLOSE_GRACE_MS);
+    await gone;
+    await closing;
+  } finally {
+    sock.destroy();
+    await s.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -144,3 +144,47 @@ test('after a crash, a turn left running is failed as interrupted with one idemp
   assert.deepEqual(journal.accept('a1', [turn(1, 'channel:x'), turn(2, 'channel:x')], 2, 3), []);
   done();
 });
+
+test('a disabled agent is not followed and its queued turns wait; enabling runs them; a turn whose agent was removed mid-run posts no notice', async () => {
+  const { journal, done } = setup();
+  const ran: string[] = [];
+  const sent: Array<{ target: string; content: string }> = [];
+  const profile: AgentProfile = { ...agents[0]!, enabled: false };
+  let configured: AgentProfile | undefined = profile;
+  let release!: () => void;
+  const engine = new TurnEngine({
+    journal,
+    clock: new FakeClock(),
+    log: pino({ level: 'silent' }),
+    agents: () => (configured ? [configured] : []),
+    agent: () => configured,
+    apiOf: fakeApi({ a1: [turn(1, 'channel:x'), turn(2, 'channel:y')] }, sent),
+    killOrphan: () => false,
+    run: async (_a, t: TurnRow): Promise<TurnRun> => {
+      ran.push(t.messageId);
+      if (t.messageId === 'msg_2') await new Promise<void>((r) => (release = r));
+      return { runId: 'run', code: 1, signal: null, timedOut: false };
+    },
+  });
+  engine.start();
+  for (let i = 0; i < 50; i++) await settle();
+  assert.equal(journal.cursor('a1'), 0, 'a disabled agent\'s feed is not read');
+  journal.accept('a1', [turn(1, 'channel:x'), turn(2, 'channel:y')], 2, 0);
+  engine.unfollow('a1');
+  engine.follow({ ...profile, enabled: false });
+  for (let i = 0; i < 50; i++) await settle();
+  assert.deepEqual(ran, [], 'queued turns of a disabled agent wait');
+  configured = { ...profile, enabled: true };
+  engine.follow(configured);
+  for (let i = 0; i < 500 && ran.length < 2; i++) await settle();
+  assert.deepEqual(ran.sort(), ['msg_1', 'msg_2']);
+  for (let i = 0; i < 500 && sent.length < 1; i++) await settle();
+  assert.equal(sent.length, 1, 'the failed turn of a configured agent posts its notice');
+  configured = undefined; // removed while msg_2 runs
+  release();
+  for (let i = 0; i < 200; i++) await settle();
+  await engine.stop();
+  assert.equal(sent.length, 1, 'no notice as an agent that was removed');
+  assert.equal(journal.recent('a1', 5).find((t) => t.messageId === 'msg_2')?.outcome, 'interrupted');
+  done();
+});

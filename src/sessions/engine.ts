@@ -76,12 +76,19 @@ export class TurnEngine {
     this.pump();
   }
 
-  /** Follows a newly added agent. */
+  /** Follows a newly added (or re-enabled) agent; a disabled agent is not followed. */
   follow(agent: AgentProfile): void {
-    if (this.stopped || this.followers.has(agent.id)) return;
+    if (this.stopped || this.followers.has(agent.id) || agent.enabled === false) return;
     const ac = new AbortController();
     this.followers.set(agent.id, ac);
     void this.loop(agent, ac.signal);
+    this.pump();
+  }
+
+  /** Stops following a removed or disabled agent; its queued turns wait (disabled) or are skipped (removed). */
+  unfollow(agentId: string): void {
+    this.followers.get(agentId)?.abort();
+    this.followers.delete(agentId);
   }
 
   /** Stops following and waits (bounded by the caller) for running turns; their runtimes are stopped by the launcher. */
@@ -89,6 +96,13 @@ export class TurnEngine {
     this.stopped = true;
     for (const ac of this.followers.values()) ac.abort();
     await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Whether a turn of this agent is running now (the busy set holds `agentId\0target` keys). */
+  turnLive(agentId: string): boolean {
+    const prefix = `${agentId}\u0000`;
+    for (const k of this.busy) if (k.startsWith(prefix)) return true;
+    return false;
   }
 
   get active(): number {
@@ -120,6 +134,8 @@ export class TurnEngine {
       if (this.running.size >= this.max) return;
       const key = `${t.agentId}\u0000${t.target}`;
       if (this.busy.has(key)) continue;
+      // A disabled agent's turns stay queued until it is enabled again.
+      if (this.deps.agent(t.agentId)?.enabled === false) continue;
       this.busy.add(key);
       const p = this.execute(t)
         .catch((e: unknown) => this.deps.log.error({ turnId: t.turnId, err: (e as Error).message }, 'turn failed inside the engine'))
@@ -153,6 +169,12 @@ export class TurnEngine {
     if (this.stopped && !run.failure && run.code !== 0) {
       // The daemon is stopping and stopped this runtime: same as a crash (interrupted, notice at next start).
       journal.finish(t.turnId, 'failed', 'interrupted', 'the daemon stopped while this turn ran', clock.now(), true);
+      return;
+    }
+    const now = this.deps.agent(t.agentId);
+    if (!now || now.enabled === false) {
+      // Removed or disabled while the turn ran (its runtime was stopped): recorded quietly, no notice posted as the agent.
+      journal.finish(t.turnId, 'failed', 'interrupted', 'the agent was removed or disabled while this turn ran', clock.now(), false);
       return;
     }
     if (run.resumeId) journal.saveResumeId(agent.id, t.target, run.resumeId, clock.now());

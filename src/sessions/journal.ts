@@ -196,6 +196,13 @@ export class TurnJournal {
       .run(agentId, target, resumeId.slice(0, 256), now);
   }
 
+  /** Deletes everything kept for a removed agent: its feed cursor, turns (message text included) and session resume ids. */
+  forget(agentId: string): void {
+    this.db.transaction(() => {
+      for (const t of ['cursors', 'turns', 'sessions']) this.db.prepare(`DELETE FROM ${t} WHERE agent_id = ?`).run(agentId);
+    })();
+  }
+
   close(): void {
     this.db.close();
   }

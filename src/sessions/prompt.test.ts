@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { dynamicToolSpecs, rawToolName } from '../runtime/drivers/codex-tools.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { RUNTIME_KINDS } from '../wire/mcp/naming.js';
 import { PromptCompiler, type PromptTurn } from './prompt.js';
@@ -37,4 +38,16 @@ test("the turn part names the runtime's send tool and exactly the target; messag
   assert.match(oc.prompt, /\n`````\nx ``` y ```` z\n`````\n/);
   assert.match(compiler.compile('claude', SAMPLE_TURN).stable, /mcp__agentteam__message_send/);
   assert.match(compiler.compile('claude', SAMPLE_TURN).stable, /agentteam exec <domain> <action>/);
+});
+
+test('a Codex turn prompt names each tool exactly as the codex-turn helper offers and resolves it (one Codex naming)', () => {
+  const handler = createAgentteamHandler();
+  const inventory = handler.tools().map((t) => t.name);
+  const c = compiler.compile('codex', SAMPLE_TURN);
+  const named = [...`${c.stable}\n${c.prompt}`.matchAll(/`((?:mcp__)?agentteam_[a-z_]+)`/g)].map((m) => m[1]!);
+  assert.ok(named.length >= inventory.length, named.join(','));
+  for (const n of named) assert.ok(inventory.includes(rawToolName(null, n) ?? ''), `${n} is not a tool the helper resolves`);
+  // Every tool the helper registers under its namespace is the name the prompt uses (code mode: <namespace>__<tool>).
+  const ns = dynamicToolSpecs(handler.tools()) as { name: string; tools: { name: string }[] }[];
+  assert.deepEqual(ns[0]!.tools.map((t) => `${ns[0]!.name}__${t.name}`).sort(), [...new Set(named)].sort());
 });

@@ -19,7 +19,7 @@ export function newCompactId(prefix: string): string {
 }
 
 /** An opaque secret with a kind prefix (atm_ MCP, atx_ Exec, ato_ owner, ats_ server). Never log it. */
-export function newToken(prefix: 'atm' | 'atx' | 'ato' | 'ats' | 'ata'): string {
+export function newToken(prefix: 'atm' | 'atx' | 'ato' | 'ats' | 'ata' | 'ati'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

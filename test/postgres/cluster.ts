@@ -14,6 +14,8 @@ export interface Cluster {
   port: number;
   /** A fresh, empty database; returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
+  /** pg_ctl restart -m fast: every connection is dropped and refused until the cluster is back. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -105,7 +107,8 @@ export async function startCluster(): Promise<Cluster> {
     asPostgres('pg_ctl', ['start', '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', '-o', opts], 40_000);
     started = true;
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    return { url, port, createDatabase: (p) => createDatabase(url, p), stop };
+    const restart = async () => void asPostgres('pg_ctl', ['restart', '-D', data, '-l', join(dir, 'log'), '-m', 'fast', '-w', '-t', '30', '-o', opts], 40_000);
+    return { url, port, createDatabase: (p) => createDatabase(url, p), restart, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -89,7 +89,7 @@ test('claude: launched by the daemon, connects to its MCP endpoint and lists mcp
   }
 });
 
-test('claude: with ENABLE_TOOL_SEARCH=false the model gets the four definitions; on a scripted tool_use Claude calls message_send through the daemon with no hand-written flag', async (t) => {
+test('claude: with ENABLE_TOOL_SEARCH=false the model gets every agentteam definition; on a scripted tool_use Claude calls message_send through the daemon with no hand-written flag', async (t) => {
   const daemon = await startRuntimeDaemon({ ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url, ENABLE_TOOL_SEARCH: 'false' });
   const call = { id: 'toolu_agentteam_claude', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'hello from claude' } };
   model.script = scriptOneCall(call);

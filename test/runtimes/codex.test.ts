@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
 import { bytes, schemaBounds, CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
-import { scriptOneCall, startModelCapture, type ModelCapture, type ModelTool } from './model-capture.js';
+import { scriptOneCall, startModelCapture, writeCodexCaptureProvider, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
 const SHIM = join(import.meta.dirname, 'codex-app-server.mjs');
@@ -39,13 +39,7 @@ after(async () => {
   cleanupTemp();
 });
 
-/** The user's own Codex config: a model provider (the capture) and no model, so Codex picks its default model. */
-function writeCaptureProvider(codexHome: string): void {
-  writeFileSync(
-    join(codexHome, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
-  );
-}
+const writeCaptureProvider = (codexHome: string): void => writeCodexCaptureProvider(codexHome, model.url);
 
 /** Installs the shim behind an executable named `codex`, so the daemon's codex driver recognises it as codex. */
 function codexShim(): string {
@@ -163,7 +157,7 @@ test("codex: handed its exited run's token directly, is refused by the daemon an
   assert.deepEqual(Object.keys(s.tools), []);
 });
 
-test('codex turn via app-server (default model, code mode): developer instructions reach the model; exec_command `agentteam exec task create` and the deferred mcp__agentteam message_send succeed; other hosts stay blocked; the thread resumes', async (t) => {
+test('codex turn via app-server (default model, code mode): developer instructions reach the model; exec_command `agentteam exec task create` and agentteam message_send (a gated dynamic tool of the helper) succeed; other hosts stay blocked; the thread resumes', async (t) => {
   const creds = await holdCredentials(rd, 'cxt');
   const marker = 'AGENTTEAM-STABLE-codex-91d4';
   const reply = 'codex turn reply: the task is created';
@@ -173,7 +167,7 @@ test('codex turn via app-server (default model, code mode): developer instructio
     'text(JSON.stringify({ made }));',
     `let other; try { other = await tools.exec_command({ cmd: "curl -s -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.2:9/" }); } catch (e) { other = { blocked: String(e) }; }`,
     'text(JSON.stringify({ other }));',
-    `const sent = await tools.mcp__agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(reply)} });`,
+    `const sent = await tools.agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(reply)} });`,
     'text(JSON.stringify({ sent }));',
   ].join('\n');
   const call = { id: 'call_codex_turn', name: 'exec', custom: true, input: js };

@@ -113,7 +113,7 @@ export async function pingBothRoutes(rd: RuntimeDaemon, agentId: string, token: 
 }
 
 /** The agentteam tool names the daemon serves, sorted. */
-export const AGENTTEAM_TOOLS = ['memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send'] as const;
+export const AGENTTEAM_TOOLS = ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send'] as const;
 
 /** The daemon's own tools/list answer (result.tools) for `agentId` with `token`. */
 export async function toolsList(rd: RuntimeDaemon, agentId: string, token: string): Promise<{ name: string }[]> {

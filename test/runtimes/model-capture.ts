@@ -6,7 +6,9 @@
 // Model requests are held open (no answer), which keeps the runtime alive and waiting until the test stops it, unless
 // the test scripted a reply: then a Messages (or Responses) stream answers with one tool call or one text, so the
 // runtime really calls our tool through its own MCP client and shows us the result it hands back to the model.
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
 export interface ModelTool {
@@ -65,12 +67,12 @@ export type ModelReply = { toolUse: ScriptedCall } | { text: string };
 
 export interface ModelCapture {
   url: string;
-  /** Bodies of every model request (Anthropic Messages or OpenAI Responses API), in arrival order. */
-  requests: { path: string; body: ModelRequest }[];
+  /** Bodies (and headers) of every model request (Anthropic Messages or OpenAI Responses API), in arrival order. */
+  requests: { path: string; body: ModelRequest; headers: Record<string, string | string[] | undefined> }[];
   /** `METHOD path` of every request that arrived, answered or not (diagnostics). */
   seen: string[];
-  /** A model request gets `script(body)`'s reply when it returns one; otherwise it is held open. */
-  script: ((body: ModelRequest) => ModelReply | undefined) | undefined;
+  /** A model request gets `script(body, headers)`'s reply when it returns one; otherwise it is held open. */
+  script: ((body: ModelRequest, headers: Record<string, string | string[] | undefined>) => ModelReply | undefined) | undefined;
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
   /** Resolves with the tool_result block of call `id` as the runtime hands it back to the model. */
@@ -91,12 +93,12 @@ export async function startModelCapture(): Promise<ModelCapture> {
       // Claude Code posts to <base>/v1/messages, the AI SDK (OpenCode) to <base>/messages, Codex to <base_url>/responses.
       if (req.method === 'POST' && /\/(messages|responses)$/.test(path)) {
         try {
-          requests.push({ path, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest });
+          requests.push({ path, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest, headers: req.headers });
         } catch {
-          requests.push({ path, body: {} });
+          requests.push({ path, body: {}, headers: req.headers });
         }
         for (const w of waiters) w();
-        const reply = capture.script?.(requests.at(-1)!.body);
+        const reply = capture.script?.(requests.at(-1)!.body, req.headers);
         if (reply) (path.endsWith('/responses') ? writeResponsesStream : writeMessagesStream)(res, reply);
         return; // otherwise held open: the runtime waits for its model until the test stops it
       }
@@ -175,4 +177,12 @@ function writeResponsesStream(res: ServerResponse, reply: ModelReply): void {
   ev('response.output_item.done', { output_index: 0, item });
   ev('response.completed', { response: { id: 'resp_capture', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } });
   res.end();
+}
+
+/** The user's own Codex config: a model provider (the capture at `modelUrl`) and no model, so Codex picks its default model. */
+export function writeCodexCaptureProvider(codexHome: string, modelUrl: string): void {
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${modelUrl}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
+  );
 }

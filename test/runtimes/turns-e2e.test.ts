@@ -5,12 +5,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { startRuntimeDaemon, type RuntimeDaemon } from './daemon-runs.js';
 import { cleanupTemp, ensureRuntimes, workdir } from './harness.js';
-import { startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { startModelCapture, toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelRequest } from './model-capture.js';
 import { scriptSteps, taskIdIn } from './turns.js';
 
 const DEADLINE_MS = 120_000;
@@ -89,14 +87,11 @@ test('done when, Claude Code: the task is created through agentteam exec and the
 
 test('done when, Codex (app-server, default model, code mode): the task is created through agentteam exec and the answer with its id appears in #general', async (t) => {
   const rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
-  writeFileSync(
-    join(rd.env.CODEX_HOME!, 'config.toml'),
-    `model_provider = "capture"\n[model_providers.capture]\nname = "capture"\nbase_url = ${JSON.stringify(`${model.url}/v1`)}\nenv_key = "CAPTURE_MODEL_KEY"\nwire_api = "responses"\n`,
-  );
+  writeCodexCaptureProvider(rd.env.CODEX_HOME!, model.url);
   const js = [
     `const made = await tools.exec_command({ cmd: ${JSON.stringify(CREATE)} });`,
     'const id = /tsk_[0-9a-f]+/.exec(JSON.stringify(made))[0];',
-    'await tools.mcp__agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
+    'await tools.agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
     'text(JSON.stringify(made));',
   ].join('\n');
   const call = { id: 'call_done_codex', name: 'exec', custom: true, input: js };
@@ -107,6 +102,11 @@ test('done when, Codex (app-server, default model, code mode): the task is creat
     t.diagnostic(`codex answer: ${r.answer}; turn: ${JSON.stringify(r.outcome)}`);
     assert.match(r.answer, /^Created tsk_[0-9a-f]+$/);
     assertCreatedAndInstructed('input', start);
+    // One Codex naming: the compiled instructions and the tools Codex offers its model name the same agentteam__<tool>.
+    const seen = JSON.stringify(model.requests.slice(start).find((q) => JSON.stringify(q.body.input ?? '').includes('AgentTeam actions'))!.body.input);
+    assert.match(seen, /Reply only with `agentteam__message_send`/, 'the instructions do not name the Codex tool');
+    assert.match(seen, /declare const tools: \{ agentteam__message_send\(/, 'codex does not offer agentteam__message_send');
+    assert.ok(!seen.includes('mcp__agentteam'), 'a Codex turn names the native MCP form');
   } finally {
     model.script = undefined;
     await rd.dispose();

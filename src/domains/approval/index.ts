@@ -12,7 +12,7 @@ import { Approvals } from './service.js';
 export const approvalDomain = defineDomain({
   name: 'approval',
   key: 'approvals',
-  summary: 'Request Human approval of a subject; Humans approve or reject.',
+  summary: 'Human approval of a subject.',
   selector: 'approvalId',
   descriptors: APPROVAL_DESCRIPTORS,
   inventory: rows as InventoryRow[],

@@ -33,7 +33,8 @@ export async function authorizeTarget(sql: Sql, actor: Actor, t: Target): Promis
     case 'dm': {
       const dm = await sql.get('SELECT 1 AS x FROM dms WHERE id = ?', [t.dmId]);
       if (!dm) throw notFound();
-      if (!isOwner(actor) && !(await sql.get('SELECT 1 AS x FROM dm_members WHERE dm_id = ? AND member_id = ?', [t.dmId, actor.id]))) throw notFound();
+      // Security invariant: a DM is private to its members; not even the workspace owner reads someone else's.
+      if (!(await sql.get('SELECT 1 AS x FROM dm_members WHERE dm_id = ? AND member_id = ?', [t.dmId, actor.id]))) throw notFound();
       break;
     }
     case 'task': {

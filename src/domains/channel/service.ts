@@ -1,7 +1,7 @@
 // Owns channels, channel membership and DMs (fixed member sets).
 import { AppError } from '../../shared/errors.js';
 import { newCompactId } from '../../shared/ids.js';
-import { ID_RE, isOwner, iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
+import { ID_RE, isOwner, iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { memberById } from '../member/service.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { CHANNEL_NAME, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './contract.js';
@@ -20,7 +20,7 @@ export class Channels {
 
   /** Owner-only; the owner becomes a member of the new channel. */
   async createChannel(actor: Actor, input: { id: string; name?: string }): Promise<ChannelDto> {
-    requireOwner(actor, 'create channels');
+    requireAdmin(actor, 'create channels');
     if (typeof input.id !== 'string' || !CHANNEL_ID_RE.test(input.id)) {
       throw new AppError('validation_failed', 'channel id must match ^[a-z0-9][a-z0-9-]{0,62}$');
     }
@@ -36,7 +36,7 @@ export class Channels {
 
   /** Owner-only; adding an existing member is a no-op. */
   async addChannelMember(actor: Actor, channelId: string, memberId: string): Promise<void> {
-    requireOwner(actor, 'add channel members');
+    requireAdmin(actor, 'add channel members');
     await this.deps.store.tx(async (sql) => {
       if (!(await sql.get('SELECT 1 AS x FROM channels WHERE id = ?', [channelId]))) throw new AppError('not_found', `channel ${channelId} not found`);
       if (typeof memberId !== 'string' || !(await memberById(sql, memberId))) throw new AppError('not_found', 'member not found');

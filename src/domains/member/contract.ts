@@ -12,8 +12,29 @@ export interface MemberDto {
   id: string;
   name: string;
   kind: MemberKind;
-  role: 'owner' | 'member';
+  role: MemberRole;
   createdAt: string;
+}
+
+export type MemberRole = 'owner' | 'admin' | 'member';
+/** Invites expire after this long (default) and are used at most once. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface InviteCreated {
+  inviteId: string;
+  /** The one-time code; shown once, only its keyed hash is stored. */
+  code: string;
+  name: string;
+  role: 'member' | 'admin';
+  expiresAt: string;
+}
+
+export interface Joined {
+  serverId: string;
+  workspaceId: string;
+  member: MemberDto;
+  /** The new member's own server credential. */
+  credential: string;
 }
 
 export interface BootstrapResult {
@@ -34,3 +55,8 @@ export interface AgentCreated {
 const strict = { additionalProperties: false } as const;
 export const BootstrapBody = Type.Object({ ownerName: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX })) }, strict);
 export const CreateAgentBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: NAME_MAX }) }, strict);
+export const InviteBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: NAME_MAX }), role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])) },
+  strict,
+);
+export const JoinBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) }, strict);

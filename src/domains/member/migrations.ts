@@ -26,4 +26,40 @@ CREATE TABLE members (
 );
 `,
   },
+  {
+    version: 19,
+    name: 'member admins, removal, agent creators; invites',
+    sqlite: `
+ALTER TABLE members ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE members ADD COLUMN removed_at INTEGER;
+ALTER TABLE members ADD COLUMN created_by TEXT;
+CREATE TABLE invites (
+  id TEXT PRIMARY KEY,
+  code_hash BLOB NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('member','admin')),
+  created_by TEXT NOT NULL REFERENCES members(id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_by TEXT REFERENCES members(id),
+  used_at INTEGER
+);
+`,
+    postgres: `
+ALTER TABLE members ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE members ADD COLUMN removed_at BIGINT;
+ALTER TABLE members ADD COLUMN created_by TEXT COLLATE "C";
+CREATE TABLE invites (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  code_hash BYTEA NOT NULL UNIQUE,
+  name TEXT COLLATE "C" NOT NULL,
+  role TEXT COLLATE "C" NOT NULL CHECK (role IN ('member','admin')),
+  created_by TEXT COLLATE "C" NOT NULL REFERENCES members(id),
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  used_by TEXT COLLATE "C" REFERENCES members(id),
+  used_at BIGINT
+);
+`,
+  },
 ];

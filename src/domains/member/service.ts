@@ -1,10 +1,11 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
 import { constantTimeEqual, keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
-import { iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
+import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
+import { Invites } from './invites.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
-import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type MemberDto, type MemberKind } from './contract.js';
+import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
 
 interface MemberRow {
   id: string;
@@ -13,16 +14,24 @@ interface MemberRow {
   role: 'owner' | 'member';
   credential_hash: Buffer;
   created_at: number;
+  admin?: number;
+}
+
+/** The stored role column knows owner|member; an admin is a member with the admin flag. */
+function roleOf(r: Pick<MemberRow, 'role' | 'admin'>): MemberRole {
+  return r.role === 'owner' ? 'owner' : r.admin ? 'admin' : 'member';
 }
 
 export function memberDto(r: MemberRow): MemberDto {
-  return { id: r.id, name: clipText(r.name, MEMBER_NAME.bytes), kind: r.kind, role: r.role, createdAt: iso(r.created_at) };
+  return { id: r.id, name: clipText(r.name, MEMBER_NAME.bytes), kind: r.kind, role: roleOf(r), createdAt: iso(r.created_at) };
 }
 
 const COLS = 'id, name, kind, role, credential_hash, created_at';
+const READ_COLS = `${COLS}, admin`;
 
+/** A current member (a removed one is not found). */
 export async function memberById(sql: Sql, id: string): Promise<MemberRow | undefined> {
-  return sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE id = ?`, [id]);
+  return sql.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE id = ? AND removed_at IS NULL`, [id]);
 }
 
 export class Members {
@@ -66,9 +75,10 @@ export class Members {
   async authenticate(credential: string): Promise<Actor | undefined> {
     if (!/^ats_[A-Za-z0-9_-]{43}$/.test(credential)) return undefined;
     const h = this.hash(credential);
-    const row = await this.deps.store.get<MemberRow>(`SELECT ${COLS} FROM members WHERE credential_hash = ?`, [h]);
+    // Security invariant: a removed member's credential (and its agents') authenticates nobody, on every server process at once.
+    const row = await this.deps.store.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE credential_hash = ? AND removed_at IS NULL`, [h]);
     if (!row || !constantTimeEqual(Buffer.from(row.credential_hash), h)) return undefined;
-    return { id: row.id, name: row.name, kind: row.kind, role: row.role };
+    return { id: row.id, name: row.name, kind: row.kind, role: roleOf(row) };
   }
 
   async me(actor: Actor): Promise<MemberDto> {
@@ -78,19 +88,57 @@ export class Members {
   }
 
   async list(_actor: Actor): Promise<MemberDto[]> {
-    const rows = await this.deps.store.all<MemberRow>(`SELECT ${COLS} FROM members ORDER BY created_at ASC, id ASC`);
+    const rows = await this.deps.store.all<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE removed_at IS NULL ORDER BY created_at ASC, id ASC`);
     return rows.map(memberDto);
   }
 
-  /** Owner-only. The agent's credential is returned once, here; only its keyed hash is kept. */
+  /**
+   * Owner or admin. Agent names are unique per workspace (checked in the transaction: SQLite's single writer and
+   * PostgreSQL's serializable re-run make two racing adds end in one agent and one conflict). The agent's credential
+   * is returned once, here; only its keyed hash is kept.
+   */
   async createAgent(actor: Actor, input: { name: string }): Promise<AgentCreated> {
-    requireOwner(actor, 'create agents');
+    requireAdmin(actor, 'add agents');
     const name = checkText(input.name, MEMBER_NAME);
     const credential = newToken('ats');
     const row: MemberRow = { id: newCompactId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
-    await this.deps.store.tx((sql) =>
-      sql.run(`INSERT INTO members (${COLS}) VALUES (?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at]),
-    );
+    await this.deps.store.tx(async (sql) => {
+      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND removed_at IS NULL", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await sql.run(`INSERT INTO members (${COLS}, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id]);
+    });
     return { agent: memberDto(row), credential };
+  }
+
+  /**
+   * Owner or admin: removes a member (an admin only with the owner; the owner never). A removed Human's agents (the
+   * ones it added) go too. Each credential is replaced by the hash of a fresh secret nobody holds, so it stops
+   * authenticating at once on every server process; channel seats are freed; messages and tasks stay as history.
+   */
+  async remove(actor: Actor, memberId: string): Promise<{ removed: string[] }> {
+    requireAdmin(actor, 'remove members');
+    return this.deps.store.tx(async (sql) => {
+      const target = await memberById(sql, memberId);
+      if (!target) throw new AppError('not_found', 'member not found');
+      if (target.role === 'owner') throw new AppError('denied', 'the workspace owner cannot be removed');
+      if (target.admin && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may remove an admin');
+      const agents = target.kind === 'human' ? await sql.all<{ id: string }>("SELECT id FROM members WHERE kind = 'agent' AND created_by = ? AND removed_at IS NULL", [target.id]) : [];
+      const ids = [target.id, ...agents.map((a) => a.id)];
+      const now = this.deps.clock.now();
+      for (const id of ids) {
+        await sql.run('UPDATE members SET removed_at = ?, credential_hash = ? WHERE id = ? AND removed_at IS NULL', [now, this.hash(newToken('ats')), id]);
+        await sql.run('DELETE FROM channel_members WHERE member_id = ?', [id]);
+      }
+      return { removed: ids };
+    });
+  }
+
+  /** Owner or admin: a one-time, expiring invite code for a new Human member. */
+  invite(actor: Actor, input: { name: string; role?: 'member' | 'admin' }): Promise<InviteCreated> {
+    return new Invites(this.deps).create(actor, input);
+  }
+
+  /** No credential needed: the code is the credential. Creates a new Human member with its own server credential. */
+  join(input: { code: string }): Promise<Joined> {
+    return new Invites(this.deps).join(input, (c) => this.hash(c));
   }
 }

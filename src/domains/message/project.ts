@@ -57,7 +57,7 @@ const S = { type: 'string' } as const;
 /** Reactions as {emoji: count}. */
 export const REACTIONS_SCHEMA = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 
-/** Exactly MessageView; kept terse because it is sent on every tools/list. */
+/** Exactly MessageView's properties; kept terse (not closed with additionalProperties) because it is sent on every tools/list. */
 export const MESSAGE_VIEW_SCHEMA = {
   type: 'object',
   properties: {
@@ -72,7 +72,6 @@ export const MESSAGE_VIEW_SCHEMA = {
     },
   },
   required: ['id', 'by', 'content'],
-  additionalProperties: false,
 } as const;
 
 /** The page's `authors`: display name → human or agent (the values are left out of the schema: it is sent on every tools/list). */

@@ -12,7 +12,7 @@ import { Projects } from './service.js';
 export const projectDomain = defineDomain({
   name: 'project',
   key: 'projects',
-  summary: 'Create, list, edit and archive projects that group tasks.',
+  summary: 'Projects that group tasks.',
   selector: 'projectId',
   descriptors: PROJECT_DESCRIPTORS,
   inventory: rows as InventoryRow[],

@@ -12,7 +12,7 @@ import { Reviews } from './service.js';
 export const reviewDomain = defineDomain({
   name: 'review',
   key: 'reviews',
-  summary: 'Add, read, resolve and reopen reviews on tasks and threads.',
+  summary: 'Reviews on tasks and threads.',
   selector: 'reviewId',
   descriptors: REVIEW_DESCRIPTORS,
   inventory: rows as InventoryRow[],

@@ -12,7 +12,7 @@ import { Tasks } from './service.js';
 export const taskDomain = defineDomain({
   name: 'task',
   key: 'tasks',
-  summary: 'Create, read and move tasks through their lifecycle.',
+  summary: 'Tasks and their lifecycle.',
   selector: 'taskId',
   descriptors: TASK_DESCRIPTORS,
   inventory: rows as InventoryRow[],

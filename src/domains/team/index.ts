@@ -12,7 +12,7 @@ import { Teams } from './service.js';
 export const teamDomain = defineDomain({
   name: 'team',
   key: 'teams',
-  summary: 'Create teams with unique handles and manage their members.',
+  summary: 'Teams and their members.',
   selector: 'teamId',
   descriptors: TEAM_DESCRIPTORS,
   inventory: rows as InventoryRow[],

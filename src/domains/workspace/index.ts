@@ -12,7 +12,7 @@ import { Workspaces } from './service.js';
 export const workspaceDomain = defineDomain({
   name: 'workspace',
   key: 'workspace',
-  summary: 'Read the workspace (name, counts) and its member directory.',
+  summary: 'The workspace and its member directory.',
   descriptors: WORKSPACE_DESCRIPTORS,
   inventory: rows as InventoryRow[],
   actions: workspaceActions(),

@@ -30,9 +30,9 @@ export class Workspaces {
         id: ws,
         name,
         counts: {
-          members: await n('SELECT COUNT(*) AS n FROM members'),
-          humans: await n("SELECT COUNT(*) AS n FROM members WHERE kind = 'human'"),
-          agents: await n("SELECT COUNT(*) AS n FROM members WHERE kind = 'agent'"),
+          members: await n('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL'),
+          humans: await n("SELECT COUNT(*) AS n FROM members WHERE kind = 'human' AND removed_at IS NULL"),
+          agents: await n("SELECT COUNT(*) AS n FROM members WHERE kind = 'agent' AND removed_at IS NULL"),
           channels: await n('SELECT COUNT(*) AS n FROM channels'),
           tasks: await n('SELECT COUNT(*) AS n FROM tasks'),
           projects: await n('SELECT COUNT(*) AS n FROM projects'),
@@ -47,7 +47,7 @@ export class Workspaces {
     if (input.kind !== undefined && input.kind !== 'human' && input.kind !== 'agent') throw new AppError('validation_failed', 'kind must be one of: human, agent');
     const query = input.query === undefined ? null : text(input.query, 'query', 1, QUERY_MAX).toLowerCase();
     normalizeLimit(input.limit);
-    const where = ['1 = 1'];
+    const where = ['removed_at IS NULL'];
     const params: string[] = [];
     if (input.kind) (where.push('kind = ?'), params.push(input.kind));
     if (query) (where.push("LOWER(name) LIKE ? ESCAPE '\\'"), params.push(likePattern(query)));

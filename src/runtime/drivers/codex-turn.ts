@@ -10,8 +10,13 @@
 // `developerInstructions`, not `baseInstructions`: in openai/codex codex-rs/app-server-protocol/src/protocol/v2.rs
 // (ThreadStartParams/ThreadResumeParams) the former is added as a developer message, the latter replaces Codex's own
 // system prompt; real runs (test/runtimes/codex.test.ts) saw the stable part as a developer message.
+// The agentteam tools are app-server dynamic tools whose calls this helper gates by thread and then makes itself
+// (codex-tools.ts); codex gets neither the MCP server nor the MCP variables.
 import { spawn } from 'node:child_process';
+import { systemClock } from '../../shared/clock.js';
+import { RateLimitedLogger } from '../../shared/rate-limited-log.js';
 import { declineServerRequest, isTurnRequest, type CodexTurnRequest } from './codex-protocol.js';
+import { CodexToolGate, dynamicToolSpecs, fetchInventory, mcpRequest, type McpTool } from './codex-tools.js';
 
 type Msg = { id?: number | string; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { message?: string } };
 
@@ -33,6 +38,12 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/** True for an AgentTeam MCP variable in any spelling (authz/env.ts folds names the same way). */
+const isMcpVar = (name: string) => name.toUpperCase().replace(/[^A-Z0-9]/g, '').startsWith('AGENTTEAMMCP');
+
+/** Gate decisions as JSON lines on stderr (the run's diagnostic output), rate-limited per decision kind. */
+const diag = new RateLimitedLogger({ warn: (obj, msg) => process.stderr.write(JSON.stringify({ level: 'warn', component: 'codex-gate', ...obj, msg }) + '\n') }, systemClock);
+
 async function main(): Promise<void> {
   const [codexBin, ...codexArgs] = process.argv.slice(2);
   if (!codexBin) fail('usage: codex-turn <codex> [args…] < request.json');
@@ -43,7 +54,21 @@ async function main(): Promise<void> {
     /* reported below */
   }
   if (!isTurnRequest(req)) fail('stdin is not a turn request');
-  const codex = spawn(codexBin, [...codexArgs, 'app-server'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const mcpUrl = process.env.AGENTTEAM_MCP_URL;
+  const mcpToken = process.env.AGENTTEAM_MCP_TOKEN ?? '';
+  let inventory: McpTool[] = [];
+  if (mcpUrl) {
+    try {
+      inventory = await fetchInventory(mcpUrl, mcpToken);
+    } catch (e) {
+      fail(`could not read the AgentTeam tool inventory: ${(e as Error).message}`);
+    }
+  }
+  let primaryThreadId: string | undefined;
+  const gate = new CodexToolGate({ inventory, primaryThreadId: () => primaryThreadId, callTool: (name, args) => mcpRequest(mcpUrl!, mcpToken, 'tools/call', { name, arguments: args }), diag });
+  // Security invariant: codex (and every command its model runs) never holds the MCP bearer; only this gate does.
+  const codexEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !isMcpVar(k)));
+  const codex = spawn(codexBin, [...codexArgs, 'app-server'], { stdio: ['pipe', 'pipe', 'inherit'], env: codexEnv });
   const pending = new Map<number, (m: Msg) => void>();
   const notes: ((m: Msg) => void)[] = [];
   let nextId = 1;
@@ -60,8 +85,14 @@ async function main(): Promise<void> {
       } catch {
         continue;
       }
-      if (m.method && m.id !== undefined) send({ id: m.id, ...declineServerRequest(m.method) });
-      else if (m.method) for (const n of notes) n(m);
+      if (m.method === 'item/tool/call' && m.id !== undefined) {
+        const id = m.id;
+        void gate.handle(m.params).then((result) => send({ id, result }));
+      } else if (m.method && m.id !== undefined) send({ id: m.id, ...declineServerRequest(m.method) });
+      else if (m.method) {
+        if (m.method === 'thread/started') gate.noteThread(m.params?.thread);
+        for (const n of notes) n(m);
+      }
       else if (typeof m.id === 'number') pending.get(m.id)?.(m);
     }
   });
@@ -77,16 +108,27 @@ async function main(): Promise<void> {
       send({ id, method, params });
     });
 
-  await call('initialize', { clientInfo: { name: 'agentteam', version: '0' } });
+  // experimentalApi: ThreadStartParams.dynamicTools is an experimental field in 0.169.0.
+  await call('initialize', { clientInfo: { name: 'agentteam', version: '0' }, capabilities: { experimentalApi: true } });
   send({ method: 'initialized' });
   const cwd = process.cwd();
   const threadParams = { cwd, developerInstructions: req.developerInstructions, ...(req.model ? { model: req.model } : {}) };
-  const thread = req.resumeId ? await call('thread/resume', { threadId: req.resumeId, ...threadParams, excludeTurns: true }) : await call('thread/start', threadParams);
+  // Dynamic tools are fixed at thread/start (0.169.0 has no field for them on thread/resume); a resumed thread keeps its own.
+  const dynamicTools = inventory.length > 0 ? { dynamicTools: dynamicToolSpecs(inventory) } : {};
+  const thread = req.resumeId ? await call('thread/resume', { threadId: req.resumeId, ...threadParams, excludeTurns: true }) : await call('thread/start', { ...threadParams, ...dynamicTools });
   const threadId = (thread.thread as { id?: unknown } | undefined)?.id;
   if (typeof threadId !== 'string') fail('the app-server returned no thread id');
+  primaryThreadId = threadId;
   // Printed first: even a failed turn leaves a thread the next turn can resume.
   process.stdout.write(JSON.stringify({ threadId }) + '\n');
-  const completed = new Promise<Msg>((resolve) => notes.push((m) => m.method === 'turn/completed' && m.params?.threadId === threadId && resolve(m)));
+  // The gate closes synchronously on the primary's turn/completed, before any later line from codex is read.
+  const completed = new Promise<Msg>((resolve) =>
+    notes.push((m) => {
+      if (m.method !== 'turn/completed' || m.params?.threadId !== threadId) return;
+      gate.close();
+      resolve(m);
+    }),
+  );
   await call('turn/start', { threadId, input: [{ type: 'text', text: req.prompt, text_elements: [] }] });
   const done = (await completed).params!.turn as { id?: string; status?: string; error?: { message?: string } | null };
   process.stdout.write(JSON.stringify({ threadId, turnId: done.id, status: done.status }) + '\n');

@@ -19,9 +19,9 @@
 //   stays false: no other loopback or private address; a `host:port` key does not narrow it to one port in 0.169.0).
 //   `mode = "full"` because Exec calls are POSTs ("limited" allows GET/HEAD/OPTIONS only). The Exec CLI sends through
 //   that proxy (src/cli/exec/proxy.ts). A user `sandbox_mode` (or `--sandbox`) replaces profiles, and with it this.
-// - Code mode (the default model in 0.169.0): MCP tools are a deferred namespace (`Deferred tool namespaces:
-//   - mcp__agentteam`), callable from the `exec` tool as `tools.mcp__agentteam__<tool>(…)` without a search step;
-//   test/runtimes/codex.test.ts calls message_send and exec_command that way.
+// - Code mode (the default model in 0.169.0): a hand-run codex's MCP tools are a deferred namespace (`Deferred tool
+//   namespaces: - mcp__agentteam`), callable from `exec` as `tools.mcp__agentteam__<tool>(…)`; a turn's are the
+//   helper's dynamic namespace, `tools.agentteam__<tool>(…)` (the Codex name, wire/mcp/naming.ts CODEX_TOOL_PREFIX).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,13 +43,22 @@ function daemonHost(mcpUrl: string): string {
   return new URL(mcpUrl).hostname.replace(/^\[|\]$/g, '');
 }
 
-/** The `-c` overrides; they carry the env var NAME, never the token (see the header for why each is spelled so). */
-export function codexConfigArgs(mcpUrl: string): string[] {
+/**
+ * The `-c` overrides; they carry the env var NAME, never the token (see the header for why each is spelled so).
+ * `nativeMcp: false` (turns) leaves out the MCP server: the codex-turn helper offers the tools as gated dynamic tools.
+ */
+export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean } = {}): string[] {
   const p = `permissions.${CODEX_PROFILE}`;
+  const native: [string, string][] =
+    o.nativeMcp === false
+      ? []
+      : [
+          [`mcp_servers.${MCP_SERVER_NAME}.url`, tomlString(mcpUrl)],
+          [`mcp_servers.${MCP_SERVER_NAME}.bearer_token_env_var`, tomlString(MCP_TOKEN_ENV)],
+        ];
   const pairs: [string, string][] = [
-    [`mcp_servers.${MCP_SERVER_NAME}.url`, tomlString(mcpUrl)],
-    [`mcp_servers.${MCP_SERVER_NAME}.bearer_token_env_var`, tomlString(MCP_TOKEN_ENV)],
-    // Security invariant: the MCP bearer is for Codex's own MCP client; the model's shell sees it empty.
+    ...native,
+    // Security invariant: the MCP bearer is for Codex's own MCP client (or the turn helper); the model's shell sees it empty.
     [`shell_environment_policy.set.${MCP_TOKEN_ENV}`, '""'],
     ['allow_login_shell', 'false'],
     ['features.network_proxy', 'true'],
@@ -86,12 +95,13 @@ export const codexDriver: RuntimeDriver = {
     if (!turn) return { insertArgs: codexConfigArgs(opts.mcpUrl) };
     // A turn is one app-server thread turn (the driver the spec's Codex section assumes): the helper runs
     // `codex -c … app-server`, starts or resumes the thread with the stable part as developerInstructions, and prints
-    // the thread id as `{"threadId":…}` lines.
+    // the thread id as `{"threadId":…}` lines. Codex gets no native agentteam MCP server: the helper offers the tools
+    // as dynamic tools and gates each call by thread (codex-tools.ts), so there is no second path around the gate.
     const request: CodexTurnRequest = { developerInstructions: turn.stable, prompt: turn.prompt };
     if (turn.resumeId) request.resumeId = turn.resumeId;
     if (turn.model) request.model = turn.model;
     return {
-      replaceArgv: { command: process.execPath, args: [codexTurnHelper(), argv0, ...codexConfigArgs(opts.mcpUrl)] },
+      replaceArgv: { command: process.execPath, args: [codexTurnHelper(), argv0, ...codexConfigArgs(opts.mcpUrl, { nativeMcp: false })] },
       stdin: JSON.stringify(request),
       resumeIdFrom: (stdout) => lastJsonField(stdout, 'threadId'),
     };

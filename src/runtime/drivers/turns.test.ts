@@ -104,7 +104,8 @@ test('opencode turn: `run --format json` after the user-free argv, the stable pa
 test('codex turn: node runs the codex-turn helper with the codex binary and its -c overrides; the request is stdin JSON; no file', async () => {
   const { f, plan } = await turnPlan('codex', { resumeId: '01a230f5-1fb6-7802-9fdc-18b095b86566', model: 'gpt-5.1-codex' });
   assert.equal(plan.command, process.execPath);
-  assert.deepEqual(plan.args, [codexTurnHelper(), join(f.binDir, 'codex'), ...codexConfigArgs(MCP_URL)]);
+  assert.deepEqual(plan.args, [codexTurnHelper(), join(f.binDir, 'codex'), ...codexConfigArgs(MCP_URL, { nativeMcp: false })]);
+  assert.ok(!plan.args.some((a) => a.startsWith('mcp_servers.')), 'a turn must not give codex the native MCP server (no path around the gate)');
   assert.match(plan.args[0]!, /codex-turn\.mjs$/);
   assert.deepEqual(JSON.parse(plan.stdin!), {
     developerInstructions: TURN.stable,

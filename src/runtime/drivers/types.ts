@@ -8,6 +8,11 @@ export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
 export const MCP_SERVER_NAME = 'agentteam';
 /** The env var holding the MCP bearer. Drivers only ever write this NAME into config, never its value. */
 export const MCP_TOKEN_ENV = 'AGENTTEAM_MCP_TOKEN';
+/**
+ * The env var holding the child-scoped MCP bearer (effect read-only, revoked with the runtime's authorization): a
+ * runtime that starts a delegated child as its own process gives it this value as the child's AGENTTEAM_MCP_TOKEN.
+ */
+export const MCP_CHILD_TOKEN_ENV = 'AGENTTEAM_MCP_CHILD_TOKEN';
 
 export interface PrepareOptions {
   /** The user's CMD ARGS after `--`; empty means "run the kind's own binary found on PATH". */

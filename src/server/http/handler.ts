@@ -10,11 +10,12 @@ import { Router } from '../../wire/http/router.js';
 import { ID_RE } from '../../shared/ids.js';
 import { DOMAINS } from '../../domains/registry.js';
 import type { AnyDomain } from '../../domains/module.js';
-import { BootstrapBody } from '../../domains/member/contract.js';
+import { BootstrapBody, JoinBody } from '../../domains/member/contract.js';
 import type { Members } from '../../domains/member/service.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../context.js';
-import { idempotencyKeyFrom, requestHash } from '../idempotency.js';
+import { idempotencyKeyFrom, receiptKey, requestHash } from '../idempotency.js';
+import { forwardedHttps, hostAllowed } from './host-allow.js';
 import { snakeCase, STREAMED, type DomainRoute } from './route.js';
 import { aliasesOf, applyAliases, BodyValidator } from './schemas.js';
 
@@ -49,11 +50,19 @@ export interface HandlerOptions {
   logger: Logger;
   /** When the server listens on loopback, refuse requests whose Host/Origin is not loopback (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** Host names answered besides loopback (see host-allow.ts); with any, Host must be loopback or one of them. */
+  allowedHosts?: ReadonlySet<string>;
   /** Requests admitted at once; more are 409 admission_rejected before their body is read. Default 2048. */
   maxInFlight?: number;
+  /** Checks the database (one trivial query); rejects when it is unreachable. */
+  checkDatabase?: () => Promise<void>;
+  /** Plain http off loopback behind a TLS proxy: requests from other machines need X-Forwarded-Proto: https. */
+  requireForwardedHttps?: boolean;
 }
 
 export const SERVER_MAX_IN_FLIGHT = 2048;
+/** Routes that carry no credential and nothing secret (served over plain http behind a TLS proxy too). */
+const PUBLIC_PATHS = new Set(['/v1/server', '/v1/health']);
 
 type Reply = { status: number; body: string };
 
@@ -97,6 +106,12 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     return ok(await members(domains).bootstrap(body));
   };
 
+  // Security invariant: the invite code is the only credential here; it is single-use, expiring and never stored in clear.
+  const join = async (req: IncomingMessage): Promise<Reply> => {
+    const body = validator.check<{ code: string }>(JoinBody, await readJson(req, { bodyAliases: {} }));
+    return ok(await members(domains).join(body));
+  };
+
   const run = async (route: Mounted, req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): Promise<Reply | null> => {
     const token = bearerToken(req);
     const actor: Actor | undefined = token ? await members(domains).authenticate(token) : undefined;
@@ -117,14 +132,26 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, (d.services as unknown as Record<string, unknown>)[route.key]));
     if (key === undefined) return call(domains);
     // Failed validation never reaches here, so it is never stored.
-    const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body));
+    // Security invariant: receipts are sealed with a key only the requester's own credential derives (never plaintext at rest).
+    const seal = receiptKey(domains.meta.credentialKey, token!, actor.id, key);
+    const begun = await domains.receipts.begin(actor.id, key, requestHash(route.method, url.pathname, body), seal);
     if (begun.kind === 'replay') return { status: begun.status, body: begun.body };
     // The mutation runs in the receipt's transaction, so it never commits without its receipt.
-    return domains.receipts.runClaimed(actor.id, key, (sql) => call(domains.within(sql)));
+    return domains.receipts.runClaimed(actor.id, key, begun.claim, (sql) => call(domains.within(sql)), seal);
   };
 
   router.add('GET', '/v1/server', async (_req, res) => send(res, await info()));
+  // No auth and nothing secret: a load balancer or supervisor asks whether this process can serve (database included).
+  router.add('GET', '/v1/health', (req, res) =>
+    dispatch('/v1/health', req, res, async () => {
+      await (opts.checkDatabase?.() ?? Promise.resolve()).catch((e) => {
+        throw e instanceof AppError && e.code === 'upstream_unavailable' ? e : new AppError('upstream_unavailable', 'the database is unavailable', { hint: 'retry shortly' });
+      });
+      return ok({ serverId: domains.meta.serverId, server: 'ok', database: 'ok' });
+    }),
+  );
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
+  router.add('POST', '/v1/join', (req, res) => dispatch('/v1/join', req, res, () => join(req)));
   for (const r of mountedRoutes()) {
     router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, res, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
@@ -161,9 +188,14 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
 
   return (req, res) => {
     // Security invariant: a loopback-bound server answers only loopback Host/Origin, before routing or auth.
-    if (opts.loopbackOnly && !loopbackRequest(req)) {
+    const allowed = opts.allowedHosts && opts.allowedHosts.size > 0 ? hostAllowed(req, opts.allowedHosts) : !opts.loopbackOnly || loopbackRequest(req);
+    if (!allowed) {
       res.setHeader('connection', 'close');
       return send(res, fail(FORBIDDEN()));
+    }
+    if (opts.requireForwardedHttps && !PUBLIC_PATHS.has((req.url ?? '/').split('?', 1)[0]!) && !forwardedHttps(req)) {
+      res.setHeader('connection', 'close');
+      return send(res, fail(new AppError('denied', 'this server takes credentials from other machines only over https (through its TLS proxy)')));
     }
     // Security invariant: a path with a `.`/`..` segment (however encoded) is refused before URL normalization could
     // turn it into another route (GET /v1/tasks/. would otherwise become GET /v1/tasks).

@@ -1,4 +1,4 @@
-// Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts), beside the domains' own steps.
+// Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts, server processes), beside the domains' own steps.
 import type { MigrationStep } from './migrations.js';
 
 export const MACHINERY_MIGRATIONS: readonly MigrationStep[] = [
@@ -40,6 +40,18 @@ CREATE TABLE idempotency_receipts (
   PRIMARY KEY (member_id, key)
 );
 CREATE INDEX idempotency_by_created ON idempotency_receipts (created_at);
+`,
+  },
+  {
+    version: 18,
+    name: 'server processes; idempotency claims',
+    sqlite: `
+CREATE TABLE server_processes (boot_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL, heartbeat_at INTEGER NOT NULL);
+ALTER TABLE idempotency_receipts ADD COLUMN claim TEXT;
+`,
+    postgres: `
+CREATE TABLE server_processes (boot_id TEXT COLLATE "C" PRIMARY KEY, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL);
+ALTER TABLE idempotency_receipts ADD COLUMN claim TEXT COLLATE "C";
 `,
   },
 ];

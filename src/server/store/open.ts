@@ -1,7 +1,7 @@
 // Owns choosing the store from a database URL: `sqlite:PATH` opens a SQLite file, `postgres://…` connects to PostgreSQL.
 import { resolve } from 'node:path';
 import type { Clock } from '../../shared/clock.js';
-import { openPostgresStore } from './postgres.js';
+import { openPostgresStore, type OpenPostgresOptions } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
@@ -28,10 +28,11 @@ export function parseDbUrl(db: string): DbLocation {
 export interface OpenStoreOptions {
   clock?: Clock;
   onPoolError?: (e: Error) => void;
+  onReconnect?: OpenPostgresOptions['onReconnect'];
 }
 
 export async function openStore(db: string | DbLocation, opts: OpenStoreOptions = {}): Promise<Store> {
   const loc = typeof db === 'string' ? parseDbUrl(db) : db;
   if (loc.kind === 'sqlite') return openSqliteStore(loc.path, opts.clock ? { clock: opts.clock } : {});
-  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}) });
+  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ...(opts.onReconnect ? { onReconnect: opts.onReconnect } : {}) });
 }

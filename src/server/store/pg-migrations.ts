@@ -1,8 +1,7 @@
 // Owns applying the PostgreSQL schema history (assembled in migrations.ts) under an advisory lock.
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { AppError } from '../../shared/errors.js';
-import { POSTGRES_MIGRATIONS, type Migration } from './migrations.js';
+import { planMigrations, POSTGRES_MIGRATIONS, type Migration } from './migrations.js';
 
 export { POSTGRES_MIGRATIONS };
 
@@ -15,10 +14,6 @@ const MIGRATION_LOCK_KEY = 7_346_021_550;
  * than this code knows is refused: this binary must not write a schema it does not understand.
  */
 export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[], clock: Clock = systemClock): Promise<number> {
-  migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
-  });
-  const known = migrations.length;
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -26,12 +21,9 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
     try {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-      const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-      const current = rows[0]?.v ?? 0;
-      if (current > known) {
-        throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
-      }
-      for (const m of migrations.slice(current)) {
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const { known, pending } = planMigrations(migrations, rows.map((r) => r.version));
+      for (const m of pending) {
         await client.query(m.sql);
         // applied_at is informational only; ordering never depends on it.
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, clock.now()]);

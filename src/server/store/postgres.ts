@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import { databaseUnavailable, isConnectionLoss, Reconnector, sqlState, type ReconnectOptions } from './pg-reconnect.js';
 import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
@@ -16,26 +17,19 @@ export interface OpenPostgresOptions {
   maxConnections?: number;
   /** Attempts for a transaction that hits a serialization failure, deadlock or concurrent duplicate (default 12). */
   maxAttempts?: number;
-  /** Told about idle-connection failures; never given the connection string. */
+  /** Told about connection failures (idle or checked out); never given the connection string. */
   onPoolError?: (e: Error) => void;
+  /** Told when the database goes down and comes back (the reconnect loop's state). */
+  onReconnect?: ReconnectOptions['onChange'];
 }
 
 /** SQLSTATEs after which the whole transaction is re-run: serialization_failure, deadlock_detected, unique_violation. */
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const INT8_OID = 20;
 
-const sqlState = (e: unknown): string | undefined =>
-  typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined;
-
-/**
- * A lost or refused database connection becomes upstream_unavailable (502), not internal: the server is fine, its
- * engine is not. Matches socket errors, SQLSTATE classes 08 (connection exception) and 57P (operator intervention),
- * and, for a failed checkout, anything. Security invariant: the message names no host, user or URL.
- */
+/** A connection-level failure becomes upstream_unavailable (502), not internal: the server is fine, its engine is not. */
 function unavailable(e: unknown, checkout = false): AppError | undefined {
-  const code = sqlState(e) ?? '';
-  const lost = checkout || /^E[A-Z]+$/.test(code) || code.startsWith('08') || code.startsWith('57P') || /Connection terminated/i.test(String((e as Error)?.message));
-  return lost ? new AppError('upstream_unavailable', 'the database is unavailable', { hint: 'retry shortly' }) : undefined;
+  return checkout || isConnectionLoss(e) ? databaseUnavailable() : undefined;
 }
 
 const translated = new Map<string, string>();
@@ -84,11 +78,14 @@ class PgSql implements Sql {
   /** A non-retryable statement failure not yet undone by ROLLBACK TO SAVEPOINT: the transaction cannot commit. */
   aborted = false;
   savepoints = 0;
+  /** The connection was lost during this transaction: whatever fn made of the failure, the answer is upstream_unavailable. */
+  lost = false;
 
   constructor(
     readonly conn: Queryable,
     readonly inTx: boolean,
     readonly owner?: PostgresStore,
+    private readonly onLost?: () => void,
   ) {}
 
   async query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
@@ -97,8 +94,13 @@ class PgSql implements Sql {
     } catch (e) {
       if (this.inTx && RETRYABLE.has(sqlState(e) ?? '')) this.doomed ??= e;
       else if (this.inTx) this.aborted = true;
+      if (isConnectionLoss(e)) {
+        this.lost = true;
+        this.onLost?.();
+        throw databaseUnavailable();
+      }
       // Security invariant: a duplicate key surfaces as the same generic conflict as on SQLite, never the SQL or values.
-      throw isPgUniqueViolation(e) ? duplicateKey() : unavailable(e) ?? e;
+      throw isPgUniqueViolation(e) ? duplicateKey() : e;
     }
   }
 
@@ -123,6 +125,8 @@ class PgSql implements Sql {
 class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
   private closed = false;
+  /** Told when a checked-out client fails between statements. */
+  onClientError: ((e: Error) => void) | undefined;
   private readonly plain: PgSql;
 
   constructor(
@@ -130,12 +134,14 @@ class PostgresStore implements Store {
     readonly schemaVersion: number,
     private readonly maxAttempts: number,
     private readonly clock: Clock,
+    private readonly reconnect: Reconnector,
   ) {
-    this.plain = new PgSql(pool, false);
+    this.plain = new PgSql(pool, false, undefined, () => reconnect.lost());
   }
 
   private handle(): PgSql {
     if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
+    this.reconnect.check();
     return this.plain;
   }
 
@@ -151,6 +157,7 @@ class PostgresStore implements Store {
 
   async tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     if (this.closed) throw new AppError('upstream_unavailable', 'store is closed');
+    this.reconnect.check();
     return this.outer(fn);
   }
 
@@ -184,13 +191,24 @@ class PostgresStore implements Store {
   private async outer<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect().catch((e: unknown) => {
+        this.reconnect.lost();
         throw unavailable(e, true) ?? e;
       });
-      const h = new PgSql(client, true, this);
+      const h = new PgSql(client, true, this, () => this.reconnect.lost());
       let broken: Error | undefined;
+      // Security invariant (availability): a checked-out client's 'error' (backend terminated, socket reset between
+      // statements) is handled here; pg-pool listens only on idle clients, and an unhandled 'error' ends the process.
+      const onClientError = (e: Error) => {
+        broken = e;
+        h.lost = true;
+        this.reconnect.lost();
+        this.onClientError?.(e);
+      };
+      client.on('error', onClientError);
       try {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE').catch((e: Error) => {
           broken = e;
+          if (isConnectionLoss(e)) this.reconnect.lost();
           throw unavailable(e) ?? e;
         });
         let out: T | undefined;
@@ -213,6 +231,12 @@ class PostgresStore implements Store {
           }
         }
         await client.query('ROLLBACK').catch((e: Error) => void (broken = e));
+        // A connection lost mid-transaction is upstream_unavailable whatever fn made of it (a swallowed failure must
+        // not become not_found, nor a COMMIT of an aborted transaction become internal).
+        if (h.lost) {
+          broken ??= new Error('connection lost');
+          throw databaseUnavailable();
+        }
         // A duplicate key is re-run a couple of times (the re-run sees the winner's row and answers in domain terms);
         // a genuine duplicate then surfaces as the same conflict SQLite gives.
         const dup = isPgUniqueViolation(h.doomed);
@@ -226,6 +250,7 @@ class PostgresStore implements Store {
       } finally {
         h.ended = true;
         client.release(broken);
+        client.off('error', onClientError);
       }
     }
   }
@@ -233,6 +258,7 @@ class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.reconnect.close();
     await this.pool.end();
   }
 }
@@ -248,7 +274,7 @@ export function createPool(url: string, max = 10, onError?: (e: Error) => void):
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -260,12 +286,31 @@ export function createPool(url: string, max = 10, onError?: (e: Error) => void):
   return pool;
 }
 
+/** One reconnect probe on its own short-lived connection (the pool's slots may all be taken by waiting requests). */
+async function probe(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
 /** Connects to (and upgrades) a PostgreSQL database given a postgres:// or postgresql:// URL. */
 export async function openPostgresStore(url: string, opts: OpenPostgresOptions = {}): Promise<Store> {
-  const pool = createPool(url, opts.maxConnections ?? 10, opts.onPoolError);
+  const clock = opts.clock ?? systemClock;
+  const reconnect = new Reconnector({ clock, probe: () => probe(url), ...(opts.onReconnect ? { onChange: opts.onReconnect } : {}) });
+  const pool = createPool(url, opts.maxConnections ?? 10, (e) => {
+    if (isConnectionLoss(e)) reconnect.lost();
+    opts.onPoolError?.(e);
+  });
   try {
     const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
-    return new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), opts.clock ?? systemClock);
+    const store = new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), clock, reconnect);
+    if (opts.onPoolError) store.onClientError = opts.onPoolError;
+    return store;
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw e;

@@ -28,7 +28,7 @@ test('a fresh store is at the latest version with WAL, foreign keys and a busy t
   const { path, cleanup } = tempDb();
   try {
     const store = openSqliteStore(path);
-    assert.equal(store.schemaVersion, SQLITE_MIGRATIONS.length);
+    assert.equal(store.schemaVersion, SQLITE_MIGRATIONS.at(-1)!.version);
     assert.equal((await store.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode, 'wal');
     assert.equal((await store.get<{ foreign_keys: number }>('PRAGMA foreign_keys'))!.foreign_keys, 1);
     assert.ok((await store.get<{ timeout: number }>('PRAGMA busy_timeout'))!.timeout > 0);
@@ -71,7 +71,7 @@ test('a database at migration version 1 is upgraded in place with its data intac
       await server.close();
     }
     const db = new Database(path, { readonly: true });
-    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.length);
+    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.at(-1)!.version);
     db.close();
   } finally {
     cleanup();
@@ -83,12 +83,12 @@ test('a database from a newer version is refused with a clear error and left unt
   try {
     await openSqliteStore(path).close();
     const raw = new Database(path);
-    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SQLITE_MIGRATIONS.length + 1);
+    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SQLITE_MIGRATIONS.at(-1)!.version + 1);
     raw.close();
     assert.throws(() => openSqliteStore(path), /newer than this server supports/);
     await assert.rejects(startServer({ dbPath: path, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
     const db = new Database(path, { readonly: true });
-    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.length + 1);
+    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.at(-1)!.version + 1);
     db.close();
   } finally {
     cleanup();

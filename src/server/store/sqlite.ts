@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isSqliteUniqueViolation } from './errors.js';
-import { SQLITE_MIGRATIONS, type Migration } from './migrations.js';
+import { planMigrations, SQLITE_MIGRATIONS, type Migration } from './migrations.js';
 import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
@@ -21,18 +21,11 @@ export interface OpenSqliteOptions {
  */
 export function migrate(db: Database.Database, migrations: readonly Migration[], clock: Clock = systemClock): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-  migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration list is not contiguous at index ${i}`);
-  });
-  const known = migrations.length;
-  // The version is read inside the write transaction so two processes opening one file cannot both migrate it.
+  // The versions are read inside the write transaction so two processes opening one file cannot both migrate it.
   const apply = db.transaction((): number => {
-    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-    const current = row.v ?? 0;
-    if (current > known) {
-      throw new AppError('internal', `database schema version ${current} is newer than this server supports (${known}); upgrade AgentTeam`);
-    }
-    for (const m of migrations.slice(current)) {
+    const applied = (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version);
+    const { known, pending } = planMigrations(migrations, applied);
+    for (const m of pending) {
       db.exec(m.sql);
       // applied_at is informational only; ordering never depends on it.
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, clock.now());

@@ -72,17 +72,19 @@ test('runClaimed: the mutation and its receipt commit together, or neither does'
     await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m1', 'M', 'agent', 'member', x'01', 0)");
     const r = new IdempotencyReceipts(store, new FakeClock());
     const h = requestHash('POST', '/x', {});
-    await r.begin('m1', 'k', h);
+    const first = await r.begin('m1', 'k', h);
+    assert.equal(first.kind, 'new');
     await assert.rejects(
-      r.runClaimed('m1', 'k', async (sql) => {
+      r.runClaimed('m1', 'k', (first as { claim: string }).claim, async (sql) => {
         await store.within(sql).run("INSERT INTO meta (key, value) VALUES ('written', '1')");
         throw new Error('handler fails');
       }),
       /handler fails/,
     );
     assert.equal(await value(store, 'written'), undefined, 'the failed mutation was rolled back');
-    assert.deepEqual(await r.begin('m1', 'k', h), { kind: 'new' }, 'the key was released');
-    const reply = await r.runClaimed('m1', 'k', async (sql) => {
+    const again = await r.begin('m1', 'k', h);
+    assert.equal(again.kind, 'new', 'the key was released');
+    const reply = await r.runClaimed('m1', 'k', (again as { claim: string }).claim, async (sql) => {
       await store.within(sql).tx((inner) => inner.run("INSERT INTO meta (key, value) VALUES ('written', '2')"));
       return { status: 200, body: '{"ok":true}' };
     });

@@ -22,7 +22,7 @@ after(async () => {
 
 test('every tool declares readOnlyHint explicitly, and the reads are the read-only ones', () => {
   for (const t of h.tools()) assert.equal(typeof t.annotations.readOnlyHint, 'boolean', t.name);
-  assert.deepEqual(h.tools().filter((t) => t.annotations.readOnlyHint).map((t) => t.name), ['message_history_read', 'message_attachment_read', 'memory_search']);
+  assert.deepEqual(h.tools().filter((t) => t.annotations.readOnlyHint).map((t) => t.name), ['message_history_read', 'message_attachment_read', 'memory_search', 'kb_search', 'kb_fetch']);
 });
 
 // The inventory's token cost is measured with a real o200k tokenizer in inventory-tokens.test.ts.

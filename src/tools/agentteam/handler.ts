@@ -1,4 +1,4 @@
-// Owns the `agentteam` composite MCP handler: the message and memory tool inventory, input validation compiled once, dispatch, skill docs.
+// Owns the `agentteam` composite MCP handler: the message, memory and knowledge tool inventory, input validation compiled once, dispatch, skill docs.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { type McpHandler, type McpToolDef, UnknownToolError } from '../../wire/mcp/handler.js';
 import { invalidInput } from './failures.js';
@@ -7,6 +7,7 @@ import { messageAttachmentReadTool } from './message-attachment-read.js';
 import { messageHistoryRead } from './message-history-read.js';
 import { messageReact } from './message-react.js';
 import { messageSendTool } from './message-send.js';
+import { kbFetch, kbSearch } from './kb.js';
 import { memorySearchTool, type MemorySearchPort } from './memory-search.js';
 import { renderSkillDoc, renderSkillDocSplit } from './skilldoc.js';
 import type { AgentteamTool } from './tool.js';
@@ -20,7 +21,7 @@ export interface AgentteamDeps {
 
 /** The complete inventory in listing order. Exec-owned domains (tasks, reviews, …) are never registered here. */
 export function agentteamTools(deps: AgentteamDeps = {}): readonly AgentteamTool[] {
-  return [messageSendTool(deps.attachments), messageHistoryRead, messageReact, messageAttachmentReadTool(deps.attachments), memorySearchTool(deps.memory)];
+  return [messageSendTool(deps.attachments), messageHistoryRead, messageReact, messageAttachmentReadTool(deps.attachments), memorySearchTool(deps.memory), kbSearch, kbFetch];
 }
 
 function describe(e: ErrorObject | undefined): string {

@@ -21,8 +21,7 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
   return {
     def: {
       name: 'memory_search',
-      title: 'Search memory',
-      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}). Returns locators: path, lines, snippet.`,
+      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}). Returns path, lines, snippet.`,
       inputSchema: {
         type: 'object',
         properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: MEMORY_MAX_LIMIT, default: MEMORY_DEFAULT_LIMIT } },

@@ -41,7 +41,6 @@ async function fetchPage(ctx: ToolContext, target: string, limit: number, cursor
 export const messageHistoryRead: AgentteamTool = {
   def: {
     name: 'message_history_read',
-    title: 'Read message history',
     description: 'Read messages of an exact target, newest first; pass nextCursor to continue.',
     inputSchema: {
       type: 'object',

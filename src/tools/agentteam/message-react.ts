@@ -8,8 +8,7 @@ import { outputSchema, type AgentteamTool } from './tool.js';
 export const messageReact: AgentteamTool = {
   def: {
     name: 'message_react',
-    title: 'React to message',
-    description: 'Add an emoji reaction to a message, or remove yours with remove:true.',
+    description: 'React to a message with an emoji; remove:true removes yours.',
     inputSchema: {
       type: 'object',
       properties: { messageId: { type: 'string', minLength: 1 }, emoji: { type: 'string', minLength: 1, maxLength: EMOJI.chars }, remove: { type: 'boolean' } },

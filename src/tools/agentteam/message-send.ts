@@ -17,15 +17,14 @@ const ATTACH_HINT = 'attach regular files inside the working directory, by relat
 
 const DEF: AgentteamTool['def'] = {
   name: 'message_send',
-  title: 'Send message',
-  description: 'Send a message to an exact target. Answer on the target shown with the message you reply to.',
+  description: 'Send a message to an exact target; answer on the target of the message you reply to.',
   inputSchema: {
     type: 'object',
     properties: {
       target: TARGET_PROP,
       content: { type: 'string', minLength: 1, maxLength: MAX_CONTENT_CHARS },
       replyTo: { type: 'string', description: 'id of the message answered' },
-      attachments: { type: 'array', items: { type: 'string' }, maxItems: MAX_ATTACHMENTS, description: 'file paths relative to the working directory, ≤10 MiB each' },
+      attachments: { type: 'array', items: { type: 'string' }, maxItems: MAX_ATTACHMENTS, description: 'workdir-relative file paths, ≤10 MiB each' },
     },
     required: ['target', 'content'],
     additionalProperties: false,

@@ -32,6 +32,8 @@ export interface BoundAction<I extends TSchema = TSchema, O extends TSchema = TS
   readonly descriptor: ActionDescriptor<I, O>;
   readonly handler: ActionHandler<Static<I>, Static<O>, Api>;
   readonly apiKey?: string;
+  /** The handler receives the daemon-local service `apiKey` instead of a server API group. */
+  readonly local?: boolean;
 }
 
 export function bind<I extends TSchema, O extends TSchema, Api = unknown>(descriptor: ActionDescriptor<I, O>, handler: ActionHandler<Static<I>, Static<O>, Api>): BoundAction<I, O, Api> {

@@ -19,21 +19,25 @@ export interface ActionScopedJson<I> {
   readonly idempotencyKey: string | undefined;
 }
 
+/** Daemon-local services by key (e.g. `agents`: the profile index), for domains the daemon serves itself. */
+export type LocalServices = Readonly<Record<string, unknown>>;
+
 export interface RegisteredAction {
   readonly descriptor: ActionDescriptor;
   /** Calls the handler with `api[apiKey]` only (the whole api for an action without a group, e.g. a test probe). */
-  invoke(req: ActionScopedJson<unknown>, api: ServerApi): Promise<ActionResult<unknown>>;
+  invoke(req: ActionScopedJson<unknown>, api: ServerApi, locals?: LocalServices): Promise<ActionResult<unknown>>;
 }
 
 /**
  * Binds a typed handler to its descriptor. The caller has already validated `req.input` against this descriptor's
  * input schema. Output that fails its own schema is our bug: it becomes `internal`, never a model-visible payload.
  */
-export function registerJson<I extends TSchema, O extends TSchema>(descriptor: ActionDescriptor<I, O>, handler: ActionHandler<Static<I>, Static<O>, any>, apiKey: string | undefined, clock: Clock): RegisteredAction {
+export function registerJson<I extends TSchema, O extends TSchema>(descriptor: ActionDescriptor<I, O>, handler: ActionHandler<Static<I>, Static<O>, any>, apiKey: string | undefined, clock: Clock, local = false): RegisteredAction {
   return {
     descriptor: descriptor as unknown as ActionDescriptor,
-    async invoke(req, api) {
-      const scoped = apiKey === undefined ? api : (api as unknown as Record<string, unknown>)[apiKey];
+    async invoke(req, api, locals) {
+      const scoped = apiKey === undefined ? api : local ? locals?.[apiKey] : (api as unknown as Record<string, unknown>)[apiKey];
+      if (scoped === undefined) throw new AppError('not_found', `action ${descriptor.domain} ${descriptor.action} is not available in this daemon`);
       const result = await handler(req.input as Static<I>, { api: scoped, clock, signal: req.signal, idempotencyKey: req.idempotencyKey });
       if (!Value.Check(descriptor.output, result.data)) throw new AppError('internal', 'internal error');
       return result;

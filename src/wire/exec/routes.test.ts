@@ -168,6 +168,15 @@ test('the catalog route returns the token\'s RuntimeCatalog', async () => {
   const body = JSON.parse(r.raw);
   assert.equal(body.data.version, h.auth.info.catalog.version);
   assert.equal(body.data.actions.length, h.auth.info.catalog.actions.size);
+  assert.equal(body.data.actions[0].input, undefined, 'the merged catalog is an index without schemas');
+  // Every domain's full descriptors come back within the result budget (so do the index's, above).
+  for (const domain of new Set([...h.auth.info.catalog.actions.values()].map((d) => d.domain))) {
+    const one = await raw(`${h.baseUrl}/catalog?domain=${domain}`, { method: 'GET', headers: { authorization: `Bearer ${h.token}` } });
+    assert.equal(one.status, 200, domain);
+    const acts = JSON.parse(one.raw).data.actions;
+    assert.ok(acts.length > 0 && acts.every((a: { domain: string; input?: unknown }) => a.domain === domain && a.input !== undefined), domain);
+  }
+  for (const q of ['?domain=nope', '?other=1']) assert.equal((await raw(`${h.baseUrl}/catalog${q}`, { method: 'GET', headers: { authorization: `Bearer ${h.token}` } })).status, 422, q);
 });
 
 test('over-budget read is result_budget_exceeded with the inventory hint; within budget is unchanged', async () => {

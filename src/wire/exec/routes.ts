@@ -16,7 +16,7 @@ import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
 import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelope.js';
-import { registerJson, type RegisteredAction } from './register.js';
+import { registerJson, type LocalServices, type RegisteredAction } from './register.js';
 import { DescriptorValidator } from './validator.js';
 
 import { EXEC_ROOT } from '../../shared/routes.js';
@@ -29,6 +29,8 @@ export interface ExecRouteDeps {
   log: Logger;
   /** The ServerApi bound to the token's authorized agent. */
   apiFor(info: TokenInfo): ServerApi;
+  /** Daemon-local services for the token's agent (local domains such as `agent`); none by default. */
+  localsFor?(info: TokenInfo): LocalServices;
   /** Concrete handlers; the built-ins by default. */
   actions?: readonly BoundAction[];
   /** Descriptors + inventory; DefaultDescriptorCatalog() by default. */
@@ -47,7 +49,7 @@ export function buildActionMap(catalog: DescriptorCatalog, actions: readonly Bou
     if (catalog.find(a.descriptor.domain, a.descriptor.action) !== a.descriptor) throw new Error(`exec routes: handler ${k} has no catalog descriptor`);
     if (!catalog.inventory.has(k)) throw new Error(`exec routes: handler ${k} has no inventory row`);
     if (map.has(k)) throw new Error(`exec routes: duplicate handler ${k}`);
-    map.set(k, registerJson(a.descriptor, a.handler, a.apiKey, clock));
+    map.set(k, registerJson(a.descriptor, a.handler, a.apiKey, clock, a.local === true));
   }
   for (const d of catalog.actions) if (!map.has(actionKey(d.domain, d.action))) throw new Error(`exec routes: descriptor ${actionKey(d.domain, d.action)} has no handler`);
   return map;
@@ -68,9 +70,18 @@ export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
   const actions = buildActionMap(catalog, deps.actions ?? builtinActions(), deps.clock);
   const validator = new DescriptorValidator();
 
-  router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (_req, res, { info, lease }) => {
+  // The merged catalog is an index (no schemas), so it stays within the result budget as domains are added;
+  // `?domain=<name>` returns that domain's full descriptors with their input/output schemas.
+  router.add('GET', `${EXEC_ROOT}/catalog`, authorized(deps.gate, 'exec', deps.diag, (req, res, { info, lease }) => {
     const rc = info.authorization.catalog;
-    const list = [...rc.actions.values()].map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, risk: d.risk, resultPolicy: d.resultPolicy, input: d.input, output: d.output, example: d.example }));
+    const q = new URL(req.url ?? '/', 'http://local').searchParams;
+    const domain = q.get('domain');
+    if ([...q.keys()].some((k) => k !== 'domain') || (domain !== null && ![...rc.actions.values()].some((d) => d.domain === domain))) {
+      return sendEnvelope(res, errorEnvelope('validation_failed', 'the catalog takes only ?domain=<a domain of this catalog>', { hint: 'use agentteam exec --help' }));
+    }
+    const list = [...rc.actions.values()]
+      .filter((d) => domain === null || d.domain === domain)
+      .map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, risk: d.risk, resultPolicy: d.resultPolicy, example: d.example, ...(domain !== null ? { input: d.input, output: d.output } : {}) }));
     const body = JSON.stringify({ ok: true, data: { version: rc.version, actions: list } });
     if (!lease.live()) return sendDenied(res);
     if (Buffer.byteLength(body) > RESULT_BUDGET_BYTES) return sendEnvelope(res, errorEnvelope('result_budget_exceeded', 'the catalog is too large to return', { hint: 'use agentteam exec --help' }));
@@ -122,7 +133,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
   if (!lease.live()) return sendDenied(res);
   let result;
   try {
-    result = await registered.invoke(scoped, deps.apiFor(info));
+    result = await registered.invoke(scoped, deps.apiFor(info), deps.localsFor?.(info));
   } catch (e) {
     const env = classify(e);
     if (env.error.code === 'internal') deps.log.warn({ domain, action: name, generationId: info.generationId, error: e instanceof Error ? e.name : typeof e }, 'exec action failed');

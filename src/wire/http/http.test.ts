@@ -18,6 +18,14 @@ test('router matches params, reports 405 with allowed methods, and refuses odd s
   assert.deepEqual(n, { kind: 'method_not_allowed', allow: ['GET', 'POST'] });
   assert.equal(r.match('GET', '/a/%2e%2e/b').kind, 'not_found');
   assert.equal(r.match('GET', '/a/q1/b/c').kind, 'not_found');
+  // Empty segments are ignored, literals must be equal, and only the matching route's params are returned.
+  const t = new Router().add('GET', '/v1/{kind}/x', () => {}).add('GET', '/v1/items/{id}', () => {}).add('DELETE', '/v1/items/{id}', () => {});
+  assert.deepEqual(t.match('GET', '//v1///items/i7/').kind === 'found' && (t.match('GET', '//v1///items/i7/') as { params: unknown }).params, { id: 'i7' });
+  assert.deepEqual((t.match('GET', '/v1/items/x') as { params: unknown }).params, { kind: 'items' });
+  assert.deepEqual(t.match('PUT', '/v1/items/i7'), { kind: 'method_not_allowed', allow: ['GET', 'DELETE'] });
+  assert.equal(t.match('GET', '/').kind, 'not_found');
+  assert.equal(t.match('GET', '').kind, 'not_found');
+  assert.equal(t.match('GET', '/v2/items/i7').kind, 'not_found');
 });
 
 test('loopback checks accept only loopback hosts and origins', () => {

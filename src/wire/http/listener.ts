@@ -1,5 +1,6 @@
-// Owns the hardened HTTP listener shared by the daemon and the AgentTeam Server: short header/idle timeouts, a bound on open connections (503 beyond).
+// Owns the hardened HTTP(S) listener shared by the daemon and the AgentTeam Server: short header/idle timeouts, a bound on open connections (503 beyond).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 
 export interface ListenerLimits {
@@ -49,28 +50,39 @@ export function closeWithoutDraining(res: ServerResponse): void {
   res.once('finish', () => lingerClose(socket));
 }
 
-/** Creates the listener: timeouts are short and checked every second; connections beyond the bound get 503 and are closed. */
-export function createHardenedServer(handler: RequestListener, limits: ListenerLimits = {}): Server {
+/** PEM certificate chain and key: the listener terminates TLS itself (https). */
+export interface ListenerTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/**
+ * Creates the listener: timeouts are short and checked every second; connections beyond the bound get 503 and are closed.
+ * With `tls`, the same bounds hold; a TCP connection over the bound is closed before its handshake (no cleartext 503).
+ */
+export function createHardenedServer(handler: RequestListener, limits: ListenerLimits = {}, tls?: ListenerTls): Server {
   const max = limits.maxConnections ?? LISTENER_DEFAULTS.maxConnections;
   const idleMs = limits.headersTimeoutMs ?? LISTENER_DEFAULTS.headersTimeoutMs;
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs ?? LISTENER_DEFAULTS.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs ?? LISTENER_DEFAULTS.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs ?? LISTENER_DEFAULTS.keepAliveTimeoutMs,
-      connectionsCheckingInterval: 1_000,
-    },
-    (req, res) => {
-      if (refused.has(req.socket)) return void req.socket.destroy();
-      req.socket.setTimeout(0); // a request arrived: from here headers/request/keep-alive timeouts apply
-      handler(req, res);
-    },
-  );
+  const httpOpts = {
+    headersTimeout: limits.headersTimeoutMs ?? LISTENER_DEFAULTS.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs ?? LISTENER_DEFAULTS.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs ?? LISTENER_DEFAULTS.keepAliveTimeoutMs,
+    connectionsCheckingInterval: 1_000,
+  };
+  const onRequest: RequestListener = (req, res) => {
+    if (refused.has(req.socket)) return void req.socket.destroy();
+    req.socket.setTimeout(0); // a request arrived: from here headers/request/keep-alive timeouts apply
+    handler(req, res);
+  };
+  const server: Server = tls
+    ? (createTlsServer({ ...httpOpts, cert: tls.cert, key: tls.key, handshakeTimeout: idleMs }, onRequest) as unknown as Server)
+    : createServer(httpOpts, onRequest);
   const refused = new WeakSet<Socket>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
     // Security invariant: open connections per listener are bounded; one more gets a clear 503 and is closed unread.
     if (open >= max) {
+      if (tls) return void socket.destroy();
       refused.add(socket);
       socket.pause();
       socket.end(OVERLOADED, () => socket.destroy());
@@ -79,8 +91,10 @@ export function createHardenedServer(handler: RequestListener, limits: ListenerL
     open++;
     socket.once('close', () => open--);
     // A connection that never sends a byte is not covered by the header timeout: close it after the same time idle.
-    socket.setTimeout(idleMs, () => socket.destroy());
+    // (With TLS the handshake timeout covers the raw socket; the idle timer goes on the decrypted socket.)
+    if (!tls) socket.setTimeout(idleMs, () => socket.destroy());
   });
+  if (tls) server.on('secureConnection', (socket: Socket) => void socket.setTimeout(idleMs, () => socket.destroy()));
   // Clients that send malformed or too-slow headers get a 400/408 and are dropped.
   server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
     const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';

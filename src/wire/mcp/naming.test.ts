@@ -7,8 +7,14 @@ import { RUNTIME_KINDS, createToolNamer } from './naming.js';
 
 const inventory = createAgentteamHandler(testToolDeps()).tools().map((t) => t.name);
 
-test('claude, codex, kimi and command use mcp__agentteam__; opencode shows agentteam_ and also accepts the spec form mcp_agentteam_', () => {
-  for (const k of ['claude', 'codex', 'kimi', 'command'] as const) assert.equal(createToolNamer(k, inventory).toModel('message_send'), 'mcp__agentteam__message_send');
+test('claude, kimi and command use mcp__agentteam__; codex shows only agentteam__ (its gated dynamic namespace); opencode shows agentteam_ and also accepts the spec form mcp_agentteam_', () => {
+  for (const k of ['claude', 'kimi', 'command'] as const) assert.equal(createToolNamer(k, inventory).toModel('message_send'), 'mcp__agentteam__message_send');
+  const codex = createToolNamer('codex', inventory);
+  assert.equal(codex.toModel('message_send'), 'agentteam__message_send');
+  // One Codex naming: the native-MCP form is not a Codex name (it would be a path around the gate).
+  assert.equal(codex.fromModel('mcp__agentteam__message_send'), null);
+  // A hand-run codex's own MCP client (the instructions the MCP route serves) shows the native form.
+  assert.equal(createToolNamer('codex', inventory, { nativeMcp: true }).toModel('message_send'), 'mcp__agentteam__message_send');
   const opencode = createToolNamer('opencode', inventory);
   assert.equal(opencode.toModel('message_send'), 'agentteam_message_send');
   assert.deepEqual(opencode.fromModel('mcp_agentteam_message_send'), { server: 'agentteam', tool: 'message_send' });

@@ -79,7 +79,8 @@ export function createMcpProtocol(handler: McpHandler, opts: { version: string; 
   // Instructions per runtime kind (spec §Prompt Integration: they name exactly the complete inventory).
   const docs = new Map<string, string>();
   for (const kind of RUNTIME_KINDS) {
-    const doc = handler.skillDoc(createToolNamer(kind, [...known]));
+    // Only a runtime's own MCP client reads initialize instructions: they use its native names.
+    const doc = handler.skillDoc(createToolNamer(kind, [...known], { nativeMcp: true }));
     if (Buffer.byteLength(doc, 'utf8') > MAX_INSTRUCTIONS_BYTES) throw new Error(`the ${kind} skill doc exceeds ${MAX_INSTRUCTIONS_BYTES} bytes`);
     docs.set(kind, doc);
   }

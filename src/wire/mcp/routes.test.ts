@@ -90,7 +90,7 @@ test('tools/list is byte-identical on the canonical route and the legacy alias',
   assert.equal(a.status, 200);
   assert.equal(a.body, b.body);
   // Deterministic order: by name, whatever order the handler registers its tools in.
-  assert.deepEqual(a.json!.result.tools.map((t: { name: string }) => t.name), ['memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
+  assert.deepEqual(a.json!.result.tools.map((t: { name: string }) => t.name), ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
 });
 
 test('JSON-RPC error codes: -32700, -32600 (shape and batch), -32601, -32602, -32603 without causes', async () => {

@@ -12,7 +12,7 @@ import type { Router } from '../http/router.js';
 import { AcceptNegotiator } from './accept.js';
 import type { McpHandler, ToolContext } from './handler.js';
 import type { CurrentTurn } from '../../sessions/metadata.js';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcId, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
 import { type ModernHeaders, notificationProblem, selectEra } from './modern.js';
 import { type CallSite, createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
 
@@ -29,6 +29,8 @@ export interface McpRouteDeps {
   turnOf?(info: TokenInfo): CurrentTurn | undefined;
   /** serverInfo.version in initialize; defaults to the package version string the daemon passes. */
   version?: string;
+  /** Test-only fault, never wired by the composition root: called after a request parsed, before dispatch; a throw reaches the catch-all. */
+  fault?: (method: string) => void;
 }
 
 // Fixed bodies, built once (hot path and error paths never format per request).
@@ -40,7 +42,6 @@ const NOT_ACCEPTABLE = errorResponse(null, INVALID_REQUEST, 'Accept must allow a
 const TOO_LARGE = errorResponse(null, INVALID_REQUEST, 'request body exceeds 1 MiB');
 const TIMED_OUT = errorResponse(null, INVALID_REQUEST, 'request body not received within 5 s');
 const UNREADABLE = errorResponse(null, INVALID_REQUEST, 'request body could not be read');
-const INTERNAL = errorResponse(null, INTERNAL_ERROR, 'internal error');
 const NO_STREAM = errorResponse(null, INVALID_REQUEST, 'this server is stateless: POST JSON-RPC messages; no GET stream, no sessions');
 
 function modernHeaders(req: IncomingMessage): ModernHeaders {
@@ -107,6 +108,13 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
   const accept = new AcceptNegotiator();
   const protocol = createMcpProtocol(deps.handler, { version: deps.version ?? SERVER_VERSION, log: deps.log });
 
+  /** The catch-all: an unexpected error answers -32603 with the request's id when its body parsed (null otherwise). */
+  function failed(res: ServerResponse, id: JsonRpcId | null, e: unknown): void {
+    // Security invariant: the cause is logged by class only and never returned.
+    deps.log.error({ err: e instanceof Error ? e.name : typeof e }, 'mcp request failed');
+    sendText(res, 200, errorResponse(id, INTERNAL_ERROR, 'internal error'));
+  }
+
   async function post(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext): Promise<void> {
     const pv = req.headers['mcp-protocol-version'];
     // Absent header: assume 2025-03-26 (spec). Present but unsupported: 400 before any body byte.
@@ -149,26 +157,26 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
       case 'response':
         return send202(res);
     }
-    // Per request: 2026-07-28 when the body claims it in _meta (or the header names it), 2025 rules otherwise.
-    const era = selectEra(modernHeaders(req), m.id, m.method, m.params);
-    if (era.era === 'reject') return sendText(res, era.status, era.body);
-    // Fence: a revoked authorization never dispatches.
-    if (!lease.live()) return sendDenied(res);
-    const site = new Site(info, lease.signal, params.agentId!, deps.apiFor, deps.turnOf);
-    const answer = era.era === 'modern' ? protocol.dispatchModern(m.id, m.method, m.params, site) : protocol.dispatch(m.id, m.method, m.params, site);
-    const out = typeof answer === 'string' ? answer : await answer;
-    // Fence: nothing is published after revocation, success or not.
-    if (!lease.live()) return sendDenied(res);
-    sendResponse(res, sse, out);
+    try {
+      // Per request: 2026-07-28 when the body claims it in _meta (or the header names it), 2025 rules otherwise.
+      const era = selectEra(modernHeaders(req), m.id, m.method, m.params);
+      if (era.era === 'reject') return sendText(res, era.status, era.body);
+      // Fence: a revoked authorization never dispatches.
+      if (!lease.live()) return sendDenied(res);
+      deps.fault?.(m.method);
+      const site = new Site(info, lease.signal, params.agentId!, deps.apiFor, deps.turnOf);
+      const answer = era.era === 'modern' ? protocol.dispatchModern(m.id, m.method, m.params, site) : protocol.dispatch(m.id, m.method, m.params, site);
+      const out = typeof answer === 'string' ? answer : await answer;
+      // Fence: nothing is published after revocation, success or not.
+      if (!lease.live()) return sendDenied(res);
+      sendResponse(res, sse, out);
+    } catch (e) {
+      failed(res, m.id, e);
+    }
   }
 
-  const onPost = authorized(deps.gate, 'mcp', deps.diag, (req, res, ctx) =>
-    post(req, res, ctx).catch((e: unknown) => {
-      deps.log.error({ err: e instanceof Error ? e.name : typeof e }, 'mcp request failed');
-      if (!res.headersSent) sendRaw(res, 200, INTERNAL);
-      else res.end();
-    }),
-  );
+  // Before the body parsed there is no id to carry.
+  const onPost = authorized(deps.gate, 'mcp', deps.diag, (req, res, ctx) => post(req, res, ctx).catch((e: unknown) => failed(res, null, e)));
   const noStream = authorized(deps.gate, 'mcp', deps.diag, (_req, res) => {
     res.setHeader('allow', 'POST');
     closeWith(res, 405, NO_STREAM);

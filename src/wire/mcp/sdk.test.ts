@@ -48,7 +48,7 @@ test('initialize, ping and listTools through the SDK; identical inventories on b
   const lb = await b.listTools();
   assert.deepEqual(la, lb);
   // Deterministic order: by name, whatever order the handler registers its tools in.
-  assert.deepEqual(la.tools.map((t) => t.name), ['memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
+  assert.deepEqual(la.tools.map((t) => t.name), ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send']);
   for (const t of la.tools) assert.equal(typeof t.annotations?.readOnlyHint, 'boolean');
   await a.close();
   await b.close();

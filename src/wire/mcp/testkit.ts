@@ -34,6 +34,9 @@ export interface McpFixtureOptions {
   workdir?: string;
   runtimeKind?: string;
   turnOf?: McpRouteDeps['turnOf'];
+  fault?: McpRouteDeps['fault'];
+  /** Log to <logDir>/mcp-test.log (disabled by default). */
+  logDir?: string;
 }
 
 const noApi = (): ServerApi => {
@@ -43,7 +46,7 @@ const noApi = (): ServerApi => {
 export async function startMcpFixture(opts: McpFixtureOptions): Promise<McpFixture> {
   const home = mkdtempSync(join(tmpdir(), 'mcp-'));
   const clock = new FakeClock();
-  const log = createLogger({ name: 'mcp-test' });
+  const log = createLogger({ name: 'mcp-test', ...(opts.logDir ? { dir: opts.logDir } : {}) });
   const store = new RuntimeAuthorizationStore({ clock, credentialsDir: join(home, 'run', 'credentials'), log, random: () => 0.5 });
   const serverId = opts.serverId ?? 'srv_1';
   const agentId = opts.agentId ?? 'agent_1';
@@ -59,7 +62,7 @@ export async function startMcpFixture(opts: McpFixtureOptions): Promise<McpFixtu
     catalog: { version: 'v1', actions: new Map() },
   });
   const router = new Router();
-  registerMcpRoutes(router, { gate: store, diag: new RateLimitedLogger(log, clock), log, handler: opts.handler, apiFor: opts.apiFor ?? noApi, version: '0.1.0-test', ...(opts.turnOf ? { turnOf: opts.turnOf } : {}) });
+  registerMcpRoutes(router, { gate: store, diag: new RateLimitedLogger(log, clock), log, handler: opts.handler, apiFor: opts.apiFor ?? noApi, version: '0.1.0-test', ...(opts.turnOf ? { turnOf: opts.turnOf } : {}), ...(opts.fault ? { fault: opts.fault } : {}) });
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const m = router.match(req.method ?? 'GET', path);

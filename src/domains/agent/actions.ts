@@ -1,0 +1,21 @@
+// Owns the `agent` handlers: served by the daemon's profile index (a daemon-local service), not by the server.
+import { binderFor, pageFields, type BoundAction } from '../../wire/exec/action.js';
+import type { AgentIndex } from '../../daemon/agent-index.js';
+import { agentGet, agentList } from './descriptors.js';
+
+/** The narrow local service a handler receives as `ctx.api`. */
+export type AgentDirectory = Pick<AgentIndex, 'page' | 'get'>;
+const bind = binderFor<AgentDirectory>();
+
+const list = bind(agentList, async (input, ctx) => {
+  const req: Parameters<AgentDirectory['page']>[0] = {};
+  if (input.limit !== undefined) req.limit = input.limit;
+  if (input.cursor !== undefined) req.cursor = input.cursor;
+  if (input.filters !== undefined) req.filters = input.filters;
+  const page = ctx.api.page(req);
+  return { data: { agents: page.agents, ...pageFields(page) } };
+});
+
+const get = bind(agentGet, async (input, ctx) => ({ data: { agent: ctx.api.get(input.agentId) } }));
+
+export const agentActions = (): BoundAction[] => [list, get] as unknown as BoundAction[];

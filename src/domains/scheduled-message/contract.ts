@@ -1,0 +1,96 @@
+// Owns the `scheduled-message` domain contract: the Schedule and ScheduleRun DTOs (TypeBox), statuses, request bodies and every bound.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict, Timestamp } from '../../catalog/schemas.js';
+import type { TextBound } from '../../shared/bounds.js';
+import type { Page } from '../../shared/page.js';
+import { CONTENT } from '../message/contract.js';
+import { TARGET_MAX } from '../channel/target.js';
+
+export const MISSED_POLICIES = ['skip', 'fireOnce'] as const;
+export type MissedPolicy = (typeof MISSED_POLICIES)[number];
+export const RUN_STATUSES = ['sent', 'missed', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** The message a schedule posts: the message domain's own content bound. */
+export const SCHEDULE_CONTENT: TextBound = { ...CONTENT, field: 'content', min: 1 };
+export const CRON_MAX = 100;
+export const ZONE_MAX = 64;
+/** A run's failure reason is server-written and short. */
+export const RUN_ERROR_MAX = 200;
+/** How far ahead a one-shot `at` (or a cron's first fire) may be. */
+export const MAX_AHEAD_MS = 366 * 86_400_000;
+/** How often: consecutive cron minutes at least this far apart (the 5-field grammar's floor is 1 minute). */
+export const MIN_INTERVAL_MINUTES = 5;
+/** A due window fired later than this after its time (the server was down or stalled) counts as missed. */
+export const LATE_MS = 2 * 60_000;
+/** Enabled schedules one member may hold. */
+export const ENABLED_PER_MEMBER_MAX = 100;
+
+/**
+ * Who may do what: every member creates schedules on targets it can post to; only the creator (or the owner) reads,
+ * changes, enables, disables, deletes and reads runs; anyone else gets not_found. The message is posted as the creator.
+ */
+export const Schedule = Strict({
+  id: Type.String(),
+  target: Type.String({ maxLength: TARGET_MAX }),
+  content: Type.String({ maxLength: SCHEDULE_CONTENT.chars }),
+  at: Type.Union([Timestamp, Type.Null()], { description: 'One-shot instant, or null for cron.' }),
+  cron: Type.Union([Type.String({ maxLength: CRON_MAX }), Type.Null()]),
+  timeZone: Type.Union([Type.String({ maxLength: ZONE_MAX }), Type.Null()]),
+  missedPolicy: Type.Union(MISSED_POLICIES.map((p) => Type.Literal(p))),
+  enabled: Type.Boolean(),
+  nextRunAt: Type.Union([Timestamp, Type.Null()]),
+  createdBy: Type.String(),
+  revision: Type.Integer({ minimum: 1 }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type ScheduleDto = Static<typeof Schedule>;
+
+export const ScheduleRun = Strict({
+  id: Type.String(),
+  scheduleId: Type.String(),
+  scheduledFor: Timestamp,
+  status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
+  occurrences: Type.Integer({ minimum: 1, description: 'Windows this run stands for (more than 1 after downtime).' }),
+  messageId: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String({ maxLength: RUN_ERROR_MAX }), Type.Null()]),
+  attemptedAt: Timestamp,
+  createdAt: Timestamp,
+});
+export type ScheduleRunDto = Static<typeof ScheduleRun>;
+
+export interface SchedulePage extends Page {
+  schedules: ScheduleDto[];
+}
+export interface RunPage extends Page {
+  runs: ScheduleRunDto[];
+}
+
+const strict = { additionalProperties: false } as const;
+export const Target = Type.String({ minLength: 1, maxLength: TARGET_MAX, description: 'Exact target: channel:<id>, dm:<id>, thread:<c>/<m>, task:<id>.' });
+export const Content = Type.String({ minLength: 1, maxLength: SCHEDULE_CONTENT.chars });
+export const At = Type.String({ minLength: 1, maxLength: 40, description: 'ISO-8601 instant with offset, e.g. 2026-05-01T09:00:00Z.' });
+export const Cron = Type.String({ minLength: 1, maxLength: CRON_MAX, description: '5-field cron: min hour dom month dow.' });
+export const TimeZone = Type.String({ minLength: 1, maxLength: ZONE_MAX, description: 'IANA zone for cron, default UTC.' });
+export const Missed = Type.Union(MISSED_POLICIES.map((p) => Type.Literal(p)), { description: 'Windows missed while down: skip (default) or fireOnce.' });
+
+export interface TimingInput {
+  at?: string;
+  cron?: string;
+  timeZone?: string;
+  missedPolicy?: MissedPolicy;
+}
+export interface CreateInput extends TimingInput {
+  target: string;
+  content: string;
+}
+export interface UpdateInput extends TimingInput {
+  target?: string;
+  content?: string;
+}
+
+const timing = { at: Type.Optional(At), cron: Type.Optional(Cron), timeZone: Type.Optional(TimeZone), missedPolicy: Type.Optional(Missed) };
+export const CreateBody = Type.Object({ target: Target, content: Content, ...timing }, strict);
+export const UpdateBody = Type.Object({ target: Type.Optional(Target), content: Type.Optional(Content), ...timing }, strict);
+export const EmptyBody = Type.Object({}, strict);

@@ -1,0 +1,159 @@
+// End-to-end: every `scheduled-message` action, validation failure and denial through the real `agentteam exec` inside
+// daemon-launched runtimes; raw bad bodies and credentials on every Exec route change nothing; a schedule really fires.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cliJson, runExecSteps, TestDaemon } from '../../../test/harness.js';
+
+const d = new TestDaemon();
+const ACTIONS = ['create', 'get', 'list', 'update', 'enable', 'disable', 'delete', 'runs'];
+const fireContent = `scheduled hello ${Math.random().toString(36).slice(2)}`;
+let a: Record<string, any>;
+let b: Record<string, any>;
+let raw: Record<string, any>;
+let after2: Record<string, any>;
+let bobId: string;
+
+async function runRaw(agent: string, steps: unknown[]): Promise<Record<string, any>> {
+  const file = resolve(d.home, `raw-${agent}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(steps));
+  const r = await d.run(['runtime', 'start', '--agent', agent, '--', process.execPath, resolve(import.meta.dirname, '../../../test/fixtures/exec-raw.mjs'), file], { timeoutMs: 180_000 });
+  if (r.code !== 0) throw new Error(`runtime failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.split('\n').find((l) => l.startsWith('RESULT'))!.slice(6));
+}
+
+before(async () => {
+  await d.start();
+  await d.addAgent('alice');
+  bobId = (await d.addAgent('bob')).id;
+  // The one-shot's instant is taken inside the runtime (3 s after its request is sent), so a slow start cannot make it past.
+  const once = await runRaw('alice', [{ name: 'once', path: 'scheduled-message/create', body: JSON.stringify({ target: 'channel:general', content: fireContent, at: '@NOW+3000' }) }]);
+  // Every other instant is a day ahead: no step depends on how fast the machine is.
+  const at = new Date(Date.now() + 86_400_000).toISOString();
+  a = await runExecSteps(d, 'alice', [
+    { name: 'keyed', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'keyed', at, idempotencyKey: 'sch-e2e-1' } },
+    { name: 'replay', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'keyed', at, idempotencyKey: 'sch-e2e-1' } },
+    { name: 'keyReuse', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'other', at, idempotencyKey: 'sch-e2e-1' } },
+    { name: 'cron', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'standup', cron: '55 8 * * 1-5', timeZone: 'Europe/Berlin' } },
+    { name: 'get', run: ['scheduled-message', 'get'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'list', run: ['scheduled-message', 'list'], input: { limit: 1 } },
+    { name: 'list2', run: ['scheduled-message', 'list'], input: { limit: 1, cursor: '${list.data.nextCursor}' } },
+    { name: 'update', run: ['scheduled-message', 'update'], input: { scheduleId: '${cron.data.schedule.id}', content: 'standup now', missedPolicy: 'fireOnce' } },
+    { name: 'disable', run: ['scheduled-message', 'disable'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'disableAgain', run: ['scheduled-message', 'disable'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'enabledOnly', run: ['scheduled-message', 'list'], input: { filters: { enabled: true } } },
+    { name: 'enable', run: ['scheduled-message', 'enable'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'runs', run: ['scheduled-message', 'runs'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'delete', run: ['scheduled-message', 'delete'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'deleted', run: ['scheduled-message', 'get'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    { name: 'tooOften', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', cron: '* * * * *' } },
+    { name: 'both', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', cron: '0 9 * * *', at } },
+    { name: 'neither', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x' } },
+    { name: 'past', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', at: '2020-01-01T00:00:00Z' } },
+    { name: 'badZone', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', cron: '0 9 * * *', timeZone: 'Mars/Olympus' } },
+    { name: 'unknownField', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', at, repeat: true } },
+    { name: 'longContent', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'c'.repeat(8001), at } },
+    { name: 'badPolicy', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'x', at, missedPolicy: 'later' } },
+    { name: 'badFilter', run: ['scheduled-message', 'list'], input: { filters: { enabled: 'yes' } } },
+    { name: 'badLimit', run: ['scheduled-message', 'runs'], input: { scheduleId: '${keyed.data.schedule.id}', limit: 101 } },
+    { name: 'notMine', run: ['scheduled-message', 'create'], input: { target: 'dm:dm_nope', content: 'x', at } },
+    { name: 'missing', run: ['scheduled-message', 'get'], input: { scheduleId: 'sch_missing' } },
+    { name: 'examples', examples: 'scheduled-message' },
+    { name: 'listBefore', run: ['scheduled-message', 'list'], input: { limit: 100 } },
+  ]);
+  a.once = { code: once.once.status === 200 ? 0 : 1, out: once.once.body };
+  const id = a.once.out.data.schedule.id;
+  b = await runExecSteps(d, 'bob', [
+    { name: 'get', run: ['scheduled-message', 'get'], input: { scheduleId: id } },
+    { name: 'update', run: ['scheduled-message', 'update'], input: { scheduleId: id, content: 'hijacked' } },
+    { name: 'disable', run: ['scheduled-message', 'disable'], input: { scheduleId: id } },
+    { name: 'delete', run: ['scheduled-message', 'delete'], input: { scheduleId: id } },
+    { name: 'runs', run: ['scheduled-message', 'runs'], input: { scheduleId: id } },
+    { name: 'list', run: ['scheduled-message', 'list'], input: {} },
+  ]);
+  const bodies: [string, (action: string) => string][] = [
+    ['malformed', () => '{"scheduleId":'],
+    ['duplicate', (x) => (x === 'create' ? `{"target":"channel:general","content":"a","content":"b","at":"${at}"}` : `{"scheduleId":"${id}","\\u0073cheduleId":"${id}"}`)],
+    ['unknown', (x) => (x === 'create' ? `{"target":"channel:general","content":"a","at":"${at}","extra":1}` : `{"scheduleId":"${id}","extra":1}`)],
+    ['oversized', (x) => JSON.stringify(x === 'create' ? { target: 'channel:general', content: 'c'.repeat(2 * 1024 * 1024), at } : { scheduleId: id, pad: 'p'.repeat(2 * 1024 * 1024) })],
+  ];
+  const valid = (x: string) => JSON.stringify(x === 'create' ? { target: 'channel:general', content: 'sneaky', at } : x === 'list' ? {} : x === 'update' ? { scheduleId: id, content: 'sneaky' } : { scheduleId: id });
+  raw = await runRaw('alice', ACTIONS.flatMap((x) => [
+    ...bodies.map(([k, f]) => ({ name: `${x}.${k}`, path: `scheduled-message/${x}`, body: f(x) })),
+    { name: `${x}.noToken`, path: `scheduled-message/${x}`, body: valid(x), token: 'none' },
+    { name: `${x}.badToken`, path: `scheduled-message/${x}`, body: valid(x), token: 'bad' },
+    { name: `${x}.otherAgent`, path: `scheduled-message/${x}`, body: valid(x), agentId: bobId },
+  ]));
+  after2 = await runExecSteps(d, 'alice', [
+    { name: 'get', run: ['scheduled-message', 'get'], input: { scheduleId: id } },
+    { name: 'list', run: ['scheduled-message', 'list'], input: { limit: 100 } },
+  ]);
+});
+after(() => d.dispose());
+
+test('create, replay, get, list, update, disable/enable (idempotent), runs and delete work through agentteam exec', () => {
+  const s = a.once.out.data.schedule;
+  assert.deepEqual([a.once.code, s.target, s.enabled, s.nextRunAt], [0, 'channel:general', true, s.at]);
+  const k = a.keyed.out.data.schedule;
+  assert.equal(a.replay.out.data.schedule.id, k.id);
+  assert.equal(a.keyReuse.out.error.code, 'idempotency_conflict');
+  assert.deepEqual([a.cron.out.data.schedule.cron, a.cron.out.data.schedule.timeZone], ['55 8 * * 1-5', 'Europe/Berlin']);
+  assert.deepEqual(a.get.out.data.schedule, a.cron.out.data.schedule);
+  assert.deepEqual([a.list.out.data.schedules[0].id, a.list2.out.data.schedules[0].id, a.list2.out.data.hasMore], [a.cron.out.data.schedule.id, k.id, true], 'newest first, one per page');
+  assert.deepEqual([a.update.out.data.schedule.content, a.update.out.data.schedule.missedPolicy, a.update.out.data.schedule.revision], ['standup now', 'fireOnce', 2]);
+  assert.deepEqual([a.disable.out.data.schedule.enabled, a.disable.out.data.schedule.nextRunAt], [false, null]);
+  assert.deepEqual(a.disableAgain.out.data.schedule, a.disable.out.data.schedule);
+  assert.deepEqual(a.enabledOnly.out.data.schedules.map((x: any) => x.id), [k.id, s.id]);
+  assert.equal(a.enable.out.data.schedule.enabled, true);
+  assert.deepEqual(a.runs.out.data, { runs: [], hasMore: false });
+  assert.deepEqual(a.delete.out.data, { scheduleId: a.cron.out.data.schedule.id, deleted: true });
+  assert.equal(a.deleted.out.error.code, 'not_found');
+});
+
+test('every validation failure is typed; another agent sees none of alice\'s schedules and changes nothing', () => {
+  for (const k of ['tooOften', 'both', 'neither', 'past', 'badZone', 'unknownField', 'longContent', 'badPolicy', 'badFilter', 'badLimit']) {
+    assert.equal(a[k].out.error.code, 'validation_failed', k);
+    assert.ok([1, 2].includes(a[k].code), k);
+  }
+  assert.equal(a.notMine.out.error.code, 'not_found');
+  assert.equal(a.missing.out.error.code, 'not_found');
+  for (const k of ['get', 'update', 'disable', 'delete', 'runs']) assert.equal(b[k].out.error.code, 'not_found', k);
+  assert.deepEqual(b.list.out.data, { schedules: [], hasMore: false });
+});
+
+test('raw bodies on every Exec route: malformed, duplicate keys, unknown fields, oversized, no/bad token, another agent\'s binding — typed, and nothing changed', () => {
+  for (const x of ACTIONS) {
+    for (const [k, status, c] of [['malformed', 400, 'invalid_input'], ['duplicate', 400, 'invalid_input'], ['unknown', 422, 'validation_failed'], ['oversized', 413, 'payload_too_large']] as const) {
+      assert.equal(raw[`${x}.${k}`].status, status, `${x}.${k}: ${JSON.stringify(raw[`${x}.${k}`]).slice(0, 200)}`);
+      assert.equal(raw[`${x}.${k}`].body.error.code, c, `${x}.${k}`);
+    }
+    for (const k of ['noToken', 'badToken', 'otherAgent']) assert.equal(raw[`${x}.${k}`].status, 403, `${x}.${k}`);
+  }
+  const s = after2.get.out.data.schedule;
+  assert.deepEqual([s.content, s.enabled, s.revision], [fireContent, true, 1]);
+  assert.deepEqual(after2.list.out.data.schedules, a.listBefore.out.data.schedules, 'no schedule was created, changed or deleted');
+  assert.ok(after2.list.out.data.schedules.some((x: any) => x.id === s.id));
+});
+
+test("each descriptor's canonical help example runs to a typed answer; help pages are short", () => {
+  const ex = a.examples.out;
+  assert.deepEqual(Object.keys(ex).sort(), [...ACTIONS].sort());
+  for (const [k, v] of Object.entries(ex) as [string, any][]) {
+    assert.ok(v.code === 0 || ['not_found'].includes(v.errorCode), `${k}: ${JSON.stringify(v)}`);
+    assert.ok(v.helpChars <= 1000, `${k} help is about 250 tokens at most`);
+  }
+  assert.equal(ex.create.code, 0);
+});
+
+test('the embedded server fires the one-shot: the message appears in the target once, as alice, and the run records it', async () => {
+  let msgs: any[] = [];
+  for (let i = 0; i < 120 && msgs.length === 0; i++) {
+    msgs = cliJson(await d.run(['message', 'ls', '--target', 'channel:general', '--limit', '100'])).messages.filter((m: any) => m.content === fireContent);
+    if (msgs.length === 0) await new Promise((r) => setTimeout(r, 500));
+  }
+  assert.equal(msgs.length, 1);
+  assert.equal(msgs[0].author.name, 'alice');
+  const r = await runExecSteps(d, 'alice', [{ name: 'runs', run: ['scheduled-message', 'runs'], input: { scheduleId: a.once.out.data.schedule.id } }]);
+  assert.deepEqual(r.runs.out.data.runs.map((x: any) => [x.status, x.messageId, x.occurrences]), [['sent', msgs[0].id, 1]]);
+});

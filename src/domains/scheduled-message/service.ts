@@ -1,0 +1,205 @@
+// Owns scheduled messages on the server: create on a target the creator may post to, get, keyset list (createdAt DESC,
+// id DESC), update, enable/disable, delete, and the runs history (COALESCE(attemptedAt, createdAt) DESC, id DESC).
+import { AppError } from '../../shared/errors.js';
+import { checkText } from '../../shared/bounds.js';
+import { idOf, isOwner, iso, type Actor, type DomainDeps } from '../../server/context.js';
+import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import type { Sql } from '../../server/store/types.js';
+import { authorizeTarget } from '../channel/authorize.js';
+import { parseTarget } from '../channel/target.js';
+import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type SchedulePage, type UpdateInput } from './contract.js';
+import { checkTiming, nextAfter, type Timing } from './timing.js';
+
+export interface ScheduleRow {
+  id: string;
+  target: string;
+  content: string;
+  at: number | null;
+  cron: string | null;
+  time_zone: string | null;
+  missed_policy: MissedPolicy;
+  enabled: number;
+  next_run_at: number | null;
+  created_by: string;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+interface RunRow {
+  id: string;
+  schedule_id: string;
+  scheduled_for: number;
+  status: RunStatus;
+  occurrences: number;
+  message_id: string | null;
+  error: string | null;
+  effective_at: number;
+  created_at: number;
+}
+
+export const SCHEDULE_COLS = 'id, target, content, at, cron, time_zone, missed_policy, enabled, next_run_at, created_by, revision, created_at, updated_at';
+const RUN_COLS = 'id, schedule_id, scheduled_for, status, occurrences, message_id, error, COALESCE(attempted_at, created_at) AS effective_at, created_at';
+
+/** Newest first; createdAt never changes, so the order needs no moved check. */
+export const SCHEDULE_ORDER: Ordering = {
+  collection: 'scheduled_messages',
+  keys: [
+    { column: 'created_at', field: 'created_at', dir: 'DESC', type: 'timestamp' },
+    { column: 'id', field: 'id', dir: 'DESC', type: 'text' },
+  ],
+};
+/** The spec's runs order: the effective timestamp (attempt, or record time for unattempted rows) DESC, id DESC. */
+export const RUN_ORDER: Ordering = {
+  collection: 'schedule_runs',
+  keys: [
+    { column: 'COALESCE(attempted_at, created_at)', field: 'effective_at', dir: 'DESC', type: 'timestamp' },
+    { column: 'id', field: 'id', dir: 'DESC', type: 'text' },
+  ],
+};
+
+export const timingOf = (r: ScheduleRow): Timing => (r.at !== null ? { at: Number(r.at), cron: null, zone: null } : { at: null, cron: r.cron!, zone: r.time_zone! });
+const isoOrNull = (v: number | null) => (v === null ? null : iso(Number(v)));
+
+const dto = (r: ScheduleRow): ScheduleDto => ({
+  id: r.id,
+  target: r.target,
+  content: r.content,
+  at: isoOrNull(r.at),
+  cron: r.cron,
+  timeZone: r.time_zone,
+  missedPolicy: r.missed_policy,
+  enabled: Number(r.enabled) === 1,
+  nextRunAt: isoOrNull(r.next_run_at),
+  createdBy: r.created_by,
+  revision: r.revision,
+  createdAt: iso(Number(r.created_at)),
+  updatedAt: iso(Number(r.updated_at)),
+});
+
+function policyOf(v: unknown, fallback: MissedPolicy): MissedPolicy {
+  if (v === undefined) return fallback;
+  if (!(MISSED_POLICIES as readonly unknown[]).includes(v)) throw new AppError('validation_failed', `missedPolicy must be one of: ${MISSED_POLICIES.join(', ')}`);
+  return v as MissedPolicy;
+}
+
+export class Schedules {
+  constructor(private readonly deps: DomainDeps) {}
+
+  /** Security invariant: only the creator or the owner sees a schedule; to anyone else it does not exist. */
+  private async load(sql: Sql, actor: Actor, scheduleId: unknown): Promise<ScheduleRow> {
+    const row = await sql.get<ScheduleRow>(`SELECT ${SCHEDULE_COLS} FROM scheduled_messages WHERE id = ?`, [idOf(scheduleId, 'schedule')]);
+    if (!row || (row.created_by !== actor.id && !isOwner(actor))) throw new AppError('not_found', 'schedule not found');
+    return row;
+  }
+
+  private async checkCap(sql: Sql, memberId: string): Promise<void> {
+    const n = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM scheduled_messages WHERE created_by = ? AND enabled = 1', [memberId]);
+    if (Number(n?.n ?? 0) >= ENABLED_PER_MEMBER_MAX) throw new AppError('conflict', `at most ${ENABLED_PER_MEMBER_MAX} enabled schedules per member`, { hint: 'disable or delete one first' });
+  }
+
+  async create(actor: Actor, input: CreateInput): Promise<ScheduleDto> {
+    const t = parseTarget(input.target);
+    const content = checkText(input.content, SCHEDULE_CONTENT);
+    const policy = policyOf(input.missedPolicy, 'skip');
+    const now = this.deps.clock.now();
+    const tm = checkTiming(input, now);
+    return this.deps.store.tx(async (sql) => {
+      // Security invariant: a schedule may only name a target its creator could post to now (rechecked at every fire).
+      const target = await authorizeTarget(sql, actor, t);
+      await this.checkCap(sql, actor.id);
+      const row: ScheduleRow = { id: this.deps.ids.next('sch', now), target, content, at: tm.at, cron: tm.cron, time_zone: tm.zone, missed_policy: policy, enabled: 1, next_run_at: nextAfter(tm, now), created_by: actor.id, revision: 1, created_at: now, updated_at: now };
+      await sql.run(`INSERT INTO scheduled_messages (${SCHEDULE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.target, row.content, row.at, row.cron, row.time_zone, row.missed_policy, row.enabled, row.next_run_at, row.created_by, row.revision, row.created_at, row.updated_at]);
+      return dto(row);
+    });
+  }
+
+  async get(actor: Actor, scheduleId: string): Promise<ScheduleDto> {
+    return this.deps.store.tx(async (sql) => dto(await this.load(sql, actor, scheduleId)));
+  }
+
+  /** The caller's own schedules (the owner: everyone's); the enabled filter is bound into the cursor. */
+  async list(actor: Actor, input: { enabled?: string; limit?: number; cursor?: string }): Promise<SchedulePage> {
+    if (input.enabled !== undefined && input.enabled !== 'true' && input.enabled !== 'false') throw new AppError('validation_failed', 'enabled must be true or false');
+    normalizeLimit(input.limit);
+    const where = ['1 = 1'];
+    const params: (string | number)[] = [];
+    if (!isOwner(actor)) (where.push('created_by = ?'), params.push(actor.id));
+    if (input.enabled !== undefined) (where.push('enabled = ?'), params.push(input.enabled === 'true' ? 1 : 0));
+    const p = await this.deps.store.tx((sql) =>
+      keysetPage<ScheduleRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: SCHEDULE_ORDER, columns: SCHEDULE_COLS, from: 'scheduled_messages', where: where.join(' AND '), params, filter: { viewer: isOwner(actor) ? null : actor.id, enabled: input.enabled ?? null }, limit: input.limit, cursor: input.cursor }),
+    );
+    const page: SchedulePage = { schedules: p.rows.map(dto), hasMore: p.hasMore };
+    if (p.nextCursor) page.nextCursor = p.nextCursor;
+    return page;
+  }
+
+  /** Changes content, target or timing; new timing recomputes nextRunAt from now (at and cron replace each other). */
+  async update(actor: Actor, scheduleId: string, input: UpdateInput): Promise<ScheduleDto> {
+    const t = input.target === undefined ? undefined : parseTarget(input.target);
+    const content = input.content === undefined ? undefined : checkText(input.content, SCHEDULE_CONTENT);
+    if (Object.keys(input).length === 0) throw new AppError('validation_failed', 'give at least one field to change');
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, actor, scheduleId);
+      const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
+      const policy = policyOf(input.missedPolicy, r.missed_policy);
+      let tm = timingOf(r);
+      let next = r.next_run_at === null ? null : Number(r.next_run_at);
+      if (input.at !== undefined || input.cron !== undefined || input.timeZone !== undefined) {
+        // A new at or cron replaces the old timing; a cron keeps its zone unless one is given; a lone timeZone re-zones a cron.
+        const keepZone = input.cron !== undefined && r.cron !== null ? (r.time_zone ?? undefined) : undefined;
+        const merged = input.at !== undefined || input.cron !== undefined ? { at: input.at, cron: input.cron, timeZone: input.timeZone ?? keepZone } : { at: r.at === null ? undefined : iso(Number(r.at)), cron: r.cron ?? undefined, timeZone: input.timeZone };
+        tm = checkTiming(merged, now);
+        next = Number(r.enabled) === 1 ? nextAfter(tm, now) : null;
+      }
+      const target = t === undefined ? r.target : await authorizeTarget(sql, actor, t);
+      const changed = await sql.run('UPDATE scheduled_messages SET target = ?, content = ?, at = ?, cron = ?, time_zone = ?, missed_policy = ?, next_run_at = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [target, content ?? r.content, tm.at, tm.cron, tm.zone, policy, next, r.revision + 1, now, r.id, r.revision]);
+      if (changed !== 1) throw new AppError('conflict', 'the schedule changed concurrently', { hint: 'get the schedule again' });
+      return dto(await this.load(sql, actor, r.id));
+    });
+  }
+
+  /**
+   * Idempotent: enabling an enabled (or disabling a disabled) schedule returns it unchanged. Enabling recomputes the
+   * next window from now (windows while disabled are not missed runs); a one-shot whose instant has passed conflicts.
+   */
+  async setEnabled(actor: Actor, scheduleId: string, enabled: boolean): Promise<ScheduleDto> {
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, actor, scheduleId);
+      if ((Number(r.enabled) === 1) === enabled) return dto(r);
+      const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
+      let next: number | null = null;
+      if (enabled) {
+        await this.checkCap(sql, r.created_by);
+        next = nextAfter(timingOf(r), now);
+        if (next === null) throw new AppError('conflict', 'this one-shot schedule is past its time', { hint: 'update at to a future instant' });
+      }
+      const changed = await sql.run('UPDATE scheduled_messages SET enabled = ?, next_run_at = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [enabled ? 1 : 0, next, r.revision + 1, now, r.id, r.revision]);
+      if (changed !== 1) throw new AppError('conflict', 'the schedule changed concurrently', { hint: 'get the schedule again' });
+      return dto(await this.load(sql, actor, r.id));
+    });
+  }
+
+  /** Removes the schedule and its runs; it never fires again. */
+  async delete(actor: Actor, scheduleId: string): Promise<{ scheduleId: string; deleted: true }> {
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, actor, scheduleId);
+      await sql.run('DELETE FROM schedule_runs WHERE schedule_id = ?', [r.id]);
+      await sql.run('DELETE FROM scheduled_messages WHERE id = ?', [r.id]);
+      return { scheduleId: r.id, deleted: true };
+    });
+  }
+
+  async runs(actor: Actor, scheduleId: string, input: { limit?: number; cursor?: string }): Promise<RunPage> {
+    normalizeLimit(input.limit);
+    return this.deps.store.tx(async (sql) => {
+      const r = await this.load(sql, actor, scheduleId);
+      const p = await keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'schedule_runs', where: 'schedule_id = ?', params: [r.id], filter: { scheduleId: r.id }, limit: input.limit, cursor: input.cursor });
+      const page: RunPage = {
+        runs: p.rows.map((x) => ({ id: x.id, scheduleId: x.schedule_id, scheduledFor: iso(Number(x.scheduled_for)), status: x.status, occurrences: Number(x.occurrences), messageId: x.message_id, error: x.error, attemptedAt: iso(Number(x.effective_at)), createdAt: iso(Number(x.created_at)) })),
+        hasMore: p.hasMore,
+      };
+      if (p.nextCursor) page.nextCursor = p.nextCursor;
+      return page;
+    });
+  }
+}
