@@ -1,4 +1,4 @@
-// Owns benchmark 6: what a model reads, in o200k tokens (gpt-tokenizer), per tool result and per Exec read, beside the content's own tokens.
+// Owns benchmark 8: what a model reads, in o200k tokens (gpt-tokenizer), per tool result and per Exec read, beside the content's own tokens.
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';

@@ -34,7 +34,8 @@ test('the SDK client in a launched runtime lists the agentteam tools, sends and 
   assert.equal(out.history.messages[0].content, 'hello from mcpbot');
   assert.equal(out.history.messages[1].content, 'owner says hi');
   // The compact projection: no author id, target, time, nulls or empty lists; each author's kind once per page.
-  assert.deepEqual(Object.keys(out.history.messages[1]).sort(), ['by', 'content', 'id']);
+  assert.deepEqual(Object.keys(out.history.messages[1]).sort(), ['at', 'by', 'content', 'id']);
+  assert.match(out.history.messages[0].at, /^\d{8}T\d{6}Z$/, 'the newest message carries its full time');
   assert.equal(out.history.authors[out.history.messages[1].by], 'human');
   assert.equal(out.history.authors[out.history.messages[0].by], 'agent');
   assert.match(out.history.messages[1].id, /^msg_\d{15}$/);

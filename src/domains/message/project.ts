@@ -1,17 +1,19 @@
 // Owns the model-visible projection of messages and message pages (distinct from MessageDto) and the JSON Schema that describes exactly it.
-import { authorLabel } from '../../shared/compact.js';
+import { authorLabel, compactTime } from '../../shared/compact.js';
 import type { AttachmentMeta, MessageDto, ReactionDto } from './contract.js';
 
 /**
  * One message as a model reads it. The target is the one asked for, so it is not repeated; empty lists and nulls are
  * omitted; reactions are counts per emoji (member ids are not needed by any later call). `by` is the author's display
- * name; its kind is said once per page in `authors`. The time is not repeated per message: the page is newest first
- * and no later call takes a time. `id` is what message_react, replyTo and `thread:<channelId>/<id>` take; a file's
- * `id` is what message_attachment_read takes.
+ * name; its kind is said once per page in `authors`. `at` is the compact time (`20261201T103335Z`); a message on
+ * the same UTC day as the one above it on the page says only the time of day (`103335`), so the date is read once per
+ * day, never guessed. `id` is what message_react, replyTo and `thread:<channelId>/<id>` take; a file's `id` is what
+ * message_attachment_read takes.
  */
 export interface MessageView {
   id: string;
   by: string;
+  at: string;
   content: string;
   replyTo?: string;
   reactions?: Record<string, number>;
@@ -32,8 +34,8 @@ function file(a: AttachmentMeta): { id: string; name: string; type: string; size
   return { id: a.id, name: a.name, type: a.contentType, size: a.size };
 }
 
-function projectMessage(m: MessageDto, by: string): MessageView {
-  const v: MessageView = { id: m.id, by, content: m.content };
+function projectMessage(m: MessageDto, by: string, at: string): MessageView {
+  const v: MessageView = { id: m.id, by, at, content: m.content };
   if (m.replyTo !== null) v.replyTo = m.replyTo;
   if (m.reactions.length > 0) v.reactions = reactionCounts(m.reactions);
   if (m.attachments.length > 0) v.files = m.attachments.map(file);
@@ -49,7 +51,13 @@ export function projectMessagePage(list: readonly MessageDto[]): MessagePageView
   for (const m of list) kinds.set(m.author.name, (kinds.get(m.author.name) ?? new Set()).add(m.author.kind));
   const authors: Record<string, string> = {};
   for (const [name, set] of kinds) if (set.size === 1) authors[name] = [...set][0]!;
-  const messages = list.map((m) => projectMessage(m, kinds.get(m.author.name)!.size === 1 ? m.author.name : authorLabel(m.author)));
+  let day = '';
+  const messages = list.map((m) => {
+    const full = compactTime(m.createdAt);
+    const at = full.slice(0, 8) === day ? full.slice(9, 15) : full;
+    day = full.slice(0, 8);
+    return projectMessage(m, kinds.get(m.author.name)!.size === 1 ? m.author.name : authorLabel(m.author), at);
+  });
   return { messages, authors };
 }
 
@@ -63,6 +71,7 @@ export const MESSAGE_VIEW_SCHEMA = {
   properties: {
     id: S,
     by: S,
+    at: S,
     content: S,
     replyTo: S,
     reactions: REACTIONS_SCHEMA,
@@ -71,7 +80,7 @@ export const MESSAGE_VIEW_SCHEMA = {
       items: { type: 'object', properties: { id: S, name: S, type: S, size: { type: 'integer' } } },
     },
   },
-  required: ['id', 'by', 'content'],
+  required: ['id', 'by', 'at', 'content'],
 } as const;
 
 /** The page's `authors`: display name → human or agent (the values are left out of the schema: it is sent on every tools/list). */

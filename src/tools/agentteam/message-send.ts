@@ -17,7 +17,7 @@ const ATTACH_HINT = 'attach regular files inside the working directory, by relat
 
 const DEF: AgentteamTool['def'] = {
   name: 'message_send',
-  description: 'Send a message to an exact target; answer on the target of the message you reply to.',
+  description: 'Send to an exact target; answer on the target of the message you reply to.',
   inputSchema: {
     type: 'object',
     properties: {
