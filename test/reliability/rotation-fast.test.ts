@@ -21,6 +21,12 @@ function readWithMtime(file: string): { token: string; writtenAt: number } {
 // one), so a client that reads the file before each request never meets an expired generation. (At TTL 250 renewed at
 // 80 % the margin is 50 ms, which a loaded event loop eats.)
 const TTL_MS = 2000;
+/**
+ * Issuance precedes the token file's mtime by a directory check, open, chmod and write, each a trip through libuv's
+ * four-thread fs pool: ~500 ms once was seen with other suites fsyncing beside this one. Allowed up to this much; that
+ * each generation keeps exactly its own expiry is checked on a fake clock (src/authz/store-renewal.test.ts).
+ */
+const PUBLISH_SLACK_MS = 800;
 const CLIENTS = 64;
 const LOAD_MS = 3000;
 // The load runs at least LOAD_MS and until GENERATIONS tokens were seen (capped at MAX_LOAD_MS): how many rotations fit
@@ -63,9 +69,13 @@ test('200 ms rotation under 64 clients: the generation the file holds is never d
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         const ok = (r.status === 200 && JSON.parse(r.body).ok === true) || (r.status === 409 && JSON.parse(r.body).error.code === 'admission_rejected');
         // A 403 for a token the file no longer holds: the request outlived its generation (it was queued behind the
-        // load for longer than the token's remaining life). Counted, and bounded below. A 403 for the token the file
-        // still holds is the daemon denying the generation it publishes as current: always a failure.
-        if (r.status === 403 && readWithMtime(rt.tokenFile).token !== token) outlived++;
+        // load for longer than the token's remaining life). A 403 for the token the file still holds is the daemon
+        // denying the generation it publishes as current: always a failure.
+        // It is legitimate only once the generation can have expired: it was issued shortly before its bytes were
+        // written (the file's mtime), so it lives until at least writtenAt − PUBLISH_SLACK_MS + TTL.
+        const age = Date.now() - writtenAt;
+        if (r.status === 403 && readWithMtime(rt.tokenFile).token !== token && age >= TTL_MS - PUBLISH_SLACK_MS) outlived++;
+        else if (r.status === 403 && readWithMtime(rt.tokenFile).token !== token) odd.push(`403 ${Math.round(age)} ms after its generation was written: it was still alive`);
         else if (!ok) odd.push(`${r.status} ${r.body.slice(0, 120)}`);
       } catch (e) {
         odd.push(`error ${(e as Error).message}`);
@@ -79,7 +89,6 @@ test('200 ms rotation under 64 clients: the generation the file holds is never d
   console.log(`rotation at 200 ms: ${seen.size} generations in ${loadMs} ms; ${ok} ok, ${denied} denied (${((100 * denied) / (ok + denied)).toFixed(2)}% met an expired generation), ${statuses.get(409) ?? 0} admission conflicts`);
   assert.deepEqual(odd.slice(0, 5), [], `answers other than 200/409 (admission) with a current token: ${odd.length}`);
   console.log(`rotation at 200 ms: ${outlived} requests outlived their generation (denied after the file had moved on)`);
-  assert.ok(outlived <= 0.05 * (ok + denied), `requests outliving their generation stay rare (${outlived} of ${ok + denied})`);
   assert.ok(seen.size >= GENERATIONS, `the file kept rotating under load (${seen.size} generations in ${loadMs} ms)`);
   assert.ok(ok > 0, 'requests with a freshly read token succeed');
   // How long publication takes after the token bytes are written (fsync, close, rename, dir fsync: one event-loop turn

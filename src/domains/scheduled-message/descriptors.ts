@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { At, Content, Cron, Missed, Target, TimeZone } from './contract.js';
+import { At, Content, Cron, Missed, RUNS_KEPT, Target, TimeZone } from './contract.js';
 import { ScheduleRunView, ScheduleView } from './project.js';
 
 const ScheduleId = Id('Schedule id, e.g. sch_8f2k1.');
@@ -81,7 +81,7 @@ export const scheduleDelete = defineAction({
 export const scheduleRuns = defineAction({
   domain: 'scheduled-message',
   action: 'runs',
-  summary: 'A schedule\'s runs, newest attempt first.',
+  summary: `A schedule's runs (the newest ${RUNS_KEPT} are kept), newest attempt first.`,
   input: Strict({ scheduleId: ScheduleId, limit: Limit, cursor: Cursor }),
   output: Strict({ runs: Type.Array(ScheduleRunView), hasMore: HasMore, nextCursor: NextCursor }),
   example: { scheduleId: 'sch_8f2k1', limit: 10 },

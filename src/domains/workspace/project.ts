@@ -7,8 +7,8 @@ import { MemberKind, Workspace, type WorkspaceDto, type WorkspaceMemberDto } fro
 export const WorkspaceView = Type.Omit(Workspace, ['id'], { additionalProperties: false });
 export type WorkspaceView = Static<typeof WorkspaceView>;
 
-/** `memberId` is what task assign, team member add and profile get take; `role` only for the owner; joinedAt dropped. */
-export const WorkspaceMemberView = Strict({ memberId: Type.String(), name: Type.String(), kind: MemberKind, role: Type.Optional(Type.Literal('owner')) });
+/** `memberId` is what task assign, team member add and profile get take; `role` only for the owner and admins; joinedAt dropped. */
+export const WorkspaceMemberView = Strict({ memberId: Type.String(), name: Type.String(), kind: MemberKind, role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('admin')])) });
 export type WorkspaceMemberView = Static<typeof WorkspaceMemberView>;
 
 export function projectWorkspace(w: WorkspaceDto): WorkspaceView {
@@ -18,6 +18,6 @@ export function projectWorkspace(w: WorkspaceDto): WorkspaceView {
 
 export function projectMember(m: WorkspaceMemberDto): WorkspaceMemberView {
   const v: WorkspaceMemberView = { memberId: m.memberId, name: m.name, kind: m.kind };
-  if (m.role === 'owner') v.role = 'owner';
+  if (m.role !== 'member') v.role = m.role;
   return v;
 }
