@@ -62,7 +62,12 @@ test('task list pages walk every task exactly once, newest first; idempotent rep
 test('assign, comment, cancel, reopen and review get/resolve/reopen work through the binary', () => {
   assert.equal(report.assign.code, 0, JSON.stringify(report.assign));
   assert.ok(report.assign.out.data.task.assigneeId);
-  assert.equal(report.unassign.out.data.task.assigneeId, null);
+  assert.equal('assigneeId' in report.unassign.out.data.task, false, 'unassigned: omitted, not null');
+  // Follow-ups built only from what the model was shown: update with the listed revision, review get by the listed id.
+  assert.equal(report.listedUpdate.code, 0, JSON.stringify(report.listedUpdate));
+  assert.equal(report.listedUpdate.out.data.task.title, 'second, renamed');
+  assert.match(report.comment.out.data.comment.id, /^msg_\d{15}$/);
+  assert.equal(report.listedReviewGet.out.data.review.id, report.review.out.data.review.id);
   assert.equal(report.comment.code, 0, JSON.stringify(report.comment));
   assert.equal(report.cancel.out.data.task.status, 'canceled');
   assert.equal(report.reopen.out.data.task.status, 'open');

@@ -33,14 +33,31 @@ test('the SDK client in a launched runtime lists the agentteam tools, sends and 
   assert.equal(out.sent.target, 'channel:general');
   assert.equal(out.history.messages[0].content, 'hello from mcpbot');
   assert.equal(out.history.messages[1].content, 'owner says hi');
+  // The compact projection: no author id, target, time, nulls or empty lists; each author's kind once per page.
+  assert.deepEqual(Object.keys(out.history.messages[1]).sort(), ['at', 'by', 'content', 'id']);
+  assert.match(out.history.messages[0].at, /^\d{8}T\d{6}Z$/, 'the newest message carries its full time');
+  assert.equal(out.history.authors[out.history.messages[1].by], 'human');
+  assert.equal(out.history.authors[out.history.messages[0].by], 'agent');
+  assert.match(out.history.messages[1].id, /^msg_\d{15}$/);
+  // Every follow-up worked from the shown ids.
+  const shownId = out.history.messages[1].id;
+  assert.deepEqual(out.react, { id: shownId, reactions: { '👍': 1 } });
+  assert.match(out.reply.id, /^msg_/);
+  assert.equal(out.threadSent.target, `thread:general/${shownId}`);
+  assert.deepEqual(out.thread.messages.map((m: { content: string; replyTo?: string }) => [m.content, m.replyTo]), [['in the thread', shownId]]);
+  assert.equal(out.page1.hasMore, true);
+  assert.equal(out.page1.messages[0].content, 'a reply');
+  assert.equal(out.page1.messages[0].replyTo, shownId);
+  assert.equal(out.page2.messages[0].content, 'hello from mcpbot');
+  assert.ok(out.page1.nextCursor.length <= 120, `cursor is ${out.page1.nextCursor.length} chars`);
   assert.equal(out.denied.isError, true);
   assert.equal(out.denied.structured.code, 'not_found');
   assert.equal(out.bad.isError, true);
   assert.equal(out.unknown, -32602);
   // The owner reads the agent's reply.
   const ls = cliJson(await d.run(['message', 'ls', '--target', 'channel:general']));
-  assert.equal(ls.messages[0].content, 'hello from mcpbot');
-  assert.equal(ls.messages[0].author.name, 'mcpbot');
+  const mine = ls.messages.find((m: { content: string }) => m.content === 'hello from mcpbot');
+  assert.equal(mine?.author.name, 'mcpbot');
 });
 
 test('the SDK v2 client in a launched runtime negotiates 2026-07-28, discovers, lists and calls every tool', async () => {
@@ -64,7 +81,7 @@ test('the SDK v2 client in a launched runtime negotiates 2026-07-28, discovers, 
     }
     assert.equal(out.sent.target, 'channel:general');
     assert.equal(out.history.messages[0].content, 'hello from v2');
-    assert.equal(out.reacted.reactions[0].emoji, '✅');
+    assert.deepEqual(out.reacted.reactions, { '✅': 1 });
     assert.equal(out.attachment, '# v2 note\n');
     assert.deepEqual(out.denied, { isError: true, code: 'not_found' });
     assert.equal(out.unknown, -32602);

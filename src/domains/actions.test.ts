@@ -42,12 +42,15 @@ test('every task action works against the real server and returns schema-valid c
   const id = data.task.id;
   assert.deepEqual(mutation, { selectors: { taskId: id }, revision: data.task.revision });
   assert.equal((await run('task assign', { taskId: id, assigneeId: otherId })).data.task.assigneeId, otherId);
-  assert.equal((await run('task assign', { taskId: id, assigneeId: null })).data.task.assigneeId, null);
+  // Unassigned: the projection omits assigneeId rather than showing null.
+  assert.equal('assigneeId' in (await run('task assign', { taskId: id, assigneeId: null })).data.task, false);
   assert.equal((await run('task start', { taskId: id })).data.task.status, 'in_progress');
   const blocked = (await run('task block', { taskId: id, reason: 'waiting' })).data.task;
   assert.equal(blocked.status, 'blocked');
   assert.equal(blocked.blockedReason, 'waiting');
-  assert.equal((await run('task start', { taskId: id })).data.task.status, 'in_progress');
+  const restarted = (await run('task start', { taskId: id })).data.task;
+  assert.equal(restarted.status, 'in_progress');
+  assert.equal('blockedReason' in restarted, false);
   assert.equal((await run('task complete', { taskId: id })).data.task.status, 'done');
   assert.equal((await run('task reopen', { taskId: id })).data.task.status, 'open');
   const upd = (await run('task update', { taskId: id, expectedRevision: (await run('task get', { taskId: id })).data.task.revision, title: 'T2' })).data.task;
@@ -56,6 +59,15 @@ test('every task action works against the real server and returns schema-valid c
   const filtered = (await run('task list', { filters: { status: 'canceled' } })).data;
   assert.ok(filtered.tasks.some((t: { id: string }) => t.id === id));
   assert.ok(filtered.tasks.every((t: { status: string }) => t.status === 'canceled'));
+  const item = filtered.tasks.find((t: { id: string }) => t.id === id);
+  assert.deepEqual(Object.keys(item).sort(), ['description', 'id', 'revision', 'status', 'title'], 'a list item: no createdBy, no updatedAt, no nulls');
+  // The exact projection of one task: no createdBy/createdAt, compact time, the ids and revision later calls need.
+  const shown = (await run('task get', { taskId: id })).data.task;
+  assert.deepEqual(Object.keys(shown).sort(), ['createdBy', 'description', 'id', 'revision', 'status', 'title', 'updatedAt']);
+  assert.match(shown.updatedAt, /^\d{8}T\d{6}Z$/);
+  assert.match(id, /^tsk_\d{15}$/);
+  const comment = (await run('task comment', { taskId: id, body: 'see docs' })).data.comment;
+  assert.deepEqual(Object.keys(comment).sort(), ['at', 'id', 'taskId']);
   await assert.rejects(run('task get', { taskId: 'tsk_missing' }), (e: AppError) => e.code === 'not_found');
 });
 

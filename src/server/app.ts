@@ -26,9 +26,10 @@ export interface ServerComposition extends ServerDomains {
 }
 
 /** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
-export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerComposition> {
+/** `owners` also brings the process's id generator (its leased node); without it, ids use node 0 (one process). */
+export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners & { ids: SortableIds }): Promise<ServerComposition> {
   const meta = await loadWorkspaceMeta(store);
-  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: new SortableIds() };
+  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: owners?.ids ?? new SortableIds() };
   return { ...wire(deps, new IdempotencyReceipts(store, clock, owners)), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };
 }
 

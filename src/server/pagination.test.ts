@@ -22,7 +22,7 @@ test('a cursor round-trips its whole boundary tuple (and high-water mark) for th
     fc.property(fc.integer({ min: 0, max: 2 ** 50 }), fc.string({ minLength: 1, maxLength: 40 }), fc.option(fc.string(), { nil: null }), fc.nat(), (at, id, status, s) => {
       const c = new CursorCodec(secret);
       const cur = c.encode(tasks, { status, assigneeId: null }, { values: [at, id] });
-      assert.match(cur, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+      assert.match(cur, /^[0-9]+~[*A-Za-z0-9_-]*~[A-Za-z0-9_-]{16}$/);
       assert.deepEqual(c.decode(cur, tasks, { assigneeId: null, status }), { values: [at, id] });
       const moved = order('reviews', 'moved_seq');
       assert.deepEqual(c.decode(c.encode(moved, {}, { values: [at, id], asOf: s }), moved, {}), { values: [at, id], asOf: s });
@@ -35,7 +35,7 @@ test('any single-character change to a cursor is rejected', () => {
   const messages = order('messages');
   const cur = c.encode(messages, { target: 'channel:general' }, { values: [1700000000000, 'msg_abc'] });
   fc.assert(
-    fc.property(fc.nat({ max: cur.length - 1 }), fc.constantFrom(...'ABCxyz019-_.'), (i, ch) => {
+    fc.property(fc.nat({ max: cur.length - 1 }), fc.constantFrom(...'ABCxyz019-_.~*!'), (i, ch) => {
       fc.pre(cur[i] !== ch);
       const t = cur.slice(0, i) + ch + cur.slice(i + 1);
       assert.throws(() => c.decode(t, messages, { target: 'channel:general' }), bad);
@@ -62,4 +62,15 @@ test('other secrets, orderings, directions and filters are rejected; limits are 
   assert.equal(normalizeLimit(1), 1);
   assert.equal(normalizeLimit(100), 100);
   for (const l of [0, 101, 2.5, '10', NaN]) assert.throws(() => normalizeLimit(l), bad);
+});
+
+test('a cursor is short: a message boundary is its two values and a 16-character MAC; other text is base64url', () => {
+  const c = new CursorCodec(secret);
+  const messages = order('messages');
+  const cur = c.encode(messages, { target: 'channel:general' }, { values: [1764585215418, 'msg_176458521541800'] });
+  assert.match(cur, /^1764585215418~msg_176458521541800~[A-Za-z0-9_-]{16}$/);
+  const named: Ordering = { collection: 'projects', keys: [{ column: 'name', field: 'name', dir: 'ASC', type: 'text' }, { column: 'id', field: 'id', dir: 'ASC', type: 'text' }] };
+  const spaced = c.encode(named, {}, { values: ['Release ~ notes', 'prj_1'] });
+  assert.match(spaced, /^\*[A-Za-z0-9_-]+~prj_1~/);
+  assert.deepEqual(c.decode(spaced, named, {}), { values: ['Release ~ notes', 'prj_1'] });
 });

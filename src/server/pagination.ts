@@ -9,6 +9,8 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** Longest text key a cursor may carry (every text key column is bounded below this in its domain contract). */
 const MAX_TEXT_KEY = 512;
+/** Longest cursor text accepted: every text key in its longest (`*` + base64url of 4-byte characters) form. */
+const MAX_CURSOR = 4096;
 
 /**
  * One key of an ordering. `text` compares in binary (byte) collation on both engines: SQLite's default BINARY and
@@ -92,48 +94,64 @@ const BAD_CURSOR = () => new AppError('validation_failed', 'cursor is malformed,
 const STALE_CURSOR = () => new AppError('validation_failed', 'cursor is stale: items of this list changed order since the walk began', { hint: 'omit cursor to start again from the first page' });
 
 /**
- * Cursor = base64url(JSON{b, v, s?}) "." base64url(HMAC-SHA256(secret, payload)), b = binding of ordering + filter.
- * Security invariant: a cursor is honored only if its MAC verifies and it names the same ordering and filter, and every
- * boundary value has its key's type; anything else is validation_failed, never page one.
+ * One boundary value as cursor text for a key of `type`: integers in decimal, id-like text as is, any other text as
+ * `*` + base64url; a value of the wrong type becomes `!`, which never decodes.
+ */
+function field(v: KeyValue, type: OrderKey['type'] | 'asOf'): string {
+  if (type !== 'text') return typeof v === 'number' ? String(v) : '!';
+  if (typeof v !== 'string') return '!';
+  return RAW_TEXT.test(v) ? v : `*${Buffer.from(v, 'utf8').toString('base64url')}`;
+}
+const RAW_TEXT = /^[A-Za-z0-9_-]*$/;
+const INTEGER = /^-?(0|[1-9][0-9]{0,15})$/;
+
+/** The value of one cursor field for a key of `type`, or undefined when it is not the canonical text of one. */
+function unfield(s: string, type: OrderKey['type'] | 'asOf'): KeyValue | undefined {
+  if (type !== 'text') {
+    const n = Number(s);
+    return INTEGER.test(s) && Number.isSafeInteger(n) ? n : undefined;
+  }
+  if (RAW_TEXT.test(s)) return s.length <= MAX_TEXT_KEY ? s : undefined;
+  if (!s.startsWith('*') || !RAW_TEXT.test(s.slice(1))) return undefined;
+  const v = Buffer.from(s.slice(1), 'base64url').toString('utf8');
+  return v.length <= MAX_TEXT_KEY && field(v, 'text') === s ? v : undefined;
+}
+
+/**
+ * Security invariant: a cursor is honored only if its MAC verifies for the same ordering and filter, and every
+ * boundary value is the canonical text of its key's type; anything else is validation_failed, never page one.
+ * Short opaque cursors: `<field>~<field>…~<16-char MAC>`, one field per boundary value (+ the high-water mark), e.g.
+ * `1764585215418~msg_176458521541800~Qx3…` (about 25 o200k tokens). The collection, ordering and normalized filter
+ * are bound through the MAC (HMAC-SHA256 over binding + fields, truncated to 96 bits) instead of being carried, so a
+ * cursor for another collection or filter fails the MAC like a tampered one.
  */
 export class CursorCodec {
   constructor(private readonly secret: Buffer) {}
 
-  private mac(payload: string): Buffer {
-    return createHmac('sha256', this.secret).update(payload).digest();
+  private mac(bound: string, body: string): string {
+    return createHmac('sha256', this.secret).update(`${bound}.${body}`).digest().subarray(0, 12).toString('base64url');
   }
 
   encode(o: Ordering, filter: Filter, c: Cursor): string {
-    const body: { b: string; v: readonly KeyValue[]; s?: number } = { b: binding(o, filter), v: c.values };
-    if (c.asOf !== undefined) body.s = c.asOf;
-    const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-    return `${payload}.${this.mac(payload).toString('base64url')}`;
+    const types = [...o.keys.map((k) => k.type), 'asOf' as const];
+    const body = (c.asOf !== undefined ? [...c.values, c.asOf] : c.values).map((v, i) => field(v, types[i] ?? 'asOf')).join('~');
+    return `${body}~${this.mac(binding(o, filter), body)}`;
   }
 
   decode(cursor: unknown, o: Ordering, filter: Filter): Cursor {
-    if (typeof cursor !== 'string' || cursor.length > 1024) throw BAD_CURSOR();
-    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(cursor);
-    if (!m) throw BAD_CURSOR();
-    const payload = m[1]!;
-    const sig = Buffer.from(m[2]!, 'base64url');
-    // Canonical form only: re-encoding must reproduce the exact signature text.
-    if (sig.toString('base64url') !== m[2] || !constantTimeEqual(sig, this.mac(payload))) throw BAD_CURSOR();
-    let v: unknown;
-    try {
-      v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    } catch {
-      throw BAD_CURSOR();
-    }
-    const x = v as { b?: unknown; v?: unknown; s?: unknown };
-    if (typeof x !== 'object' || x === null || x.b !== binding(o, filter) || !Array.isArray(x.v) || x.v.length !== o.keys.length) throw BAD_CURSOR();
-    const values = x.v as unknown[];
-    o.keys.forEach((k, i) => {
-      const val = values[i];
-      const ok = k.type === 'text' ? typeof val === 'string' && val.length <= MAX_TEXT_KEY : typeof val === 'number' && Number.isSafeInteger(val);
-      if (!ok) throw BAD_CURSOR();
-    });
-    if (o.moved !== undefined && !(typeof x.s === 'number' && Number.isSafeInteger(x.s) && x.s >= 0)) throw BAD_CURSOR();
-    return o.moved !== undefined ? { values: values as KeyValue[], asOf: x.s as number } : { values: values as KeyValue[] };
+    if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR) throw BAD_CURSOR();
+    const cut = cursor.lastIndexOf('~');
+    if (cut < 0) throw BAD_CURSOR();
+    const body = cursor.slice(0, cut);
+    if (!constantTimeEqual(Buffer.from(cursor.slice(cut + 1)), Buffer.from(this.mac(binding(o, filter), body)))) throw BAD_CURSOR();
+    const parts = body.split('~');
+    if (parts.length !== o.keys.length + (o.moved !== undefined ? 1 : 0)) throw BAD_CURSOR();
+    const values = o.keys.map((k, i) => unfield(parts[i]!, k.type));
+    if (values.some((v) => v === undefined)) throw BAD_CURSOR();
+    if (o.moved === undefined) return { values: values as KeyValue[] };
+    const s = unfield(parts[o.keys.length]!, 'asOf');
+    if (!(typeof s === 'number' && s >= 0)) throw BAD_CURSOR();
+    return { values: values as KeyValue[], asOf: s };
   }
 }
 

@@ -1,8 +1,10 @@
-// Owns this server process's liveness record (server_processes: boot id + heartbeat) so peers can tell a crashed process's pending work from live work.
+// Owns this server process's liveness record (server_processes: boot id + heartbeat) so peers can tell a crashed process's pending work from live work, and its id-node lease.
 import { randomBytes } from 'node:crypto';
 import type { Clock, Timer } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { Sql, Store } from './store/types.js';
+import { IdNodeLease } from './id-nodes.js';
+import type { SortableIds } from '../shared/ids.js';
 
 /** Heartbeat period; a process whose heartbeat is older than HEARTBEAT_MS × 3 is gone. */
 export const HEARTBEAT_MS = 5000;
@@ -16,17 +18,26 @@ export class ServerProcess {
   readonly bootId = `bt_${randomBytes(9).toString('base64url')}`;
   private timer: Timer | undefined;
   private closed = false;
+  private readonly lease: IdNodeLease;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly log?: Logger,
-  ) {}
+  ) {
+    this.lease = new IdNodeLease(store, clock, this.bootId);
+  }
+
+  /** This process's id generator: its node is claimed in register(); the heartbeat of this row keeps it held. */
+  get ids(): SortableIds {
+    return this.lease.ids;
+  }
 
   async register(): Promise<void> {
     const now = this.clock.now();
     await this.store.run('DELETE FROM server_processes WHERE heartbeat_at < ?', [now - 24 * 60 * 60 * 1000]);
     await this.store.run('INSERT INTO server_processes (boot_id, started_at, heartbeat_at) VALUES (?, ?, ?)', [this.bootId, now, now]);
+    await this.lease.claim();
     this.schedule();
   }
 
@@ -52,6 +63,7 @@ export class ServerProcess {
   async close(): Promise<void> {
     this.closed = true;
     this.timer?.cancel();
+    await this.lease.release().catch(() => undefined);
     await this.store.run('DELETE FROM server_processes WHERE boot_id = ?', [this.bootId]).catch(() => undefined);
   }
 }

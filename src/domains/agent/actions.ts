@@ -1,7 +1,8 @@
 // Owns the `agent` handlers: served by the daemon's profile index (a daemon-local service), not by the server.
 import { binderFor, pageFields, type BoundAction } from '../../wire/exec/action.js';
-import type { AgentIndex } from '../../daemon/agent-index.js';
-import { agentGet, agentList } from './descriptors.js';
+import type { Static } from '@sinclair/typebox';
+import type { AgentIndex, AgentView } from '../../daemon/agent-index.js';
+import { AgentListItem, agentGet, agentList } from './descriptors.js';
 
 /** The narrow local service a handler receives as `ctx.api`. */
 export type AgentDirectory = Pick<AgentIndex, 'page' | 'get'>;
@@ -13,8 +14,15 @@ const list = bind(agentList, async (input, ctx) => {
   if (input.cursor !== undefined) req.cursor = input.cursor;
   if (input.filters !== undefined) req.filters = input.filters;
   const page = ctx.api.page(req);
-  return { data: { agents: page.agents, ...pageFields(page) } };
+  return { data: { agents: page.agents.map(listItem), ...pageFields(page) } };
 });
+
+/** Exactly AgentListItem: get's fields minus baseUrl, apiKeyConfigured, headerNames and filesystemPolicy. */
+function listItem(a: AgentView): Static<typeof AgentListItem> {
+  const v: Static<typeof AgentListItem> = { agentId: a.agentId, name: a.name, runtime: a.runtime, enabled: a.enabled, session: a.session };
+  if (a.model !== undefined) v.model = a.model;
+  return v;
+}
 
 const get = bind(agentGet, async (input, ctx) => ({ data: { agent: ctx.api.get(input.agentId) } }));
 

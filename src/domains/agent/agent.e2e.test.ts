@@ -89,6 +89,9 @@ test('agent list walks every agent in Agent ID order with a2 cursors; the owner 
   assert.equal(id, added.agentId);
   assert.deepEqual(ownerView, v);
   assert.deepEqual(a.claude.out.data.agents.map((x: any) => x.name), ['vault']);
+  // A list item is the narrow projection: endpoint, credential and policy fields only in get.
+  assert.deepEqual(Object.keys(a.claude.out.data.agents[0]).sort(), ['agentId', 'enabled', 'name', 'runtime', 'session']);
+  assert.equal(a.claude.out.data.agents[0].agentId, added.id);
   assert.equal(a.examples.code ?? 0, 0);
 });
 

@@ -18,6 +18,12 @@ export const Agent = Strict({
   session: Strict({ runtimeLive: Type.Boolean(), turnLive: Type.Boolean() }),
 });
 
+/**
+ * An agent in a list: who it is and whether it runs (agentId for get and for message/task targets); the endpoint,
+ * credential and policy fields only in `agent get`.
+ */
+export const AgentListItem = Type.Pick(Agent, ['agentId', 'name', 'runtime', 'enabled', 'model', 'session'], { additionalProperties: false });
+
 export const agentList = defineAction({
   domain: 'agent',
   action: 'list',
@@ -27,7 +33,7 @@ export const agentList = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ runtime: Type.Optional(Runtime), enabled: Type.Optional(Type.Boolean()), query: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Part of the name or id.' })) })),
   }),
-  output: Strict({ agents: Type.Array(Agent), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ agents: Type.Array(AgentListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { enabled: true } },
   risk: 'read',
   resultPolicy: 'cursor',

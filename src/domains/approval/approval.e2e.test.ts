@@ -47,6 +47,10 @@ after(() => d.dispose());
 test('approval request, get, list, cancel work through agentteam exec; the key replays; cancel is idempotent', () => {
   const r = a.request.out.data.approval;
   assert.deepEqual([a.request.code, r.status, r.requestedBy], [0, 'pending', aliceId]);
+  // The compact projection: a compact id and time; notify (the subject by default), decidedBy and note omitted until they differ.
+  assert.deepEqual(Object.keys(r).sort(), ['id', 'reason', 'requestedBy', 'revision', 'status', 'subject', 'updatedAt']);
+  assert.match(r.id, /^apr_\d{15}$/);
+  assert.match(r.updatedAt, /^\d{8}T\d{6}Z$/);
   assert.equal(a.replay.out.data.approval.id, r.id);
   assert.equal(a.keyReuse.out.error.code, 'idempotency_conflict');
   assert.equal(a.get.out.data.approval.id, r.id);

@@ -2,10 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { Approval, APPROVAL_STATUSES, Note, NotifyTarget, Reason, Subject } from './contract.js';
+import { APPROVAL_STATUSES, Note, NotifyTarget, Reason, Subject } from './contract.js';
+import { ApprovalListItem, ApprovalView } from './project.js';
 
 const ApprovalId = Id('Approval id, e.g. apr_8f2k1.');
-const ApprovalOut = Strict({ approval: Approval });
+const ApprovalOut = Strict({ approval: ApprovalView });
 
 export const approvalRequest = defineAction({
   domain: 'approval',
@@ -38,7 +39,7 @@ export const approvalList = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ status: Type.Optional(Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)))), requesterId: Type.Optional(Id('Member id of the requester.')) })),
   }),
-  output: Strict({ approvals: Type.Array(Approval), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ approvals: Type.Array(ApprovalListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { status: 'pending' } },
   risk: 'read',
   resultPolicy: 'cursor',

@@ -1,6 +1,6 @@
 // Owns channels, channel membership and DMs (fixed member sets).
 import { AppError } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCompactId } from '../../shared/ids.js';
 import { ID_RE, isOwner, iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { memberById } from '../member/service.js';
 import { checkText, clipText } from '../../shared/bounds.js';
@@ -68,7 +68,7 @@ export class Channels {
       for (const m of set) if (!(await memberById(sql, m))) throw new AppError('not_found', `member ${m} not found`);
       const existing = await sql.get<{ id: string }>('SELECT id FROM dms WHERE member_key = ?', [key]);
       if (existing) return { id: existing.id, memberIds: set };
-      const id = newId('dm');
+      const id = newCompactId('dm');
       await sql.run('INSERT INTO dms (id, member_key, created_at) VALUES (?, ?, ?)', [id, key, this.deps.clock.now()]);
       for (const m of set) await sql.run('INSERT INTO dm_members (dm_id, member_id) VALUES (?, ?)', [id, m]);
       return { id, memberIds: set };

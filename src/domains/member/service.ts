@@ -1,5 +1,5 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
-import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
+import { constantTimeEqual, keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkMemberRoom, Invites } from './invites.js';
@@ -71,7 +71,7 @@ export class Members {
       const workspaceId = ws?.value ?? newId('wsp');
       if (!ws) await sql.run("INSERT INTO meta (key, value) VALUES ('workspace_id', ?)", [workspaceId]);
       const credential = newToken('ats');
-      const row: MemberRow = { id: newId('mem'), name: ownerName, kind: 'human', role: 'owner', credential_hash: this.hash(credential), created_at: now };
+      const row: MemberRow = { id: newCompactId('mem'), name: ownerName, kind: 'human', role: 'owner', credential_hash: this.hash(credential), created_at: now };
       await sql.run(`INSERT INTO members (${COLS}) VALUES (?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at]);
       await sql.run('INSERT INTO channels (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', ['general', 'general', now]);
       await sql.run('INSERT INTO channel_members (channel_id, member_id) VALUES (?, ?) ON CONFLICT DO NOTHING', ['general', row.id]);
@@ -110,7 +110,7 @@ export class Members {
     requireAdmin(actor, 'add agents');
     const name = checkText(input.name, MEMBER_NAME);
     const credential = newToken('ats');
-    const row: MemberRow = { id: newId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
+    const row: MemberRow = { id: newCompactId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx(async (sql) => {
       if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND removed_at IS NULL", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
       await checkMemberRoom(sql);

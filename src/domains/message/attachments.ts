@@ -6,7 +6,7 @@
 // one chunk plus one socket read in memory, and a download reads one chunk row at a time. SQLite copies a bound blob
 // once per INSERT; nothing else holds the whole attachment.
 import { AppError } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
+import { newCompactId } from '../../shared/ids.js';
 import type { Sql } from '../../server/store/types.js';
 import { text, type Actor, type DomainDeps } from '../../server/context.js';
 import { ATTACHMENT_NAME_MAX, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type AttachmentMeta } from './contract.js';
@@ -55,7 +55,7 @@ export class Attachments {
    */
   async upload(actor: Actor, meta: UploadMeta, body: AsyncIterable<Buffer>, abortBody: (e: AppError) => void): Promise<AttachmentMeta> {
     await this.sweep();
-    const id = newId('att');
+    const id = newCompactId('att');
     await this.deps.store.tx(async (sql) => {
       const n = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM attachment_uploads WHERE member_id = ?', [actor.id]);
       // Security invariant: unclaimed uploads per member are bounded (and expire), so orphans cannot fill the store.

@@ -2,9 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Id, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { Bio, DisplayName, Profile, Status } from './contract.js';
+import { Bio, DisplayName, Status } from './contract.js';
+import { ProfileView } from './project.js';
 
-const ProfileOut = Strict({ profile: Profile });
+const ProfileOut = Strict({ profile: ProfileView });
 
 export const profileGet = defineAction({
   domain: 'profile',

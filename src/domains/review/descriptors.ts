@@ -2,10 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { REVIEW_BODY_MAX, Review, ReviewStatus, ReviewTarget, ReviewVerdict } from './contract.js';
+import { REVIEW_BODY_MAX, ReviewStatus, ReviewTarget, ReviewVerdict } from './contract.js';
+import { ReviewListItem, ReviewView } from './project.js';
 
 const ReviewId = Id('Review id, e.g. rev_3k9a.');
-const ReviewOut = Strict({ review: Review });
+const ReviewOut = Strict({ review: ReviewView });
 
 export const reviewAdd = defineAction({
   domain: 'review',
@@ -38,7 +39,7 @@ export const reviewList = defineAction({
     cursor: Cursor,
     filters: Strict({ target: ReviewTarget, status: Type.Optional(ReviewStatus) }),
   }),
-  output: Strict({ reviews: Type.Array(Review), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ reviews: Type.Array(ReviewListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { target: 'task:tsk_8f2k1', status: 'open' } },
   risk: 'read',
   resultPolicy: 'cursor',

@@ -2,10 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { At, Content, Cron, Missed, RUNS_KEPT, Schedule, ScheduleRun, Target, TimeZone } from './contract.js';
+import { At, Content, Cron, Missed, RUNS_KEPT, Target, TimeZone } from './contract.js';
+import { ScheduleRunView, ScheduleView } from './project.js';
 
 const ScheduleId = Id('Schedule id, e.g. sch_8f2k1.');
-const ScheduleOut = Strict({ schedule: Schedule });
+const ScheduleOut = Strict({ schedule: ScheduleView });
 const timing = { at: Type.Optional(At), cron: Type.Optional(Cron), timeZone: Type.Optional(TimeZone), missedPolicy: Type.Optional(Missed) };
 
 export const scheduleCreate = defineAction({
@@ -35,7 +36,7 @@ export const scheduleList = defineAction({
   action: 'list',
   summary: 'List your schedules, newest first.',
   input: Strict({ limit: Limit, cursor: Cursor, filters: Type.Optional(Strict({ enabled: Type.Optional(Type.Boolean()) })) }),
-  output: Strict({ schedules: Type.Array(Schedule), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ schedules: Type.Array(ScheduleView), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { enabled: true } },
   risk: 'read',
   resultPolicy: 'cursor',
@@ -82,7 +83,7 @@ export const scheduleRuns = defineAction({
   action: 'runs',
   summary: `A schedule's runs (the newest ${RUNS_KEPT} are kept), newest attempt first.`,
   input: Strict({ scheduleId: ScheduleId, limit: Limit, cursor: Cursor }),
-  output: Strict({ runs: Type.Array(ScheduleRun), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ runs: Type.Array(ScheduleRunView), hasMore: HasMore, nextCursor: NextCursor }),
   example: { scheduleId: 'sch_8f2k1', limit: 10 },
   risk: 'read',
   resultPolicy: 'cursor',

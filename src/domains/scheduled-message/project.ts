@@ -1,10 +1,56 @@
-// Owns the typed projections from schedule DTOs to model-visible output: only the schema's canonical fields survive.
-import type { ScheduleDto, ScheduleRunDto } from './contract.js';
+// Owns the model-visible schedule and schedule-run projections (distinct from the DTOs) and the TypeBox schemas that describe exactly them.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict } from '../../catalog/schemas.js';
+import { COMPACT_TIME_PATTERN, compactTime } from '../../shared/compact.js';
+import { MISSED_POLICIES, RUN_STATUSES, type ScheduleDto, type ScheduleRunDto } from './contract.js';
 
-export function projectSchedule(s: ScheduleDto): ScheduleDto {
-  return { id: s.id, target: s.target, content: s.content, at: s.at, cron: s.cron, timeZone: s.timeZone, missedPolicy: s.missedPolicy, enabled: s.enabled, nextRunAt: s.nextRunAt, createdBy: s.createdBy, revision: s.revision, createdAt: s.createdAt, updatedAt: s.updatedAt };
+const Time = Type.String({ pattern: COMPACT_TIME_PATTERN });
+
+/**
+ * `id` for get/update/enable/disable/delete/runs, `revision` for change detection. Exactly one of `at` (one-shot) or
+ * `cron` + `timeZone` is present; `nextRunAt` only while the schedule will fire; nulls omitted; createdAt dropped;
+ * compact time (update's `at` takes this form back). createdBy is left out: only its creator sees a schedule.
+ */
+export const ScheduleView = Strict({
+  id: Type.String(),
+  target: Type.String(),
+  content: Type.String(),
+  at: Type.Optional(Time),
+  cron: Type.Optional(Type.String()),
+  timeZone: Type.Optional(Type.String()),
+  missedPolicy: Type.Union(MISSED_POLICIES.map((p) => Type.Literal(p))),
+  enabled: Type.Boolean(),
+  nextRunAt: Type.Optional(Time),
+  revision: Type.Integer({ minimum: 1 }),
+  updatedAt: Time,
+});
+export type ScheduleView = Static<typeof ScheduleView>;
+
+/** A run: `messageId` once sent (message_react / replyTo take it), `error` once failed; nulls omitted; createdAt dropped. */
+export const ScheduleRunView = Strict({
+  id: Type.String(),
+  scheduledFor: Time,
+  status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
+  occurrences: Type.Integer({ minimum: 1 }),
+  attemptedAt: Time,
+  messageId: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+});
+export type ScheduleRunView = Static<typeof ScheduleRunView>;
+
+export function projectSchedule(s: ScheduleDto): ScheduleView {
+  const v: ScheduleView = { id: s.id, target: s.target, content: s.content, missedPolicy: s.missedPolicy, enabled: s.enabled, revision: s.revision, updatedAt: compactTime(s.updatedAt) };
+  if (s.at !== null) v.at = compactTime(s.at);
+  if (s.cron !== null) v.cron = s.cron;
+  if (s.timeZone !== null) v.timeZone = s.timeZone;
+  if (s.nextRunAt !== null) v.nextRunAt = compactTime(s.nextRunAt);
+  return v;
 }
 
-export function projectRun(r: ScheduleRunDto): ScheduleRunDto {
-  return { id: r.id, scheduleId: r.scheduleId, scheduledFor: r.scheduledFor, status: r.status, occurrences: r.occurrences, messageId: r.messageId, error: r.error, attemptedAt: r.attemptedAt, createdAt: r.createdAt };
+/** The run's schedule id is the one `runs` was asked for, so it is not repeated. */
+export function projectRun(r: ScheduleRunDto): ScheduleRunView {
+  const v: ScheduleRunView = { id: r.id, scheduledFor: compactTime(r.scheduledFor), status: r.status, occurrences: r.occurrences, attemptedAt: compactTime(r.attemptedAt) };
+  if (r.messageId !== null) v.messageId = r.messageId;
+  if (r.error !== null) v.error = r.error;
+  return v;
 }

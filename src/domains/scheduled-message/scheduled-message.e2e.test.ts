@@ -40,6 +40,7 @@ before(async () => {
     { name: 'list', run: ['scheduled-message', 'list'], input: { limit: 1 } },
     { name: 'list2', run: ['scheduled-message', 'list'], input: { limit: 1, cursor: '${list.data.nextCursor}' } },
     { name: 'update', run: ['scheduled-message', 'update'], input: { scheduleId: '${cron.data.schedule.id}', content: 'standup now', missedPolicy: 'fireOnce' } },
+    { name: 'moveAt', run: ['scheduled-message', 'update'], input: { scheduleId: '${keyed.data.schedule.id}', at: '${keyed.data.schedule.at}' } },
     { name: 'disable', run: ['scheduled-message', 'disable'], input: { scheduleId: '${cron.data.schedule.id}' } },
     { name: 'disableAgain', run: ['scheduled-message', 'disable'], input: { scheduleId: '${cron.data.schedule.id}' } },
     { name: 'enabledOnly', run: ['scheduled-message', 'list'], input: { filters: { enabled: true } } },
@@ -102,7 +103,11 @@ test('create, replay, get, list, update, disable/enable (idempotent), runs and d
   assert.deepEqual(a.get.out.data.schedule, a.cron.out.data.schedule);
   assert.deepEqual([a.list.out.data.schedules[0].id, a.list2.out.data.schedules[0].id, a.list2.out.data.hasMore], [a.cron.out.data.schedule.id, k.id, true], 'newest first, one per page');
   assert.deepEqual([a.update.out.data.schedule.content, a.update.out.data.schedule.missedPolicy, a.update.out.data.schedule.revision], ['standup now', 'fireOnce', 2]);
-  assert.deepEqual([a.disable.out.data.schedule.enabled, a.disable.out.data.schedule.nextRunAt], [false, null]);
+  // The projection: compact time, nulls and createdAt omitted; a shown `at` goes back into update unchanged.
+  assert.match(k.at, /^\d{8}T\d{6}Z$/);
+  assert.deepEqual(Object.keys(k).sort(), ['at', 'content', 'enabled', 'id', 'missedPolicy', 'nextRunAt', 'revision', 'target', 'updatedAt']);
+  assert.deepEqual([a.moveAt.code, a.moveAt.out.data.schedule.at, a.moveAt.out.data.schedule.revision], [0, k.at, 2]);
+  assert.deepEqual([a.disable.out.data.schedule.enabled, a.disable.out.data.schedule.nextRunAt], [false, undefined]);
   assert.deepEqual(a.disableAgain.out.data.schedule, a.disable.out.data.schedule);
   assert.deepEqual(a.enabledOnly.out.data.schedules.map((x: any) => x.id), [k.id, s.id]);
   assert.equal(a.enable.out.data.schedule.enabled, true);

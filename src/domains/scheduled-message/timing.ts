@@ -8,6 +8,8 @@ import { MAX_AHEAD_MS, MIN_INTERVAL_MINUTES } from './contract.js';
 export type Timing = { at: number; cron: null; zone: null } | { at: null; cron: string; zone: string };
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The compact time results show (`20260501T090000Z`): accepted back, so a shown `at` can be passed to update unchanged. */
+const COMPACT_RE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
 /** A cron whose minutes are at least MIN_INTERVAL_MINUTES apart (circularly, across the hour); else validation_failed. */
 function checkInterval(c: Cron): void {
@@ -24,8 +26,9 @@ export function checkTiming(input: { at?: unknown; cron?: unknown; timeZone?: un
   if (hasAt === hasCron) throw new AppError('validation_failed', 'give exactly one of at (a one-shot instant) or cron (a 5-field expression)');
   if (hasAt) {
     if (input.timeZone !== undefined && input.timeZone !== null) throw new AppError('validation_failed', 'timeZone applies to cron only; give at with an offset');
-    if (typeof input.at !== 'string' || !ISO_RE.test(input.at) || Number.isNaN(Date.parse(input.at))) throw new AppError('validation_failed', 'at must be an ISO-8601 instant with an offset, e.g. 2026-05-01T09:00:00Z');
-    const at = Date.parse(input.at);
+    const text = typeof input.at === 'string' ? input.at.replace(COMPACT_RE, '$1-$2-$3T$4:$5:$6Z') : input.at;
+    if (typeof text !== 'string' || !ISO_RE.test(text) || Number.isNaN(Date.parse(text))) throw new AppError('validation_failed', 'at must be an ISO-8601 instant with an offset, e.g. 2026-05-01T09:00:00Z');
+    const at = Date.parse(text);
     if (at <= now) throw new AppError('validation_failed', 'at must be in the future');
     if (at > now + MAX_AHEAD_MS) throw new AppError('validation_failed', 'at must be at most 366 days ahead');
     return { at, cron: null, zone: null };

@@ -2,10 +2,11 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TITLE_MAX, Task, TaskComment, TaskStatus } from './contract.js';
+import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TITLE_MAX, TaskStatus } from './contract.js';
+import { CommentView, TaskListItem, TaskView } from './project.js';
 
 const TaskId = Id('Task id, e.g. tsk_8f2k1.');
-const TaskOut = Strict({ task: Task });
+const TaskOut = Strict({ task: TaskView });
 const Reason = (description: string) => Type.String({ minLength: 1, maxLength: REASON_MAX, description });
 
 export const taskCreate = defineAction({
@@ -45,7 +46,7 @@ export const taskList = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ status: Type.Optional(TaskStatus), assigneeId: Type.Optional(Id('Only tasks assigned to this member.')), projectId: Type.Optional(Id('Only tasks of this project.')) })),
   }),
-  output: Strict({ tasks: Type.Array(Task), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ tasks: Type.Array(TaskListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { limit: 20, filters: { status: 'open' } },
   risk: 'read',
   resultPolicy: 'cursor',
@@ -114,7 +115,7 @@ export const taskComment = defineAction({
   action: 'comment',
   summary: 'Add a comment to a task.',
   input: Strict({ taskId: TaskId, body: Type.String({ minLength: 1, maxLength: COMMENT_MAX }), ...mutationSelectors }),
-  output: Strict({ comment: TaskComment }),
+  output: Strict({ comment: CommentView }),
   example: { taskId: 'tsk_8f2k1', body: 'Draft is in docs/release.md' },
   risk: 'write',
   resultPolicy: 'mutation',

@@ -1,22 +1,55 @@
-// Owns the typed projections from task DTOs to model-visible output: only the schema's canonical fields survive.
-import type { TaskCommentDto, TaskDto } from './contract.js';
+// Owns the model-visible task projections (distinct from the DTOs) and the TypeBox schemas that describe exactly them.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict } from '../../catalog/schemas.js';
+import { COMPACT_TIME_PATTERN, compactTime } from '../../shared/compact.js';
+import { TaskStatus, type TaskCommentDto, type TaskDto } from './contract.js';
 
-export function projectTask(t: TaskDto): TaskDto {
-  return {
-    id: t.id,
-    title: t.title,
-    description: t.description,
-    status: t.status,
-    assigneeId: t.assigneeId,
-    projectId: t.projectId,
-    createdBy: t.createdBy,
-    blockedReason: t.blockedReason,
-    revision: t.revision,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
+const Time = Type.String({ pattern: COMPACT_TIME_PATTERN, description: 'UTC, e.g. 20261201T103335Z.' });
+
+/**
+ * A task as a model reads it: `id` (for get/update/assign/transitions/comment) and `revision` (update's
+ * expectedRevision) always; `createdBy` because no other read names a member id that `task assign` can take;
+ * description, assignee, project and blocked reason only when set; createdAt dropped (updatedAt is what a reader compares).
+ */
+export const TaskView = Strict({
+  id: Type.String(),
+  title: Type.String(),
+  status: TaskStatus,
+  revision: Type.Integer({ minimum: 0 }),
+  createdBy: Type.String(),
+  updatedAt: Time,
+  description: Type.Optional(Type.String()),
+  assigneeId: Type.Optional(Type.String()),
+  projectId: Type.Optional(Type.String()),
+  blockedReason: Type.Optional(Type.String()),
+});
+export type TaskView = Static<typeof TaskView>;
+
+/**
+ * A task in a list: the same minus createdBy (a member id costs ~7 tokens; `task get` shows it) and updatedAt (the
+ * list is already in its order and no later call takes a time; `task get` shows it).
+ */
+export const TaskListItem = Type.Omit(TaskView, ['createdBy', 'updatedAt'], { additionalProperties: false });
+export type TaskListItem = Static<typeof TaskListItem>;
+
+export const CommentView = Strict({ id: Type.String(), taskId: Type.String(), at: Time });
+export type CommentView = Static<typeof CommentView>;
+
+export function projectTask(t: TaskDto): TaskView {
+  const v: TaskView = { id: t.id, title: t.title, status: t.status, revision: t.revision, createdBy: t.createdBy, updatedAt: compactTime(t.updatedAt) };
+  if (t.description !== '') v.description = t.description;
+  if (t.assigneeId !== null) v.assigneeId = t.assigneeId;
+  if (t.projectId !== null) v.projectId = t.projectId;
+  if (t.blockedReason !== null) v.blockedReason = t.blockedReason;
+  return v;
 }
 
-export function projectComment(c: TaskCommentDto): TaskCommentDto {
-  return { id: c.id, taskId: c.taskId, authorId: c.authorId, body: c.body, createdAt: c.createdAt };
+export function projectTaskListItem(t: TaskDto): TaskListItem {
+  const { createdBy: _by, updatedAt: _at, ...item } = projectTask(t);
+  return item;
+}
+
+/** The caller wrote the body, so it is not echoed back. */
+export function projectComment(c: TaskCommentDto): CommentView {
+  return { id: c.id, taskId: c.taskId, at: compactTime(c.createdAt) };
 }

@@ -2,11 +2,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { Description, DisplayName, Handle, Team, TeamMember } from './contract.js';
+import { Description, DisplayName, Handle } from './contract.js';
+import { TeamMemberView, TeamView } from './project.js';
 
 const TeamId = Id('Team id, e.g. team_8f2k1.');
 const MemberId = Id('Member id, e.g. agt_7Qm2x.');
-const TeamOut = Strict({ team: Team });
+const TeamOut = Strict({ team: TeamView });
 
 export const teamCreate = defineAction({
   domain: 'team',
@@ -35,7 +36,7 @@ export const teamList = defineAction({
   action: 'list',
   summary: 'List teams by display name, then handle.',
   input: Strict({ limit: Limit, cursor: Cursor }),
-  output: Strict({ teams: Type.Array(Team), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ teams: Type.Array(TeamView), hasMore: HasMore, nextCursor: NextCursor }),
   example: { limit: 20 },
   risk: 'read',
   resultPolicy: 'cursor',
@@ -64,7 +65,7 @@ export const teamAddMember = defineAction({
   action: 'add-member',
   summary: 'Add a workspace member to a team (creator or owner).',
   input: Strict({ teamId: TeamId, memberId: MemberId, ...mutationSelectors }),
-  output: Strict({ teamId: Type.String(), member: TeamMember }),
+  output: Strict({ teamId: Type.String(), member: TeamMemberView }),
   example: { teamId: 'team_8f2k1', memberId: 'agt_7Qm2x' },
   risk: 'write',
   resultPolicy: 'mutation',
@@ -86,7 +87,7 @@ export const teamMembers = defineAction({
   action: 'members',
   summary: 'List the members of a team by member id.',
   input: Strict({ teamId: TeamId, limit: Limit, cursor: Cursor }),
-  output: Strict({ members: Type.Array(TeamMember), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ members: Type.Array(TeamMemberView), hasMore: HasMore, nextCursor: NextCursor }),
   example: { teamId: 'team_8f2k1' },
   risk: 'read',
   resultPolicy: 'cursor',

@@ -2,14 +2,15 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Limit, NextCursor, Strict } from '../../catalog/schemas.js';
-import { MemberKind, QUERY_MAX, Workspace, WorkspaceMember } from './contract.js';
+import { MemberKind, QUERY_MAX } from './contract.js';
+import { WorkspaceMemberView, WorkspaceView } from './project.js';
 
 export const workspaceGet = defineAction({
   domain: 'workspace',
   action: 'get',
   summary: 'Get the workspace: name and counts.',
   input: Strict({}),
-  output: Strict({ workspace: Workspace }),
+  output: Strict({ workspace: WorkspaceView }),
   example: {},
   risk: 'read',
   resultPolicy: 'narrow',
@@ -24,7 +25,7 @@ export const workspaceMembers = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ kind: Type.Optional(MemberKind), query: Type.Optional(Type.String({ minLength: 1, maxLength: QUERY_MAX, description: 'Part of the name, any case.' })) })),
   }),
-  output: Strict({ members: Type.Array(WorkspaceMember), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ members: Type.Array(WorkspaceMemberView), hasMore: HasMore, nextCursor: NextCursor }),
   example: { limit: 20, filters: { kind: 'agent' } },
   risk: 'read',
   resultPolicy: 'cursor',

@@ -1,11 +1,23 @@
-// Owns the typed projections from workspace DTOs to model-visible output: only the schema's canonical fields survive.
-import type { WorkspaceDto, WorkspaceMemberDto } from './contract.js';
+// Owns the model-visible workspace projections (distinct from the DTOs) and the TypeBox schemas that describe exactly them.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict } from '../../catalog/schemas.js';
+import { MemberKind, Workspace, type WorkspaceDto, type WorkspaceMemberDto } from './contract.js';
 
-export function projectWorkspace(w: WorkspaceDto): WorkspaceDto {
+/** The workspace's name and counts; its id is taken by no call, so it is not shown. */
+export const WorkspaceView = Type.Omit(Workspace, ['id'], { additionalProperties: false });
+export type WorkspaceView = Static<typeof WorkspaceView>;
+
+/** `memberId` is what task assign, team member add and profile get take; `role` only for the owner and admins; joinedAt dropped. */
+export const WorkspaceMemberView = Strict({ memberId: Type.String(), name: Type.String(), kind: MemberKind, role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('admin')])) });
+export type WorkspaceMemberView = Static<typeof WorkspaceMemberView>;
+
+export function projectWorkspace(w: WorkspaceDto): WorkspaceView {
   const c = w.counts;
-  return { id: w.id, name: w.name, counts: { members: c.members, humans: c.humans, agents: c.agents, channels: c.channels, tasks: c.tasks, projects: c.projects, teams: c.teams } };
+  return { name: w.name, counts: { members: c.members, humans: c.humans, agents: c.agents, channels: c.channels, tasks: c.tasks, projects: c.projects, teams: c.teams } };
 }
 
-export function projectMember(m: WorkspaceMemberDto): WorkspaceMemberDto {
-  return { memberId: m.memberId, name: m.name, kind: m.kind, role: m.role, joinedAt: m.joinedAt };
+export function projectMember(m: WorkspaceMemberDto): WorkspaceMemberView {
+  const v: WorkspaceMemberView = { memberId: m.memberId, name: m.name, kind: m.kind };
+  if (m.role !== 'member') v.role = m.role;
+  return v;
 }

@@ -36,6 +36,9 @@ test('workspace get and members work through agentteam exec in name, memberId or
   const names = a.all.out.data.members.map((m: any) => m.name);
   assert.deepEqual(names, [...names].sort());
   assert.ok(a.all.out.data.members.some((m: any) => m.memberId === aliceId));
+  // The compact projection: no workspace id, no joinedAt; role only for the owner.
+  assert.equal('id' in w, false);
+  for (const m of a.all.out.data.members) assert.deepEqual(Object.keys(m).sort(), m.kind === 'human' ? ['kind', 'memberId', 'name', 'role'] : ['kind', 'memberId', 'name']);
   assert.deepEqual([a.p1.out.data.members[0].memberId, a.p2.out.data.members[0].memberId], [aliceId, bobId]);
   assert.equal(a.p2.out.data.hasMore, false);
   assert.equal(a.otherFilter.out.error.code, 'validation_failed');

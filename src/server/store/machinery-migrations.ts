@@ -1,4 +1,4 @@
-// Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts, server processes), beside the domains' own steps.
+// Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts, server processes, id nodes), beside the domains' own steps.
 import type { MigrationStep } from './migrations.js';
 
 export const MACHINERY_MIGRATIONS: readonly MigrationStep[] = [
@@ -52,6 +52,16 @@ ALTER TABLE idempotency_receipts ADD COLUMN claim TEXT;
     postgres: `
 CREATE TABLE server_processes (boot_id TEXT COLLATE "C" PRIMARY KEY, started_at BIGINT NOT NULL, heartbeat_at BIGINT NOT NULL);
 ALTER TABLE idempotency_receipts ADD COLUMN claim TEXT COLLATE "C";
+`,
+  },
+  {
+    version: 22,
+    name: 'id nodes',
+    sqlite: `
+CREATE TABLE id_nodes (node INTEGER PRIMARY KEY, boot_id TEXT NOT NULL, heartbeat_at INTEGER NOT NULL, high_ms INTEGER NOT NULL);
+`,
+    postgres: `
+CREATE TABLE id_nodes (node INTEGER PRIMARY KEY, boot_id TEXT COLLATE "C" NOT NULL, heartbeat_at BIGINT NOT NULL, high_ms BIGINT NOT NULL);
 `,
   },
 ];

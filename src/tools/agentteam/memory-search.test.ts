@@ -38,7 +38,7 @@ test('an agent finds its own memory, with locators only', async () => {
   const s = structured(r);
   assert.deepEqual(Object.keys(s), ['hits']);
   assert.equal(s.hits.length, 1);
-  assert.deepEqual(Object.keys(s.hits[0]).sort(), ['endLine', 'path', 'score', 'snippet', 'startLine']);
+  assert.deepEqual(Object.keys(s.hits[0]).sort(), ['endLine', 'path', 'snippet', 'startLine']);
   assert.equal(s.hits[0].path, 'billing.md');
   assert.equal(s.hits[0].startLine, 1);
 });

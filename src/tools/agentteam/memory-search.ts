@@ -21,8 +21,7 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
   return {
     def: {
       name: 'memory_search',
-      title: 'Search memory',
-      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}). Returns locators: path, lines, snippet.`,
+      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}). Returns path, lines, snippet.`,
       inputSchema: {
         type: 'object',
         properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: MEMORY_MAX_LIMIT, default: MEMORY_DEFAULT_LIMIT } },
@@ -36,7 +35,8 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
       // Security invariant: the clone searched is the one of the agent bound to the caller's credential, never an argument.
       const agentId = ctx.info.authorization.agentId;
       const out = memory ? memory.search(agentId, args.query as string, (args.limit as number | undefined) ?? MEMORY_DEFAULT_LIMIT) : ({ ok: false, reason: 'missing' } as const);
-      if (out.ok) return toolResult({ hits: out.hits });
+      // Best first: the order is the rank, so the score is not shown.
+      if (out.ok) return toolResult({ hits: out.hits.map((h) => ({ path: h.path, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet })) });
       if (out.reason === 'no_terms') return invalidInput('query has no words to search', 'use letters or digits; add * for a prefix');
       const why = out.reason === 'building' ? 'the memory index is being built' : 'there is no memory index yet';
       return toolError(INDEX_UNAVAILABLE, why, FALLBACK);

@@ -14,8 +14,7 @@ class Rejected extends Error {}
 
 const DEF: AgentteamTool['def'] = {
   name: 'message_attachment_read',
-  title: 'Read attachment',
-  description: 'Save a message attachment under .agentteam/attachments in the working directory; returns its relative path.',
+  description: 'Save a message attachment under .agentteam/attachments; returns its path.',
   inputSchema: { type: 'object', properties: { attachmentId: { type: 'string', minLength: 1 } }, required: ['attachmentId'], additionalProperties: false },
   outputSchema: outputSchema({
     properties: { path: { type: 'string' }, name: { type: 'string' }, contentType: { type: 'string' }, size: { type: 'integer' } },

@@ -1,5 +1,7 @@
 // Owns the message_history_read tool: newest-first pages of an exact target that page themselves to fit the result budget.
-import type { MessageDto, MessagePage } from '../../server-client/api.js';
+import type { MessagePage } from '../../server-client/api.js';
+import type { MessageDto } from '../../domains/message/contract.js';
+import { AUTHORS_SCHEMA, MESSAGE_VIEW_SCHEMA, projectMessagePage } from '../../domains/message/project.js';
 import type { ToolContext } from '../../wire/mcp/handler.js';
 import { budgetExceeded, RESULT_BUDGET_BYTES, resultBytes, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { failureResult, invalidInput } from './failures.js';
@@ -10,17 +12,16 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const MAX_SHRINKS = 4;
 
-/** Model-visible projection: the target is the one asked for, so it is not repeated per message. */
-function project(m: MessageDto): Record<string, unknown> {
-  return { id: m.id, author: m.author, content: m.content, replyTo: m.replyTo, createdAt: m.createdAt, reactions: m.reactions, attachments: m.attachments };
-}
-
-function structured(messages: Record<string, unknown>[], page: { hasMore: boolean; nextCursor?: string | undefined }): Record<string, unknown> {
-  return page.nextCursor !== undefined ? { messages, hasMore: page.hasMore, nextCursor: page.nextCursor } : { messages, hasMore: page.hasMore };
+/** The result of one page: its projection (messages, authors), hasMore, and nextCursor only when another page exists. */
+function structured(list: readonly MessageDto[], page: { hasMore: boolean; nextCursor?: string | undefined }): Record<string, unknown> {
+  const { messages, authors } = projectMessagePage(list);
+  const out: Record<string, unknown> = { messages, authors, hasMore: page.hasMore };
+  if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+  return out;
 }
 
 /** The largest k such that the first k messages, with a continuation cursor like `cursor`, fit the budget. */
-function largestFittingPrefix(messages: Record<string, unknown>[], cursor: string): number {
+function largestFittingPrefix(messages: readonly MessageDto[], cursor: string): number {
   let lo = 0;
   let hi = messages.length;
   while (lo < hi) {
@@ -40,8 +41,7 @@ async function fetchPage(ctx: ToolContext, target: string, limit: number, cursor
 export const messageHistoryRead: AgentteamTool = {
   def: {
     name: 'message_history_read',
-    title: 'Read message history',
-    description: 'Read messages of an exact target, newest first. To continue, pass the returned nextCursor.',
+    description: 'Read messages of an exact target, newest first; pass nextCursor to continue.',
     inputSchema: {
       type: 'object',
       properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, cursor: { type: 'string', minLength: 1 } },
@@ -49,8 +49,8 @@ export const messageHistoryRead: AgentteamTool = {
       additionalProperties: false,
     },
     outputSchema: outputSchema({
-      properties: { messages: { type: 'array', items: { type: 'object' } }, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
-      required: ['messages', 'hasMore'],
+      properties: { messages: { type: 'array', items: MESSAGE_VIEW_SCHEMA }, authors: AUTHORS_SCHEMA, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
+      required: ['messages', 'authors', 'hasMore'],
     }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
@@ -68,9 +68,8 @@ export const messageHistoryRead: AgentteamTool = {
     try {
       for (let attempt = 0; attempt <= MAX_SHRINKS; attempt++) {
         const page = await fetchPage(ctx, target, limit, cursor);
-        const messages = page.messages.map(project);
-        const full = structured(messages, page);
-        const result = toolResult(full);
+        const messages = page.messages;
+        const result = toolResult(structured(messages, page));
         if (resultBytes(result) <= RESULT_BUDGET_BYTES) return result;
         const k = largestFittingPrefix(messages, page.nextCursor ?? cursor ?? '');
         if (k === 0) break;
@@ -79,7 +78,7 @@ export const messageHistoryRead: AgentteamTool = {
       // Every message is bounded under ITEM_BYTES_MAX (its mirrored MCP form under 48 KiB), so a page of one always
       // fits: the walk goes on from here, never ending without a way on.
       const one = await fetchPage(ctx, target, 1, cursor);
-      const single = toolResult(structured(one.messages.map(project), one));
+      const single = toolResult(structured(one.messages, one));
       if (resultBytes(single) <= RESULT_BUDGET_BYTES) return single;
       const first = one.messages[0];
       if (first && one.nextCursor !== undefined) {

@@ -1,4 +1,5 @@
 // Owns the message_send tool: exact target + content (+ reply, workdir attachments), checked locally, authorized by the server.
+import { compactTime } from '../../shared/compact.js';
 import { AppError } from '../../shared/errors.js';
 import { toolError, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { attachmentAdmissionRejected, attachmentsUnavailable, type AttachmentDeps } from './attachment-budget.js';
@@ -16,20 +17,19 @@ const ATTACH_HINT = 'attach regular files inside the working directory, by relat
 
 const DEF: AgentteamTool['def'] = {
   name: 'message_send',
-  title: 'Send message',
-  description: 'Send a message to an exact target. Answer on the target shown with the message you reply to.',
+  description: 'Send to an exact target; answer on the target of the message you reply to.',
   inputSchema: {
     type: 'object',
     properties: {
       target: TARGET_PROP,
       content: { type: 'string', minLength: 1, maxLength: MAX_CONTENT_CHARS },
       replyTo: { type: 'string', description: 'id of the message answered' },
-      attachments: { type: 'array', items: { type: 'string' }, maxItems: MAX_ATTACHMENTS, description: 'file paths relative to the working directory, ≤10 MiB each' },
+      attachments: { type: 'array', items: { type: 'string' }, maxItems: MAX_ATTACHMENTS, description: 'workdir-relative file paths, ≤10 MiB each' },
     },
     required: ['target', 'content'],
     additionalProperties: false,
   },
-  outputSchema: outputSchema({ properties: { id: { type: 'string' }, target: { type: 'string' }, createdAt: { type: 'string' } }, required: ['id', 'target', 'createdAt'] }),
+  outputSchema: outputSchema({ properties: { id: { type: 'string' }, target: { type: 'string' }, at: { type: 'string' } }, required: ['id', 'target', 'at'] }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
@@ -65,7 +65,7 @@ async function run(ctx: ToolContext, args: Record<string, unknown>, deps: Attach
     if (replyTo !== undefined) input.replyTo = replyTo;
     if (attachmentIds.length > 0) input.attachmentIds = attachmentIds;
     const m = await ctx.api.messages.send(input, { signal: ctx.signal });
-    return toolResult({ id: m.id, target: m.target, createdAt: m.createdAt });
+    return toolResult({ id: m.id, target: m.target, at: compactTime(m.createdAt) });
   } catch (e) {
     if (e instanceof WorkdirError) return invalidInput(e.message, ATTACH_HINT);
     // A server refusal, or the daemon's own check of the same contract (e.g. a byte bound), keeps its code.

@@ -15,4 +15,4 @@ export function outputSchema(success: Record<string, unknown>): McpToolDef['outp
   return { type: 'object', anyOf: [success, TOOL_ERROR] };
 }
 
-export const TARGET_PROP = { type: 'string', description: 'exact target, e.g. channel:general' } as const;
+export const TARGET_PROP = { type: 'string', description: 'e.g. channel:general' } as const;

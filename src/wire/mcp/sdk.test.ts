@@ -62,12 +62,12 @@ test('callTool for every tool through the SDK, with output schemas validated by 
   assert.equal(sent.isError, undefined);
   const id = (sent.structuredContent as { id: string }).id;
   const hist = await c.callTool({ name: 'message_history_read', arguments: { target: 'channel:general', limit: 1 } });
-  const msg = (hist.structuredContent as { messages: Array<{ id: string; content: string; attachments: Array<{ id: string }> }> }).messages[0]!;
+  const msg = (hist.structuredContent as { messages: Array<{ id: string; content: string; files: Array<{ id: string }> }> }).messages[0]!;
   assert.equal(msg.id, id);
   assert.equal(msg.content, 'via sdk');
   const reacted = await c.callTool({ name: 'message_react', arguments: { messageId: id, emoji: '✅' } });
-  assert.equal((reacted.structuredContent as { reactions: Array<{ emoji: string }> }).reactions[0]!.emoji, '✅');
-  const att = await c.callTool({ name: 'message_attachment_read', arguments: { attachmentId: msg.attachments[0]!.id } });
+  assert.deepEqual((reacted.structuredContent as { reactions: Record<string, number> }).reactions, { '✅': 1 });
+  const att = await c.callTool({ name: 'message_attachment_read', arguments: { attachmentId: msg.files[0]!.id } });
   const path = (att.structuredContent as { path: string }).path;
   assert.equal(readFileSync(join(tools.workdir, path), 'utf8'), '# note\n');
   // A model-caused failure is a tool result the client accepts (isError with structured {code, message, hint?}).

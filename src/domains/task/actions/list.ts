@@ -3,7 +3,7 @@ import { taskList } from '../descriptors.js';
 import type { TaskStatus } from '../contract.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { pageFields } from '../../../wire/exec/action.js';
-import { projectTask } from '../project.js';
+import { projectTaskListItem } from '../project.js';
 import { bind } from './bind.js';
 
 export const list = bind(taskList, async (input, ctx) => {
@@ -14,5 +14,5 @@ export const list = bind(taskList, async (input, ctx) => {
   if (input.filters?.assigneeId !== undefined) req.assigneeId = input.filters.assigneeId;
   if (input.filters?.projectId !== undefined) req.projectId = input.filters.projectId;
   const page = await callServer(ctx, (o) => ctx.api.list(req, o));
-  return { data: { tasks: page.tasks.map(projectTask), ...pageFields(page) } };
+  return { data: { tasks: page.tasks.map(projectTaskListItem), ...pageFields(page) } };
 });

@@ -1,0 +1,99 @@
+// Owns benchmark 8: what a model reads, in o200k tokens (gpt-tokenizer), per tool result and per Exec read, beside the content's own tokens.
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { http } from '../test/harness.js';
+import { goal, table, type BenchReport, type Goal } from './report.js';
+import { BenchDaemon } from './setup.js';
+
+/** Realistic one-line chat messages and short task titles (the content a model came to read). */
+export const LINES = [
+  'Deployed the fix to staging, please check.', 'Tests are green on main now.', 'Can you review PR 42?', 'I will take the flaky test.',
+  'Lunch at noon?', 'The build is slow again today.', 'Merged, thanks!', 'Who owns the release notes?', 'Rebased onto main.',
+  'Looks good to me.', 'Docs updated in README.', 'Found the bug: off by one in the pager.', 'Let us ship it tomorrow.',
+  'Ping me when the server is up.', 'CI is red, investigating.', 'Fixed, rerunning now.', 'Please add a changelog entry.',
+  'Done, see the thread.', 'Staging is down for ten minutes.', 'Thanks all, good work.',
+];
+export const TITLES = [
+  'Write the release notes', 'Fix the flaky pager test', 'Review PR 42', 'Update the README', 'Bump pg to 8.23', 'Add a changelog entry',
+  'Profile the MCP route', 'Rotate the staging key', 'Triage new issues', 'Draft the Q1 plan', 'Fix CI on Node 20', 'Remove dead code',
+  'Document the cursor format', 'Add a PostgreSQL test', 'Shorten tool schemas', 'Check the backup job', 'Clean up old branches',
+  'Write the migration guide', 'Measure token costs', 'Tag version 0.2.0',
+];
+
+const tok = (s: string) => encode(s).length;
+
+export async function benchTokens(): Promise<BenchReport> {
+  const d = await BenchDaemon.launch();
+  try {
+    const agentId = await d.addAgent('builder');
+    const rt = await d.launchWithTokens(agentId);
+    const mcpPath = `/api/internal/mcp/servers/${d.serverId}/agents/${agentId}`;
+    const execPath = (a: string) => `/api/internal/exec/servers/${d.serverId}/agents/${agentId}/${a}`;
+    const host = `127.0.0.1:${d.port}`;
+    let rpcId = 0;
+    /** The text a model reads from one tools/call: the result's text content. */
+    const mcp = async (name: string, args: Record<string, unknown>): Promise<{ text: string; structured: any }> => {
+      const r = await http(d.port, 'POST', mcpPath, {
+        headers: { authorization: `Bearer ${rt.mcpToken}`, host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      const res = JSON.parse(r.body).result;
+      if (!res || res.isError) throw new Error(`${name} failed: ${r.body.slice(0, 300)}`);
+      return { text: res.content[0].text, structured: res.structuredContent };
+    };
+    /** The envelope `agentteam exec` prints: the route's body. */
+    const exec = async (action: string, input: Record<string, unknown>): Promise<{ text: string; data: any }> => {
+      const r = await http(d.port, 'POST', execPath(action), { headers: { authorization: `Bearer ${rt.execToken}`, host, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+      const env = JSON.parse(r.body);
+      if (!env.ok) throw new Error(`${action} failed: ${r.body.slice(0, 300)}`);
+      return { text: r.body.trim(), data: env.data };
+    };
+
+    for (const [i, content] of LINES.entries()) {
+      if (i % 2 === 0) await d.owner('POST', '/api/daemon/messages', { target: 'channel:general', content });
+      else await mcp('message_send', { target: 'channel:general', content });
+    }
+    const firstTask = (await exec('task/create', { title: TITLES[0]! })).data.task;
+    for (const title of TITLES.slice(1)) await exec('task/create', { title });
+    const reviewBodies = LINES.slice(0, 10);
+    for (const body of reviewBodies) await exec('review/add', { target: `task:${firstTask.id}`, verdict: 'comment', body });
+    const reasons = LINES.slice(10, 15);
+    for (const reason of reasons) await exec('approval/request', { subject: `task:${firstTask.id}`, reason });
+
+    const history = await mcp('message_history_read', { target: 'channel:general', limit: 20 });
+    const msgId = history.structured.messages[0].id;
+    const rows: { what: string; text: string; items: number; content: number }[] = [
+      { what: 'MCP message_history_read (20 msgs)', text: history.text, items: 20, content: LINES.reduce((s, l) => s + tok(l), 0) },
+      { what: 'MCP message_send', text: (await mcp('message_send', { target: 'channel:general', content: LINES[1]! })).text, items: 1, content: 0 },
+      { what: 'MCP message_react', text: (await mcp('message_react', { messageId: msgId, emoji: '👍' })).text, items: 1, content: 0 },
+      { what: 'Exec task list (20 tasks)', text: (await exec('task/list', { limit: 20 })).text, items: 20, content: TITLES.reduce((s, t) => s + tok(t), 0) },
+      { what: 'Exec task get', text: (await exec('task/get', { taskId: firstTask.id })).text, items: 1, content: tok(TITLES[0]!) },
+      { what: 'Exec task create', text: (await exec('task/create', { title: TITLES[1]! })).text, items: 1, content: tok(TITLES[1]!) },
+      { what: 'Exec review list (10 reviews)', text: (await exec('review/list', { filters: { target: `task:${firstTask.id}` } })).text, items: 10, content: reviewBodies.reduce((s, b) => s + tok(b), 0) },
+      { what: 'Exec approval list (5 approvals)', text: (await exec('approval/list', {})).text, items: 5, content: reasons.reduce((s, r) => s + tok(r), 0) },
+      { what: 'Exec workspace members (2)', text: (await exec('workspace/members', {})).text, items: 2, content: 0 },
+      { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
+    ];
+    const out = rows.map((r) => {
+      const total = tok(r.text);
+      const perItem = (total - r.content) / r.items;
+      return { ...r, total, perItem, ratio: r.content ? total / r.content : NaN };
+    });
+    const goals: Goal[] = [
+      goal('message_history_read of 20 one-line messages, tokens', out[0]!.total, '<=', 600),
+      goal('task list of 20 short tasks, tokens', out[3]!.total, '<=', 900),
+      ...out.filter((r) => r.items > 1).map((r) => goal(`${r.what}: overhead per item beyond its content, tokens`, r.perItem, '<=', 25)),
+    ];
+    return {
+      name: 'tokens',
+      table:
+        table(
+          ['what the model reads (o200k, gpt-tokenizer 4.0.0)', 'tokens', 'content', 'overhead/item', 'total/content'],
+          out.map((r) => [r.what, String(r.total), String(r.content), r.perItem.toFixed(1), Number.isNaN(r.ratio) ? '-' : `${r.ratio.toFixed(2)}x`]),
+        ) + `\nsample message: ${JSON.stringify(history.structured.messages[0])}`,
+      goals,
+      json: { rows: out.map(({ text: _t, ...r }) => r) },
+    };
+  } finally {
+    await d.dispose();
+  }
+}

@@ -1,0 +1,16 @@
+// Owns the compact model-visible forms shared by every projection: one time format and one author label.
+
+/**
+ * The one model-visible time format: ISO 8601 basic, UTC, second precision (`20261201T103335Z`, 7 o200k tokens against
+ * 13 for `2026-12-01T10:33:35.418Z`). Orderings never read it back (they compare the stored milliseconds).
+ */
+export function compactTime(iso: string): string {
+  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
+
+export const COMPACT_TIME_PATTERN = '^\\d{8}T\\d{6}Z$';
+
+/** An author as the reader needs it: display name plus kind, e.g. `Ada (human)`; the member id is not repeated. */
+export function authorLabel(a: { name: string; kind: string }): string {
+  return `${a.name} (${a.kind})`;
+}

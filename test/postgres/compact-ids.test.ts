@@ -1,0 +1,88 @@
+// Tests compact ids across server processes on one PostgreSQL database: two real `agentteam server start` processes and two servers on one frozen clock create concurrently with no collision and no failure.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerApi } from '../../src/server-client/api.js';
+import { ServerClient } from '../../src/server-client/client.js';
+import { startServer, type RunningServer } from '../../src/server/main.js';
+import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { systemClock, type Clock } from '../../src/shared/clock.js';
+import { COMPACT_ID_RE } from '../../src/shared/ids.js';
+import { startCluster, type Cluster } from './cluster.js';
+import { startServerProc, type ServerProc } from './server-proc.js';
+
+let cluster: Cluster;
+const dir = mkdtempSync(join(tmpdir(), 'agentteam-ids-'));
+before(async () => {
+  cluster = await startCluster();
+});
+after(async () => {
+  await cluster?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `n` creations through `api`, `width` at a time; every one must succeed (a 500 or a conflict rejects). */
+async function createMany(api: ServerApi, n: number, width: number, tag: string): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        ids.push(i % 2 ? (await api.tasks.create({ title: `${tag} ${i}` })).id : (await api.messages.send({ target: 'channel:general', content: `${tag} ${i}` })).id);
+      }
+    }),
+  );
+  return ids;
+}
+
+/** The node part of a compact id: the digits between the 13 of ms and the last (sequence) one. */
+const nodeOf = (id: string) => id.slice(id.indexOf('_') + 14, -1);
+const msOf = (id: string) => id.slice(id.indexOf('_') + 1, id.indexOf('_') + 14);
+
+test('two real server processes on one database create hundreds of ids concurrently: all distinct, each process on its own node', async () => {
+  const db = await cluster.createDatabase();
+  const token = join(dir, 'admin.token');
+  const procs: ServerProc[] = await Promise.all(['a', 'b'].map((n) => startServerProc(['--db', db, '--admin-token-file', token, '--log-file', join(dir, `${n}.log`)], join(dir, n))));
+  const clients = procs.map((p) => new ServerClient({ baseUrl: p.url, timeoutMs: 30_000 }));
+  try {
+    const boot = await clients[0]!.bootstrap(readFileSync(token, 'utf8').trim(), { ownerName: 'Owner' });
+    const [a, b] = clients.map((c) => c.as(boot.ownerCredential!));
+    const [fromA, fromB] = await Promise.all([createMany(a!, 300, 8, 'A'), createMany(b!, 300, 8, 'B')]);
+    const all = [...fromA, ...fromB];
+    assert.equal(new Set(all).size, 600, 'no id made twice');
+    for (const id of all) assert.match(id, COMPACT_ID_RE);
+    const nodesA = new Set(fromA.map(nodeOf));
+    const nodesB = new Set(fromB.map(nodeOf));
+    assert.equal(nodesA.size, 1);
+    assert.equal(nodesB.size, 1);
+    assert.notDeepEqual([...nodesA], [...nodesB], 'the two processes hold different nodes');
+    // Rows made by one process are read by id through the other.
+    for (const id of fromB.filter((i) => i.startsWith('tsk_')).slice(0, 5)) assert.equal((await a!.tasks.get(id)).id, id);
+  } finally {
+    for (const c of clients) c.close();
+    await Promise.all(procs.map((p) => p.stop()));
+  }
+});
+
+test('two servers on one database and one frozen clock: every id falls in the same milliseconds, none collide, none fail', async () => {
+  const db = await cluster.createDatabase();
+  // Time stands still (both generators borrow the same milliseconds); timers (retry backoff, heartbeats) still run.
+  const frozen = Date.UTC(2026, 11, 1);
+  const clock: Clock = { now: () => frozen, setTimer: (ms, fn) => systemClock.setTimer(ms, fn) };
+  const servers: RunningServer[] = await Promise.all([startServer({ db, adminToken: TEST_ADMIN_TOKEN, clock }), startServer({ db, adminToken: TEST_ADMIN_TOKEN, clock })]);
+  const clients = servers.map((s) => new ServerClient({ baseUrl: s.url, timeoutMs: 30_000 }));
+  try {
+    const boot = await clients[0]!.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' });
+    const [a, b] = clients.map((c) => c.as(boot.ownerCredential!));
+    const [fromA, fromB] = await Promise.all([createMany(a!, 300, 8, 'A'), createMany(b!, 300, 8, 'B')]);
+    assert.equal(new Set([...fromA, ...fromB]).size, 600);
+    const shared = new Set(fromA.map(msOf).filter((ms) => new Set(fromB.map(msOf)).has(ms)));
+    assert.ok(shared.size >= 20, `both made ids in the same milliseconds (${shared.size} shared)`);
+  } finally {
+    for (const c of clients) c.close();
+    await Promise.all(servers.map((s) => s.close()));
+  }
+});
