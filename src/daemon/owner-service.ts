@@ -67,14 +67,34 @@ export class OwnerService {
     if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const patch: ProfilePatch = { ...input };
     if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
-    const next = this.deps.index.update(p.id, patch);
+    // The server member is renamed first (its messages show the new name); a refusal there changes nothing here, and a
+    // refusal here renames it back.
+    const renamed = input.name !== undefined && input.name !== p.name;
+    if (renamed) await this.deps.owner().members.renameAgent(p.id, { name: input.name! });
+    let next: AgentProfile;
+    try {
+      next = this.deps.index.update(p.id, patch);
+    } catch (e) {
+      if (renamed) await this.deps.owner().members.renameAgent(p.id, { name: p.name }).catch(() => undefined);
+      throw e;
+    }
     if (input.enabled !== undefined) await this.deps.lifecycle.setEnabled(next);
     return this.view(p.id);
   }
 
-  /** Removes the agent: its live runtimes are stopped (each exit revokes its authorization) before the profile and its local state go. */
+  /** Removes the agent: its live runtimes are stopped (each exit revokes its authorization), then its server member, then the profile and its local state. */
   async removeAgent(agent: string): Promise<{ removed: string }> {
     const p = this.found(agent);
+    await this.deps.lifecycle.quiesce(p.id);
+    try {
+      // The server member goes too (its credential stops everywhere); one already gone is fine.
+      await this.deps.owner().members.remove(p.id, { idempotencyKey: `agent-rm-${randomUUID()}` });
+    } catch (e) {
+      if (!(e instanceof AppError && e.code === 'not_found')) {
+        await this.deps.lifecycle.setEnabled(p); // nothing removed: the agent follows its turns again if it was enabled
+        throw e;
+      }
+    }
     await this.deps.lifecycle.remove(p.id);
     return { removed: p.id };
   }

@@ -6,7 +6,7 @@ import { ensurePrivateDir } from '../daemon/home.js';
 import { AppError } from '../shared/errors.js';
 
 /** The one variable that tells a runtime where its agent's Memory clone is (appended after the env scrub). */
-export const MEMORY_DIR_ENV = 'AGENTTEAM_MEMORY_DIR';
+export { MEMORY_DIR_ENV } from '../runtime/drivers/types.js';
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 

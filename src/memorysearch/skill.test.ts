@@ -52,10 +52,3 @@ test("a user's own skill of the same name, or a symlink in its place, is left al
   writeMemorySkill('claude', wd);
   assert.equal(readFileSync(join(cdir, 'SKILL.md'), 'utf8'), MEMORY_SKILL_MD);
 });
-
-test('memoryDirArgs: Claude gets --add-dir=DIR, Codex a writable root, other kinds nothing', async () => {
-  const { memoryDirArgs } = await import('./access.js');
-  assert.deepEqual(memoryDirArgs('claude', '/h/memory/agt_1'), ['--add-dir=/h/memory/agt_1']);
-  assert.deepEqual(memoryDirArgs('codex', '/h/memory/a"b'), ['-c', 'sandbox_workspace_write.writable_roots=["/h/memory/a\\"b"]']);
-  for (const k of ['opencode', 'kimi', 'command']) assert.deepEqual(memoryDirArgs(k, '/x'), []);
-});

@@ -41,7 +41,7 @@ Your memory is a git repository of Markdown files at \`$${MEMORY_DIR_ENV}\`. Onl
 - Date what you learn: \`- 2026-05-01: Ana owns the billing service\`. Replace facts that changed; do not append contradictions.
 - Link related files with relative links, e.g. \`[billing](../projects/billing.md)\`.
 - Never store secrets, tokens or credentials.
-- Commit after a change: \`git -C "$${MEMORY_DIR_ENV}" add -A && git -C "$${MEMORY_DIR_ENV}" commit -qm "memory: <what>"\`.
+- Where your shell may run git, commit after a change: \`git -C "$${MEMORY_DIR_ENV}" add -A && git -C "$${MEMORY_DIR_ENV}" commit -qm "memory: <what>"\`.
 - memory_search returns path and line range; open the file there to read it.
 `;
 

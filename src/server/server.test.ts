@@ -58,6 +58,28 @@ test('owner-only calls deny agents', async () => {
   assert.equal((await agent.members.me()).kind, 'agent');
 });
 
+test('removal and rename: an admin removes members and renames agents; a Human who is no longer an admin still does both for the agents they created, nobody else', async () => {
+  const pat = await t.client.join((await t.owner.members.invite({ name: 'Pat', role: 'admin' })).code);
+  const patApi = t.client.as(pat.credential);
+  const mine = await patApi.members.createAgent({ name: 'pats-bot' });
+  const spare = await patApi.members.createAgent({ name: 'pats-spare' });
+  await t.runSql('UPDATE members SET admin = 0 WHERE id = ?', [pat.member.id]);
+  await fails(patApi.members.remove(agentId), 'denied');
+  await fails(patApi.members.remove(t.ownerId), 'denied');
+  await fails(patApi.members.remove(pat.member.id), 'denied');
+  await fails(agent.members.remove(spare.agent.id), 'denied');
+  assert.equal((await patApi.members.renameAgent(mine.agent.id, { name: 'pats-bot-2' })).name, 'pats-bot-2');
+  await fails(patApi.members.renameAgent(agentId, { name: 'taken-over' }), 'denied');
+  await fails(agent.members.renameAgent(spare.agent.id, { name: 'x' }), 'denied');
+  await fails(t.owner.members.renameAgent(spare.agent.id, { name: 'pats-bot-2' }), 'conflict');
+  await fails(t.owner.members.renameAgent(t.ownerId, { name: 'bot' }), 'not_found');
+  assert.equal((await t.owner.members.renameAgent(spare.agent.id, { name: 'pats-spare-2' })).name, 'pats-spare-2');
+  assert.deepEqual((await patApi.members.remove(mine.agent.id)).removed, [mine.agent.id]);
+  await fails(t.client.as(mine.credential).members.me(), 'denied');
+  await fails(patApi.members.remove(mine.agent.id), 'not_found');
+  assert.equal((await t.client.as(spare.credential).members.me()).id, spare.agent.id);
+});
+
 test('an agent reads and posts only in channels it is a member of; the owner reads all', async () => {
   await t.owner.channels.create({ id: 'ops', name: 'Operations' });
   await fails(t.owner.channels.create({ id: 'ops' }), 'conflict');

@@ -8,7 +8,7 @@
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
@@ -152,8 +152,14 @@ test('claude turn (default settings): instructions reach the model; a shell `age
   const send = { id: 'toolu_turn_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'claude turn reply: the task is created' } };
   // Any other command stays behind Claude's permission check (`-p` denies what is not allowed).
   const other = { id: 'toolu_turn_other', name: 'Bash', input: { command: 'touch not-allowed', description: 'not an agentteam command' } };
+  // Its Memory clone is writable through the file tools; the clone's .git is not.
+  const mem = creds.env.AGENTTEAM_MEMORY_DIR!;
+  const remember = { id: 'toolu_turn_mem', name: 'Write', input: { file_path: join(mem, 'notes', 'release.md'), content: '- 2026-12-01: release notes task (claude)\n' } };
+  const hook = { id: 'toolu_turn_hook', name: 'Write', input: { file_path: join(mem, '.git', 'hooks', 'pre-commit'), content: '#!/bin/sh\ntouch /tmp/pwned\n' } };
   const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   model.script = scriptSteps([
+    { call: remember, offered: offers('Write') },
+    { call: hook, offered: offers('Write') },
     { call: other, offered: offers('Bash') },
     { call: exec, offered: offers('Bash') },
     { call: search, offered: offers('ToolSearch') },
@@ -167,6 +173,11 @@ test('claude turn (default settings): instructions reach the model; a shell `age
     assert.equal(r.code, 0, `claude turn failed; stderr: ${run.p.stderr().slice(-800)}`);
     const first = model.requests.find((q) => JSON.stringify(q.body.system ?? '').includes(marker));
     assert.ok(first, 'the stable instructions never reached the model as system prompt');
+    const wrote = await model.waitForToolResult(remember.id, 1);
+    assert.notEqual(wrote.is_error, true, `Write into the Memory clone failed: ${JSON.stringify(wrote).slice(0, 300)}`);
+    assert.equal(readFileSync(remember.input.file_path, 'utf8'), remember.input.content);
+    assert.equal((await model.waitForToolResult(hook.id, 1)).is_error, true, 'a Write into the clone\'s .git was allowed');
+    assert.equal(existsSync(hook.input.file_path), false);
     const denied = await model.waitForToolResult(other.id, 1);
     t.diagnostic(`claude Bash outside the allowed rules: ${JSON.stringify(denied).slice(0, 200)}`);
     assert.equal(denied.is_error, true, 'a command other than `agentteam exec` ran without permission');

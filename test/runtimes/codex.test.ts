@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ import { bytes, schemaBounds, CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEn
 import { scriptOneCall, startModelCapture, writeCodexCaptureProvider, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
+const MEM_WRITE = `mkdir -p "$AGENTTEAM_MEMORY_DIR/notes" && printf '%s\\n' '- 2026-12-01: release notes task (codex)' > "$AGENTTEAM_MEMORY_DIR/notes/release.md"`;
+const HOOK_WRITE = `printf 'x' > "$AGENTTEAM_MEMORY_DIR/.git/hooks/pre-commit"`;
 const SHIM = join(import.meta.dirname, 'codex-app-server.mjs');
 let rd: RuntimeDaemon;
 let model: ModelCapture;
@@ -167,6 +169,11 @@ test('codex turn via app-server (default model, code mode): developer instructio
     'text(JSON.stringify({ made }));',
     `let other; try { other = await tools.exec_command({ cmd: "curl -s -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.2:9/" }); } catch (e) { other = { blocked: String(e) }; }`,
     'text(JSON.stringify({ other }));',
+    // Its Memory clone is writable from the sandbox; the clone's .git is not.
+    `let mem; try { mem = await tools.exec_command({ cmd: ${JSON.stringify(MEM_WRITE)} }); } catch (e) { mem = { failed: String(e) }; }`,
+    'text(JSON.stringify({ mem }));',
+    `let hook; try { hook = await tools.exec_command({ cmd: ${JSON.stringify(HOOK_WRITE)} }); } catch (e) { hook = { failed: String(e) }; }`,
+    'text(JSON.stringify({ hook }));',
     `const sent = await tools.agentteam__message_send({ target: "channel:general", content: ${JSON.stringify(reply)} });`,
     'text(JSON.stringify({ sent }));',
   ].join('\n');
@@ -192,6 +199,8 @@ test('codex turn via app-server (default model, code mode): developer instructio
     assert.match(out, /tsk_/);
     assert.match(out, /blocked/, 'a loopback address other than the daemon host was reachable');
     assert.match(out, /channel:general/);
+    assert.equal(readFileSync(join(creds.env.AGENTTEAM_MEMORY_DIR!, 'notes', 'release.md'), 'utf8'), '- 2026-12-01: release notes task (codex)\n', `the Memory clone was not writable: ${out.slice(0, 800)}`);
+    assert.equal(existsSync(join(creds.env.AGENTTEAM_MEMORY_DIR!, '.git', 'hooks', 'pre-commit')), false, 'the clone\'s .git was writable');
     assert.equal((await findMessage(rd, 'channel:general', reply))?.author.name, 'cxt');
     assert.match(JSON.stringify(await execAs(creds, ['task', 'list'])), /release notes \(codex\)/);
     const threadId = run.plan.resumeIdFrom?.(run.p.stdout());

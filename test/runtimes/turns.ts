@@ -36,6 +36,9 @@ export async function holdCredentials(rd: RuntimeDaemon, name: string): Promise<
   for (const k of INJECTED) env[k] = seen[k]!;
   // The daemon puts its agentteam bin dir first on PATH; a turn's runtime gets the same head.
   env.AGENTTEAM_BIN_DIR = seen.PATH!.split(':')[0]!;
+  // The agent's Memory clone, which the drivers make writable.
+  assert.ok(seen.AGENTTEAM_MEMORY_DIR, 'the daemon gave the runtime no AGENTTEAM_MEMORY_DIR');
+  env.AGENTTEAM_MEMORY_DIR = seen.AGENTTEAM_MEMORY_DIR;
   return {
     agentId,
     env,

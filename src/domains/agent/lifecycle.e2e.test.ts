@@ -65,13 +65,32 @@ test('agent rm stops the live runtime (its token is refused) before the profile 
   const run = await launch('rmme');
   assert.equal(await execStatus(ids.rmme!, run.token), 200);
   assert.ok(leftovers(ids.rmme!).includes('memory clone'), 'the launch made a clone');
+  const credential = (JSON.parse(readFileSync(join(d.home, 'profiles', `${ids.rmme}.json`), 'utf8')) as { credential: string }).credential;
   const rm = await d.run(['agent', 'rm', 'rmme']);
   assert.equal(rm.code, 0, rm.stderr);
+  assert.ok(!(cliJson(await d.run(['member', 'ls'])) as Array<{ id: string }>).some((m) => m.id === ids.rmme), 'the server member is gone');
+  const server = new URL(cliJson(await d.run(['daemon', 'status'])).server.url as string);
+  assert.equal((await http(Number(server.port), 'GET', '/v1/me', { headers: { host: server.host, authorization: `Bearer ${credential}` } })).status, 403, "the agent's server credential is refused");
   assert.equal(await runStatus(run.runId), 'exited');
   assert.equal(existsSync(run.tokenFile), false);
   assert.equal(await execStatus(ids.rmme!, run.token), 403);
   assert.deepEqual(leftovers(ids.rmme!), []);
   assert.notEqual((await d.run(['agent', 'get', 'rmme'])).code, 0);
+});
+
+test('agent update --name renames the server member too; a name another agent holds is refused and changes neither side', async () => {
+  const id = (await d.addAgent('ren')).id;
+  const nameOnServer = async () => (cliJson(await d.run(['member', 'ls'])) as Array<{ id: string; name: string }>).find((m) => m.id === id)?.name;
+  const up = await d.run(['agent', 'update', 'ren', '--name', 'ren2']);
+  assert.equal(up.code, 0, up.stderr);
+  assert.equal(await nameOnServer(), 'ren2');
+  assert.equal(cliJson(await d.run(['agent', 'get', 'ren2'])).id, id);
+  const taken = await d.run(['agent', 'update', 'ren2', '--name', 'keep']);
+  assert.notEqual(taken.code, 0);
+  assert.match(taken.stderr, /already exists/);
+  assert.equal(await nameOnServer(), 'ren2');
+  assert.equal(cliJson(await d.run(['agent', 'get', 'ren2'])).id, id);
+  assert.equal((await d.run(['agent', 'rm', 'ren2'])).code, 0);
 });
 
 test('agent disable stops the live runtime and refuses launches; enable allows them again', async () => {

@@ -8,6 +8,8 @@ import type { TextBound } from '../../shared/bounds.js';
 export const CHANNEL_NAME = { field: 'name', min: 1, chars: 100, bytes: 400 } as const satisfies TextBound;
 export const CHANNEL_NAME_MAX = CHANNEL_NAME.chars;
 export const DM_MEMBERS_MAX = 16;
+/** Channels a workspace holds at most: the channel list stays bounded. */
+export const CHANNELS_MAX = 1_000;
 
 export interface ChannelDto {
   id: string; // slug, unique per workspace

@@ -4,7 +4,7 @@ import { newId } from '../../shared/ids.js';
 import { ID_RE, isOwner, iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { memberById } from '../member/service.js';
 import { checkText, clipText } from '../../shared/bounds.js';
-import { CHANNEL_NAME, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './contract.js';
+import { CHANNEL_NAME, CHANNELS_MAX, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './contract.js';
 import { CHANNEL_ID_RE } from './target.js';
 
 interface ChannelRow {
@@ -28,6 +28,7 @@ export class Channels {
     const row: ChannelRow = { id: input.id, name, created_at: this.deps.clock.now() };
     return this.deps.store.tx(async (sql) => {
       if (await sql.get('SELECT 1 AS x FROM channels WHERE id = ?', [row.id])) throw new AppError('conflict', `channel ${row.id} already exists`);
+      if (Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM channels'))?.n ?? 0) >= CHANNELS_MAX) throw new AppError('validation_failed', `the workspace holds at most ${CHANNELS_MAX} channels`);
       await sql.run('INSERT INTO channels (id, name, created_at) VALUES (?, ?, ?)', [row.id, row.name, row.created_at]);
       await sql.run('INSERT INTO channel_members (channel_id, member_id) VALUES (?, ?)', [row.id, actor.id]);
       return channelDto(row);

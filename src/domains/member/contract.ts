@@ -7,6 +7,8 @@ import type { TextBound } from '../../shared/bounds.js';
 /** A member's display name in characters and serialized JSON bytes (the one place; server and daemon check it). */
 export const MEMBER_NAME = { field: 'name', min: 1, chars: 100, bytes: 400 } as const satisfies TextBound;
 export const NAME_MAX = MEMBER_NAME.chars;
+/** Current members a workspace holds at most (Humans and agents): the member list and every directory stay bounded. */
+export const MEMBERS_MAX = 10_000;
 
 export interface MemberDto {
   id: string;

@@ -3,11 +3,18 @@ import { keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkText } from '../../shared/bounds.js';
-import { INVITE_TTL_MS, MEMBER_NAME, type InviteCreated, type Joined } from './contract.js';
+import { INVITE_TTL_MS, MEMBER_NAME, MEMBERS_MAX, type InviteCreated, type Joined } from './contract.js';
+import type { Sql } from '../../server/store/types.js';
 
 const CODE_RE = /^ati_[A-Za-z0-9_-]{43}$/;
 // Security invariant: one answer for an unknown, used or expired code; nothing about which.
 const badCode = () => new AppError('denied', 'this invite code is not valid (unknown, used or expired)');
+
+/** Refuses a new member once the workspace holds MEMBERS_MAX current ones (checked inside the creating transaction). */
+export async function checkMemberRoom(sql: Sql): Promise<void> {
+  const n = Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL'))?.n ?? 0);
+  if (n >= MEMBERS_MAX) throw new AppError('validation_failed', `the workspace holds at most ${MEMBERS_MAX} members; remove one first`);
+}
 
 export class Invites {
   constructor(private readonly deps: DomainDeps) {}
@@ -47,6 +54,7 @@ export class Invites {
       if (!inv || inv.used_by !== null || now >= inv.expires_at) throw badCode();
       const ws = await sql.get<{ value: string }>("SELECT value FROM meta WHERE key = 'workspace_id'");
       if (!ws) throw badCode();
+      await checkMemberRoom(sql);
       const credential = newToken('ats');
       const id = newId('mem');
       await sql.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin) VALUES (?, ?, 'human', 'member', ?, ?, ?)", [

@@ -2,7 +2,7 @@
 import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
-import { Invites } from './invites.js';
+import { checkMemberRoom, Invites } from './invites.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
@@ -104,9 +104,25 @@ export class Members {
     const row: MemberRow = { id: newId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx(async (sql) => {
       if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND removed_at IS NULL", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await checkMemberRoom(sql);
       await sql.run(`INSERT INTO members (${COLS}, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id]);
     });
     return { agent: memberDto(row), credential };
+  }
+
+  /** Renames an agent (an admin, or the Human who created it); agent names stay unique in the workspace. */
+  async renameAgent(actor: Actor, memberId: string, input: { name: string }): Promise<MemberDto> {
+    const name = checkText(input.name, MEMBER_NAME);
+    return this.deps.store.tx(async (sql) => {
+      const target = await memberById(sql, memberId);
+      // Security invariant: an admin renames agents; anyone else only an agent they created.
+      const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
+      if (!ownAgent) requireAdmin(actor, 'rename agents');
+      if (!target || target.kind !== 'agent') throw new AppError('not_found', 'agent not found');
+      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND id <> ? AND removed_at IS NULL", [name, memberId])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      await sql.run('UPDATE members SET name = ? WHERE id = ?', [name, memberId]);
+      return memberDto({ ...target, name });
+    });
   }
 
   /**
@@ -115,9 +131,11 @@ export class Members {
    * authenticating at once on every server process; channel seats are freed; messages and tasks stay as history.
    */
   async remove(actor: Actor, memberId: string): Promise<{ removed: string[] }> {
-    requireAdmin(actor, 'remove members');
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
+      // Security invariant: an admin removes members; anyone else removes only an agent they created.
+      const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
+      if (!ownAgent) requireAdmin(actor, 'remove members');
       if (!target) throw new AppError('not_found', 'member not found');
       if (target.role === 'owner') throw new AppError('denied', 'the workspace owner cannot be removed');
       if (target.admin && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may remove an admin');

@@ -22,6 +22,8 @@ export const MAX_AHEAD_MS = 366 * 86_400_000;
 /** How often: consecutive cron minutes at least this far apart (the 5-field grammar's floor is 1 minute). */
 export const MIN_INTERVAL_MINUTES = 5;
 /** A due window fired later than this after its time (the server was down or stalled) counts as missed. */
+/** Runs a schedule keeps: the newest RUNS_KEPT in the runs order; recording a new one prunes the oldest (an every-minute cron would otherwise grow by 525,600 rows a year). */
+export const RUNS_KEPT = 500;
 export const LATE_MS = 2 * 60_000;
 /** Enabled schedules one member may hold. */
 export const ENABLED_PER_MEMBER_MAX = 100;

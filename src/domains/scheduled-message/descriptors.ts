@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { At, Content, Cron, Missed, Schedule, ScheduleRun, Target, TimeZone } from './contract.js';
+import { At, Content, Cron, Missed, RUNS_KEPT, Schedule, ScheduleRun, Target, TimeZone } from './contract.js';
 
 const ScheduleId = Id('Schedule id, e.g. sch_8f2k1.');
 const ScheduleOut = Strict({ schedule: Schedule });
@@ -80,7 +80,7 @@ export const scheduleDelete = defineAction({
 export const scheduleRuns = defineAction({
   domain: 'scheduled-message',
   action: 'runs',
-  summary: 'A schedule\'s runs, newest attempt first.',
+  summary: `A schedule's runs (the newest ${RUNS_KEPT} are kept), newest attempt first.`,
   input: Strict({ scheduleId: ScheduleId, limit: Limit, cursor: Cursor }),
   output: Strict({ runs: Type.Array(ScheduleRun), hasMore: HasMore, nextCursor: NextCursor }),
   example: { scheduleId: 'sch_8f2k1', limit: 10 },

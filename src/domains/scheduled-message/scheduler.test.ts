@@ -10,7 +10,7 @@ import { createDomains } from '../../server/app.js';
 import { startServer } from '../../server/main.js';
 import { openStore } from '../../server/store/open.js';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test-helpers.js';
-import type { ScheduleRunDto } from './contract.js';
+import { RUNS_KEPT, type ScheduleRunDto } from './contract.js';
 import { BATCH, TICK_MS, type Scheduler } from './scheduler.js';
 
 const Z = (s: string) => Date.parse(s);
@@ -186,4 +186,24 @@ test('a window whose creator may no longer post to the target is recorded failed
     assert.deepEqual([run!.status, run!.messageId], ['failed', null]);
     assert.match(run!.error!, /may no longer post/);
     assert.equal((await posted(e.t.owner, 'channel:ops', 'to ops')).length, 0);
+  }));
+
+test(`a schedule keeps its newest ${RUNS_KEPT} runs: recording one more prunes the oldest, and the schedule still fires on time`, () =>
+  withEnv('2026-03-01T00:00:00Z', async (e) => {
+    const s = await e.alice.schedules.create({ target: e.target, content: 'hourly', cron: '0 * * * *' });
+    // RUNS_KEPT earlier windows, recorded directly (one per hour back from midnight).
+    for (let i = RUNS_KEPT; i >= 1; i--) {
+      const at = Z('2026-03-01T00:00:00Z') - i * 3_600_000;
+      await e.t.runSql('INSERT INTO schedule_runs (id, schedule_id, scheduled_for, status, occurrences, message_id, error, attempted_at, created_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)', [`run_old${String(i).padStart(4, '0')}`, s.id, at, 'sent', 1, at, at]);
+    }
+    await e.tickAt(Z('2026-03-01T01:00:00Z'));
+    await e.tickAt(Z('2026-03-01T02:00:00Z'));
+    const n = (await e.t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM schedule_runs WHERE schedule_id = ?', [s.id]))[0]?.n;
+    assert.equal(Number(n), RUNS_KEPT);
+    const ids = (await e.t.querySql<{ id: string }>('SELECT id FROM schedule_runs WHERE schedule_id = ?', [s.id])).map((r) => r.id);
+    assert.ok(!ids.includes(`run_old${String(RUNS_KEPT).padStart(4, '0')}`) && !ids.includes(`run_old${String(RUNS_KEPT - 1).padStart(4, '0')}`), 'the two oldest are pruned');
+    assert.ok(ids.includes(`run_old${String(RUNS_KEPT - 2).padStart(4, '0')}`), 'the third oldest is kept');
+    const newest = (await e.alice.schedules.runs({ scheduleId: s.id, limit: 2 })).runs.map((r) => [r.scheduledFor, r.status]);
+    assert.deepEqual(newest, [['2026-03-01T02:00:00.000Z', 'sent'], ['2026-03-01T01:00:00.000Z', 'sent']]);
+    assert.equal((await posted(e.alice, e.target, 'hourly')).length, 2);
   }));

@@ -8,7 +8,8 @@
 //     and, unless it is skipped as missed, post the message. All or nothing: a crash before commit leaves the window
 //     due, a commit leaves it fired exactly once, also with several server processes on one PostgreSQL database;
 //  3. a window fired more than LATE_MS after its time (the server was down) is late: `skip` records one `missed` run
-//     (no message), `fireOnce` posts once; either way `occurrences` counts the windows it stands for.
+//     (no message), `fireOnce` posts once; either way `occurrences` counts the windows it stands for;
+//  4. the run history keeps the newest RUNS_KEPT runs per schedule.
 import type { Actor, DomainDeps } from '../../server/context.js';
 import type { Timer } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
@@ -16,7 +17,7 @@ import type { BackgroundLoop } from '../module.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
-import { LATE_MS, type RunStatus } from './contract.js';
+import { LATE_MS, RUNS_KEPT, type RunStatus } from './contract.js';
 import { SCHEDULE_COLS, timingOf, type ScheduleRow } from './service.js';
 import { nextAfter, windowsBetween } from './timing.js';
 
@@ -95,6 +96,8 @@ export class Scheduler implements BackgroundLoop {
       }
       const attempted = status === 'missed' ? null : now;
       await sql.run('INSERT INTO schedule_runs (id, schedule_id, scheduled_for, status, occurrences, message_id, error, attempted_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [this.deps.ids.next('run', now), id, slot, status, occurrences, messageId, error, attempted, now]);
+      // Bound: the history keeps the newest RUNS_KEPT runs (the claim is next_run_at, so a pruned run can never refire).
+      await sql.run('DELETE FROM schedule_runs WHERE id IN (SELECT id FROM schedule_runs WHERE schedule_id = ? ORDER BY COALESCE(attempted_at, created_at) DESC, id DESC LIMIT ? OFFSET ?)', [id, 1_000_000, RUNS_KEPT]);
       return true;
     });
   }

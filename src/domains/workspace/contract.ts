@@ -21,7 +21,7 @@ export const WorkspaceMember = Strict({
   memberId: Type.String(),
   name: Type.String(),
   kind: MemberKind,
-  role: Type.Union([Type.Literal('owner'), Type.Literal('member')]),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]),
   joinedAt: Timestamp,
 });
 export type WorkspaceMemberDto = Static<typeof WorkspaceMember>;

@@ -52,9 +52,9 @@ export class Workspaces {
     if (input.kind) (where.push('kind = ?'), params.push(input.kind));
     if (query) (where.push("LOWER(name) LIKE ? ESCAPE '\\'"), params.push(likePattern(query)));
     const p = await this.deps.store.tx((sql) =>
-      keysetPage<{ id: string; name: string; kind: 'human' | 'agent'; role: 'owner' | 'member'; created_at: number }>(sql, this.deps.cursors, {
+      keysetPage<{ id: string; name: string; kind: 'human' | 'agent'; role: 'owner' | 'member'; admin: number | null; created_at: number }>(sql, this.deps.cursors, {
         ordering: WORKSPACE_MEMBER_ORDER,
-        columns: 'id, name, kind, role, created_at',
+        columns: 'id, name, kind, role, admin, created_at',
         from: 'members',
         where: where.join(' AND '),
         params,
@@ -63,7 +63,7 @@ export class Workspaces {
         cursor: input.cursor,
       }),
     );
-    const page: WorkspaceMemberPage = { members: p.rows.map((r) => ({ memberId: r.id, name: r.name, kind: r.kind, role: r.role, joinedAt: iso(r.created_at) })), hasMore: p.hasMore };
+    const page: WorkspaceMemberPage = { members: p.rows.map((r) => ({ memberId: r.id, name: r.name, kind: r.kind, role: r.role === 'owner' ? 'owner' : Number(r.admin) ? 'admin' : 'member', joinedAt: iso(r.created_at) })), hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
     return page;
   }

@@ -70,6 +70,20 @@ test('member walks with random page sizes equal the full scan in name ASC, membe
   await assert.rejects(alice.workspace.members({ cursor: 'garbage' }), code('validation_failed'));
 });
 
+test('each member shows its role: the owner, an admin who joined by invite, a plain member and agents', async () => {
+  const admin = await t.client.join((await t.owner.members.invite({ name: 'Role Admin', role: 'admin' })).code);
+  const plain = await t.client.join((await t.owner.members.invite({ name: 'Role Member' })).code);
+  const roles = new Map<string, string>();
+  for (let cursor: string | undefined, p; (p = await alice.workspace.members({ limit: 100, ...(cursor ? { cursor } : {}) })); cursor = p.nextCursor) {
+    for (const m of p.members) roles.set(m.memberId, m.role);
+    if (!p.hasMore) break;
+  }
+  assert.equal(roles.get(t.ownerId), 'owner');
+  assert.equal(roles.get(admin.member.id), 'admin');
+  assert.equal(roles.get(plain.member.id), 'member');
+  assert.equal((await alice.workspace.members({ kind: 'agent', limit: 100 })).members.every((m) => m.role === 'member'), true);
+});
+
 test('bad filters and limits are typed validation failures', async () => {
   await assert.rejects(alice.workspace.members({ kind: 'robot' as 'agent' }), code('validation_failed'));
   await assert.rejects(alice.workspace.members({ query: 'x'.repeat(101) }), code('validation_failed'));

@@ -14,13 +14,28 @@
 // - `--append-system-prompt <prompt>` adds to Claude's own system prompt (keeps its tool guidance); `--output-format
 //   stream-json` needs `--verbose` with `-p` and prints `session_id` on its init and result lines; `--resume <id>`
 //   continues that session (`claude --help`).
-import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
+import { MCP_SERVER_NAME, MCP_TOKEN_ENV, MEMORY_DIR_ENV, type RuntimeDriver } from './types.js';
 import { lastJsonField } from './output.js';
 
 export const CLAUDE_MCP_CONFIG_FILE = 'claude-mcp.json';
 
 /** Exactly the agentteam MCP tools and the `agentteam exec` commands; nothing else is pre-approved. */
 export const CLAUDE_ALLOWED_TOOLS = [`mcp__${MCP_SERVER_NAME}`, 'Bash(agentteam exec:*)'] as const;
+
+/** A path a permission rule can carry as it is (the rule list splits on commas and spaces; `*?[]\\` are patterns). */
+const PLAIN_PATH = /^\/[A-Za-z0-9._\/-]+$/;
+
+/**
+ * The Memory clone as a working folder (`--add-dir`, variadic, so `=`) whose files the file tools may edit
+ * (`Edit(//abs/**)`: `//` anchors at the filesystem root; Edit rules cover every editing tool), except `.git`
+ * (a deny rule wins over allow). No git command is allowed: `git -C DIR config …` could run anything.
+ * A path a rule cannot carry plainly gets nothing (the folder stays read-only for Claude).
+ */
+export function claudeMemoryRules(dir: string | undefined): { allow: string[]; args: string[] } {
+  if (!dir || !PLAIN_PATH.test(dir)) return { allow: [], args: [] };
+  const d = dir.replace(/\/+$/, '');
+  return { allow: [`Edit(/${d}/**)`], args: [`--add-dir=${d}`, `--disallowedTools=Edit(/${d}/.git/**)`] };
+}
 
 /** The Claude Code MCP config: url plus a `${VAR}` header reference; the token value never reaches the file. */
 export function claudeMcpConfig(mcpUrl: string): object {
@@ -44,7 +59,8 @@ export const claudeDriver: RuntimeDriver = {
     // Another command (a wrapper script) gets only the caller's env; it has no flag to receive the config.
     if (!own) return {};
     const file = await writeFile(CLAUDE_MCP_CONFIG_FILE, JSON.stringify(claudeMcpConfig(opts.mcpUrl), null, 2) + '\n');
-    const insertArgs = [`--mcp-config=${file}`, `--allowedTools=${CLAUDE_ALLOWED_TOOLS.join(',')}`];
+    const memory = claudeMemoryRules(opts.env[MEMORY_DIR_ENV]);
+    const insertArgs = [`--mcp-config=${file}`, `--allowedTools=${[...CLAUDE_ALLOWED_TOOLS, ...memory.allow].join(',')}`, ...memory.args];
     const turn = opts.turn;
     if (!turn) return { insertArgs };
     const appendArgs = ['--append-system-prompt', turn.stable, '--output-format', 'stream-json', '--verbose'];

@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { AppError } from '../../shared/errors.js';
 import type { CodexTurnRequest } from './codex-protocol.js';
 import { lastJsonField } from './output.js';
-import { MCP_SERVER_NAME, MCP_TOKEN_ENV, type RuntimeDriver } from './types.js';
+import { MCP_SERVER_NAME, MCP_TOKEN_ENV, MEMORY_DIR_ENV, type RuntimeDriver } from './types.js';
 
 /** The permission profile this driver defines and selects. */
 export const CODEX_PROFILE = 'agentteam';
@@ -47,7 +47,7 @@ function daemonHost(mcpUrl: string): string {
  * The `-c` overrides; they carry the env var NAME, never the token (see the header for why each is spelled so).
  * `nativeMcp: false` (turns) leaves out the MCP server: the codex-turn helper offers the tools as gated dynamic tools.
  */
-export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean } = {}): string[] {
+export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean; memoryDir?: string } = {}): string[] {
   const p = `permissions.${CODEX_PROFILE}`;
   const native: [string, string][] =
     o.nativeMcp === false
@@ -69,6 +69,9 @@ export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean } = {})
     // Security invariant: the model's commands reach the daemon's loopback host through Codex's proxy, and nothing else.
     // An inline table: `-c` splits a dotted path at every `.`, quoted or not, so an IP literal cannot be a path key.
     [`${p}.network.domains`, `{ ${tomlString(daemonHost(mcpUrl))} = "allow" }`],
+    // The agent's Memory clone is the one folder outside the workdir its commands may write (Codex keeps `.git` in it
+    // read-only, as under every writable root). An absolute-path key in the profile's filesystem table grants it.
+    ...(o.memoryDir ? ([[`${p}.filesystem`, `{ ${tomlString(o.memoryDir)} = "write" }`]] as [string, string][]) : []),
   ];
   return pairs.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
 }
@@ -92,7 +95,8 @@ export const codexDriver: RuntimeDriver = {
     if (!own) return {};
     const turn = opts.turn;
     // `-c` is a top-level option, so it goes right after the binary, before any subcommand (`codex -c … app-server`).
-    if (!turn) return { insertArgs: codexConfigArgs(opts.mcpUrl) };
+    const memoryDir = opts.env[MEMORY_DIR_ENV];
+    if (!turn) return { insertArgs: codexConfigArgs(opts.mcpUrl, { memoryDir }) };
     // A turn is one app-server thread turn (the driver the spec's Codex section assumes): the helper runs
     // `codex -c … app-server`, starts or resumes the thread with the stable part as developerInstructions, and prints
     // the thread id as `{"threadId":…}` lines. Codex gets no native agentteam MCP server: the helper offers the tools
@@ -101,7 +105,7 @@ export const codexDriver: RuntimeDriver = {
     if (turn.resumeId) request.resumeId = turn.resumeId;
     if (turn.model) request.model = turn.model;
     return {
-      replaceArgv: { command: process.execPath, args: [codexTurnHelper(), argv0, ...codexConfigArgs(opts.mcpUrl, { nativeMcp: false })] },
+      replaceArgv: { command: process.execPath, args: [codexTurnHelper(), argv0, ...codexConfigArgs(opts.mcpUrl, { nativeMcp: false, memoryDir })] },
       stdin: JSON.stringify(request),
       resumeIdFrom: (stdout) => lastJsonField(stdout, 'threadId'),
     };

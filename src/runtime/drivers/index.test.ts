@@ -234,3 +234,17 @@ test('an unknown kind is invalid_input', async () => {
   const f = fixture();
   await assert.rejects(prep('gemini' as RuntimeKind, f), (e: unknown) => e instanceof AppError && e.code === 'invalid_input');
 });
+
+test('the Memory clone (AGENTTEAM_MEMORY_DIR) is writable: Claude gets --add-dir and an Edit rule minus .git, Codex a filesystem write entry; a path a rule cannot carry gets nothing', async () => {
+  const f = fixture();
+  const dir = '/home/a/.agentteam/memory/agt_x-1';
+  const claude = await prepareRuntime('claude', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: MCP_URL, env: { ...f.env, AGENTTEAM_MEMORY_DIR: dir } });
+  assert.deepEqual(claude.args.slice(1), [`${ALLOW_CLAUDE},Edit(/${dir}/**)`, `--add-dir=${dir}`, `--disallowedTools=Edit(/${dir}/.git/**)`]);
+  for (const odd of ['/home/a b/memory/x', '/home/a,Bash/x', 'relative/x', '/home/*/x']) {
+    const plan = await prepareRuntime('claude', { command: [], workdir: tmpdir(), runDir: fixture().runDir, mcpUrl: MCP_URL, env: { ...f.env, AGENTTEAM_MEMORY_DIR: odd } });
+    assert.deepEqual(plan.args.slice(1), [ALLOW_CLAUDE], odd);
+  }
+  const codex = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: MCP_URL, env: { ...f.env, AGENTTEAM_MEMORY_DIR: '/m/a"b' } });
+  assert.deepEqual(codex.args.slice(-2), ['-c', 'permissions.agentteam.filesystem={ "/m/a\\"b" = "write" }']);
+  assert.ok(!(await prep('codex', f)).args.some((a) => a.includes('filesystem')), 'no memory dir, no entry');
+});

@@ -8,6 +8,8 @@ export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
 export const MCP_SERVER_NAME = 'agentteam';
 /** The env var holding the MCP bearer. Drivers only ever write this NAME into config, never its value. */
 export const MCP_TOKEN_ENV = 'AGENTTEAM_MCP_TOKEN';
+/** The env var naming the agent's Memory clone (set by the launcher); drivers make that folder writable. */
+export const MEMORY_DIR_ENV = 'AGENTTEAM_MEMORY_DIR';
 /**
  * The env var holding the child-scoped MCP bearer (effect read-only, revoked with the runtime's authorization): a
  * runtime that starts a delegated child as its own process gives it this value as the child's AGENTTEAM_MCP_TOKEN.
