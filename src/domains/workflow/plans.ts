@@ -25,7 +25,7 @@ function checkRevision(expected: number | undefined, actual: number): void {
   if (expected !== undefined && expected !== Number(actual)) throw new AppError('conflict', `revision is ${actual}, not ${expected}`, { hint: 'read it again and retry with the current revision' });
 }
 
-/** Checks ordered steps: count, each field's bound, the aggregate's bytes, and that each assignee is an agent (or "approval"). */
+/** Checks ordered steps: count, each field's bound, the aggregate's bytes, and that each assignee is a current agent (or "approval"). */
 export async function checkSteps(sql: Sql, steps: unknown): Promise<StepDefDto[]> {
   if (!Array.isArray(steps) || steps.length < 1 || steps.length > STEPS_MAX) throw new AppError('validation_failed', `steps must hold 1 to ${STEPS_MAX} steps`);
   const out: StepDefDto[] = [];
@@ -35,7 +35,7 @@ export async function checkSteps(sql: Sql, steps: unknown): Promise<StepDefDto[]
     const step: StepDefDto = { title: checkText(title, { ...BOUNDS.title, field: `steps[${i}].title` }), assignee: '' };
     if (instructions !== undefined) step.instructions = checkText(instructions, { ...BOUNDS.instructions, field: `steps[${i}].instructions` });
     if (assignee !== APPROVAL_ASSIGNEE) {
-      if (typeof assignee !== 'string' || !(await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent'", [idOf(assignee, 'assignee')]))) {
+      if (typeof assignee !== 'string' || !(await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND removed_at IS NULL", [idOf(assignee, 'assignee')]))) {
         throw new AppError('validation_failed', `steps[${i}].assignee must be an agent's member id or "${APPROVAL_ASSIGNEE}"`);
       }
     }

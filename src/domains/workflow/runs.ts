@@ -35,8 +35,9 @@ export class Runs {
     return r;
   }
 
+  /** A current member (a removed one is not_found: a run never posts or requests as, or delivers to, a removed member). */
   private async member(sql: Sql, id: string): Promise<Actor> {
-    const m = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ?', [id]);
+    const m = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [id]);
     if (!m) throw new AppError('not_found', 'member not found');
     return m;
   }
@@ -153,7 +154,8 @@ export class Runs {
         if (s.approval_id) {
           // The approval was requested as the run's starter, so it is withdrawn as the starter.
           const a = await sql.get<{ status: string }>('SELECT status FROM approvals WHERE id = ?', [s.approval_id]);
-          if (a?.status === 'pending') await new Approvals({ ...this.deps, store: this.deps.store.within(sql) }).cancel(await this.member(sql, run.started_by), s.approval_id);
+          const requester = await sql.get('SELECT 1 AS x FROM members WHERE id = ? AND removed_at IS NULL', [run.started_by]);
+          if (a?.status === 'pending' && requester) await new Approvals({ ...this.deps, store: this.deps.store.within(sql) }).cancel(await this.member(sql, run.started_by), s.approval_id);
         }
       }
       await this.log(sql, run, null, 'cancelled', actor.id);
