@@ -156,7 +156,7 @@ test('snapshot: every descriptor schema and help page matches its domain\'s chec
     const actions = c.actions.filter((a) => a.domain === d);
     check(new URL(`../domains/${d}/snapshot.json`, import.meta.url), {
       help: renderDomainHelp(c, d),
-      actions: Object.fromEntries(actions.map((a) => [a.action, { risk: a.risk, resultPolicy: a.resultPolicy, example: a.example, help: renderActionHelp(a), input: inputSchemaJson(a), output: outputSchemaJson(a) }])),
+      actions: Object.fromEntries(actions.map((a) => [a.action, { risk: a.risk, resultPolicy: a.resultPolicy, ...(a.operations ? { operations: a.operations } : {}), example: a.example, help: renderActionHelp(a), input: inputSchemaJson(a), output: outputSchemaJson(a) }])),
     });
   }
   check(SNAPSHOT, { rootHelp: renderRootHelp(c), errorSchema: errorSchemaJson(), prompt: dispatcherPromptSummary(c) });

@@ -1,6 +1,7 @@
 // Owns DefaultDescriptorCatalog(): the registered domains' descriptors checked row-for-row against action-inventory.json.
 import rows from './action-inventory.json' with { type: 'json' };
 import { builtinDescriptors } from '../domains/registry.js';
+import { verifyOperations } from './operations.js';
 import type { ActionDescriptor, DescriptorCatalog, InventoryRow } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -35,6 +36,7 @@ export function verifyInventory(descriptors: readonly ActionDescriptor[], invent
     if (r.risk !== d.risk) throw new Error(`catalog: risk of ${k} is ${d.risk} but the inventory says ${r.risk}`);
     if (r.resultPolicy !== d.resultPolicy) throw new Error(`catalog: result policy of ${k} is ${d.resultPolicy} but the inventory says ${r.resultPolicy}`);
     if ((d.risk === 'read') !== (d.resultPolicy !== 'mutation')) throw new Error(`catalog: ${k} mixes read risk and mutation policy`);
+    verifyOperations(d, r, k);
   }
   for (const k of byKey.keys()) if (!seen.has(k)) throw new Error(`action inventory: row ${k} names no action`);
   return byKey;

@@ -1,11 +1,11 @@
 // Owns the shared Exec envelope schemas: the closed error envelope (--error-schema) and the closed mutation receipt.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES } from '../shared/errors.js';
-import { receiptSelectors } from '../domains/registry.js';
+import { receiptSelectors, type ReadBack } from '../domains/registry.js';
 import { ID_PATTERN, SELECTOR_PATTERN, Strict } from './schemas.js';
 
-/** The domain whose `get` action reads a resource back from each selector (each domain declares its own). */
-export const RECEIPT_SELECTOR_DOMAIN: Readonly<Record<string, string>> = Object.freeze({ ...receiptSelectors() });
+/** The action that reads a resource back from each selector (each domain declares its own). */
+export const RECEIPT_SELECTOR_DOMAIN: Readonly<Record<string, ReadBack>> = Object.freeze({ ...receiptSelectors() });
 /** Selector names a mutation receipt may carry: allowlisted resource ids only. */
 export const RECEIPT_SELECTOR_KEYS: readonly string[] = Object.freeze(Object.keys(RECEIPT_SELECTOR_DOMAIN));
 export type ReceiptSelectorKey = string;

@@ -73,6 +73,14 @@ export function renderDomainHelp(catalog: DescriptorCatalog, domain: string): st
   ].join('\n');
 }
 
+/** `write`, or with operations: `write (read: list, show; write: create, update)`. */
+function riskLine(d: ActionDescriptor): string {
+  if (!d.operations) return d.risk;
+  const by = new Map<string, string[]>();
+  for (const [op, p] of Object.entries(d.operations)) by.set(p.risk, [...(by.get(p.risk) ?? []), op]);
+  return `${d.risk} (${[...by].map(([r, ops]) => `${r}: ${ops.join(', ')}`).join('; ')})`;
+}
+
 export function renderActionHelp(d: ActionDescriptor): string {
   const optional = acceptsEmpty(d.input);
   return [
@@ -81,7 +89,7 @@ export function renderActionHelp(d: ActionDescriptor): string {
     '',
     `Input: ${fields(d.input)}`,
     `Output: ${fields(d.output)}`,
-    `Risk: ${d.risk}`,
+    `Risk: ${riskLine(d)}`,
     '',
     'Example:',
     `  ${exampleCommand(d)}`,

@@ -30,6 +30,7 @@ export function openApiDocument(actions: readonly ActionDescriptor[], version: s
         parameters: pathParams,
         'x-agentteam-risk': d.risk,
         'x-agentteam-result-policy': d.resultPolicy,
+        ...(d.operations ? { 'x-agentteam-operations': d.operations } : {}),
         requestBody: { required: true, content: { 'application/json': { schema: json(d.input), example: d.example } } },
         responses: { '200': { description: 'Success envelope.', content: { 'application/json': { schema: json(successEnvelopeSchema(d.output)) } } }, ...errors },
       },

@@ -64,7 +64,7 @@ function canonical(v: unknown): string {
 }
 
 export function catalogVersion(actions: readonly ActionDescriptor[]): string {
-  const surface = actions.map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, input: d.input, output: d.output, example: d.example, risk: d.risk, resultPolicy: d.resultPolicy }));
+  const surface = actions.map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, input: d.input, output: d.output, example: d.example, risk: d.risk, resultPolicy: d.resultPolicy, operations: d.operations }));
   return `c1-${createHash('sha256').update(canonical(surface)).digest('hex').slice(0, 24)}`;
 }
 
@@ -75,6 +75,8 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
   if (builtinDomains.has(d.domain)) throw new Error(`extension: ${k} shadows a built-in domain`);
   if (!RISKS.has(d.risk) || !POLICIES.has(d.resultPolicy)) throw new Error(`extension: bad risk or policy for ${k}`);
   if ((d.risk === 'read') !== (d.resultPolicy !== 'mutation')) throw new Error(`extension: ${k} mixes read risk and mutation policy`);
+  // Security invariant: only built-ins declare per-operation policy; an Extension cannot mark a side effect as a read.
+  if ((d as { operations?: unknown }).operations !== undefined) throw new Error(`extension: ${k} may not declare operations`);
   if (typeof d.summary !== 'string' || !d.summary || d.summary.length > 200) throw new Error(`extension: ${k} needs a short summary`);
   for (const s of [d.input, d.output]) {
     if (!s || s.type !== 'object' || s.additionalProperties !== false) throw new Error(`extension: ${k} schemas must be strict objects`);

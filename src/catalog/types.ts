@@ -5,6 +5,12 @@ export type Risk = 'read' | 'write' | 'destructive';
 /** How a result stays within the 64 KiB boundary: cursor-paged reads, bounded reads, narrow reads, or mutations. */
 export type ResultPolicy = 'cursor' | 'bounded' | 'narrow' | 'mutation';
 
+/** The risk and result policy of one value of an action's `operation` field (e.g. workflow `plan` list vs create). */
+export interface OperationPolicy {
+  readonly risk: Risk;
+  readonly resultPolicy: ResultPolicy;
+}
+
 export interface ActionDescriptor<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   readonly domain: string;
   readonly action: string;
@@ -15,6 +21,11 @@ export interface ActionDescriptor<I extends TSchema = TSchema, O extends TSchema
   readonly example: Static<I>;
   readonly risk: Risk;
   readonly resultPolicy: ResultPolicy;
+  /**
+   * An action whose input carries an `operation` union: each operation's own risk and result policy, which the budget,
+   * receipt and idempotency rules use for a call with that operation; `risk`/`resultPolicy` are then the strongest.
+   */
+  readonly operations?: Readonly<Record<string, OperationPolicy>>;
 }
 
 /** One runtime authorization's immutable catalog: the built-ins plus the verified Extension snapshot. */
@@ -34,6 +45,8 @@ export interface InventoryRow {
   readonly hint: string;
   /** The command to continue with. */
   readonly next: string;
+  /** Per operation (actions with an `operation` union): its policy and over-budget guidance. */
+  readonly operations?: Readonly<Record<string, OperationPolicy & { readonly hint: string; readonly next: string }>>;
 }
 
 /** The built-in descriptors with their inventory rows; data only, no handlers or execution hooks. */

@@ -16,6 +16,8 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   readonly summary?: string;
   /** The id field its `get` action takes (e.g. `taskId`); allowlisted as a mutation-receipt selector. */
   readonly selector?: string;
+  /** More receipt selectors, each read back by one of this domain's actions (with a fixed `operation`): `{ runId: { action: 'run', operation: 'show' } }`. */
+  readonly readBack?: Readonly<Record<string, { readonly action: string; readonly operation?: string }>>;
   /** Exec descriptors in help order, and their inventory rows (Exec domains). */
   readonly descriptors?: readonly ActionDescriptor[];
   readonly inventory?: readonly InventoryRow[];

@@ -16,6 +16,7 @@ import { teamDomain } from './team/index.js';
 import { turnDomain } from './turn/index.js';
 import { workspaceDomain } from './workspace/index.js';
 import { knowledgeDomain } from './knowledge/index.js';
+import { workflowDomain } from './workflow/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -32,6 +33,7 @@ export const DOMAINS = [
   approvalDomain,
   knowledgeDomain,
   scheduledMessageDomain,
+  workflowDomain,
   agentDomain,
 ] as const;
 
@@ -59,9 +61,21 @@ export function builtinActions(): BoundAction[] {
   return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key, ...(d.local ? { local: true } : {}) })));
 }
 
-/** Receipt selector → the Exec domain whose `get` reads that resource back, from each domain's `selector`. */
-export function receiptSelectors(): Readonly<Record<string, string>> {
-  return Object.fromEntries(DOMAINS.flatMap((d: AnyDomain) => (d.selector ? [[d.selector, d.name]] : [])));
+/** How a receipt selector's resource is read back: that domain's action (`get`, or one with a fixed `operation`). */
+export interface ReadBack {
+  readonly domain: string;
+  readonly action: string;
+  readonly operation?: string;
+}
+
+/** Receipt selector → the Exec action that reads that resource back, from each domain's `selector` and `readBack`. */
+export function receiptSelectors(): Readonly<Record<string, ReadBack>> {
+  return Object.fromEntries(
+    DOMAINS.flatMap((d: AnyDomain) => [
+      ...(d.selector ? [[d.selector, { domain: d.name, action: 'get' }] as const] : []),
+      ...Object.entries(d.readBack ?? {}).map(([k, v]) => [k, { domain: d.name, ...v }] as const),
+    ]),
+  );
 }
 
 /** One-line summaries for `agentteam exec --help`. */

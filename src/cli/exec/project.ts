@@ -6,6 +6,7 @@ import { bounded, errorEnvelope, type ErrorEnvelope } from '../../wire/exec/enve
 import { readContinuation } from '../../wire/exec/continuation.js';
 import { buildReceipt, reprojectMetadata } from '../../wire/exec/receipt.js';
 import { RECEIPT_SELECTOR_KEYS } from '../../catalog/error-schema.js';
+import { forRequest, rowForRequest } from '../../catalog/operations.js';
 
 export type Printed = { ok: true; text: string } | { ok: false; envelope: ErrorEnvelope };
 
@@ -25,8 +26,9 @@ export function projectAnswer(catalog: DescriptorCatalog, domain: string, action
   if (o.ok === true && 'data' in o) {
     const text = JSON.stringify({ ok: true, data: o.data });
     if (Buffer.byteLength(text) <= RESULT_BUDGET_BYTES) return { ok: true, text };
-    const row = catalog.inventory.get(`${domain}/${action}`);
-    const d = catalog.find(domain, action);
+    const found = catalog.find(domain, action);
+    const d = found && forRequest(found, input);
+    const row = found && rowForRequest(found, catalog.inventory.get(`${domain}/${action}`), input);
     if (d && d.risk !== 'read') {
       // The daemon answered ok: the change was applied. Mutation semantics: a closed receipt, never replay advice.
       const receipt = buildReceipt(catalog, { selectors: selectorsOf(input, o.data) }, selectorOf(input));

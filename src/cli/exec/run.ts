@@ -3,6 +3,7 @@ import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
 import { validateValue } from '../../catalog/validate.js';
+import { forRequest } from '../../catalog/operations.js';
 import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { MAX_BODY_BYTES } from '../../wire/http/body.js';
@@ -89,7 +90,7 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
   const url = new URL(`${base}/${domain}/${action}`);
   const sent = await sendOnce(url, cred.token, JSON.stringify(input), loopbackProxyFor(url, env));
   if (sent.kind === 'unreachable') {
-    const hint = sent.afterSend && d.risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running and that this runtime\'s sandbox allows loopback connections';
+    const hint = sent.afterSend && forRequest(d, input).risk !== 'read' ? 'the request may have been applied; read the resource before repeating it' : 'check that the AgentTeam daemon is running and that this runtime\'s sandbox allows loopback connections';
     return fail(io, errorEnvelope('upstream_unavailable', 'the AgentTeam daemon is not reachable', { hint }), EXIT.unreachable);
   }
   const printed = projectAnswer(catalog, domain, action, sent.body, input);

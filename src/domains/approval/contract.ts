@@ -6,9 +6,9 @@ import type { Page } from '../../shared/page.js';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
-/** An explicit locator of what is to be approved: `task:<id>`, `project:<id>` or `team:<id>`; it must exist. */
-export const SUBJECT_PATTERN = '^(task|project|team):[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
-export const SUBJECT_TABLES = { task: 'tasks', project: 'projects', team: 'teams' } as const;
+/** An explicit locator of what is to be approved: `task:<id>`, `project:<id>`, `team:<id>` or a workflow `step:<id>`; it must exist. */
+export const SUBJECT_PATTERN = '^(task|project|team|step):[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
+export const SUBJECT_TABLES = { task: 'tasks', project: 'projects', team: 'teams', step: 'workflow_steps' } as const;
 export const REASON_MAX = 2000;
 export const NOTE_MAX = 2000;
 /** Serialized (JSON, UTF-8) byte bounds of each stored free-text field. */
@@ -38,7 +38,7 @@ export interface ApprovalPage extends Page {
 }
 
 const strict = { additionalProperties: false } as const;
-export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: task:<id>, project:<id> or team:<id>.' });
+export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: task:<id>, project:<id>, team:<id> or step:<id>.' });
 export const Reason = Type.String({ minLength: 1, maxLength: REASON_MAX });
 export const Note = Type.String({ maxLength: NOTE_MAX });
 export const NotifyTarget = Type.String({ minLength: 1, maxLength: 300, description: 'Exact message target for the decision; default the subject (task only).' });

@@ -59,7 +59,7 @@ export class Approvals {
   }
 
   async request(actor: Actor, input: { subject: string; reason: string; notify?: string }): Promise<ApprovalDto> {
-    if (typeof input.subject !== 'string' || !SUBJECT_RE.test(input.subject)) throw new AppError('validation_failed', 'subject must be exact: task:<id>, project:<id> or team:<id>');
+    if (typeof input.subject !== 'string' || !SUBJECT_RE.test(input.subject)) throw new AppError('validation_failed', 'subject must be exact: task:<id>, project:<id>, team:<id> or step:<id>');
     const reason = boundedField(input.reason, 'reason', 1, REASON_MAX);
     const [kind, id] = input.subject.split(':') as [keyof typeof SUBJECT_TABLES, string];
     if (input.notify === undefined && kind !== 'task') throw new AppError('validation_failed', 'give notify (an exact message target) for a non-task subject');

@@ -4,6 +4,7 @@ import type { ActionResult } from './action.js';
 import { errorEnvelope, type ErrorEnvelope } from './envelope.js';
 import { readContinuation } from './continuation.js';
 import { buildReceipt } from './receipt.js';
+import { forRequest, rowForRequest } from '../../catalog/operations.js';
 
 export const RESULT_BUDGET_BYTES = 64 * 1024; // spec: shared Exec success boundary after JSON serialization
 
@@ -25,7 +26,9 @@ export function budgetSuccess(args: {
   input?: unknown;
   limit?: number;
 }): Budgeted {
-  const { descriptor: d, row } = args;
+  // An action with an `operation` union is budgeted by the requested operation's own risk and result policy.
+  const d = forRequest(args.descriptor, args.input);
+  const row = rowForRequest(args.descriptor, args.row, args.input);
   const limit = args.limit ?? RESULT_BUDGET_BYTES;
   const mutation = d.risk !== 'read';
   let body: string | undefined;

@@ -15,6 +15,7 @@ export function readContinuation(d: ActionDescriptor, row: InventoryRow | undefi
   if (d.resultPolicy !== 'cursor' || !input || typeof input !== 'object' || Array.isArray(input)) return { hint: row?.hint ?? GENERIC_HINT, ...(row?.next ? { next: row.next } : {}) };
   const { requestId: _r, idempotencyKey: _k, ...rest } = input as Record<string, unknown>;
   const limit = typeof rest.limit === 'number' && Number.isInteger(rest.limit) && rest.limit > 0 ? rest.limit : DEFAULT_LIMIT;
+  if (limit <= 1 && d.operations && row) return { hint: row.hint, next: row.next };
   if (limit <= 1) return { hint: `One ${d.domain} alone exceeds the budget at limit 1; read it with agentteam exec ${d.domain} get.` };
   const smaller = Math.max(1, Math.floor(limit / 2));
   const next = `agentteam exec ${d.domain} ${d.action} ${shellQuote(JSON.stringify({ ...rest, limit: smaller }))}`;

@@ -25,17 +25,18 @@ function cleanSelectors(raw: unknown): Selectors {
 }
 
 /**
- * The command that reads the applied result back: the selector's domain `get` with exactly that selector, only when it
- * is a complete, valid input of that action in the catalog. Built from catalog inputs, never copied from the wire.
+ * The command that reads the applied result back: the selector's read-back action (its domain's `get`, or an action
+ * with a fixed `operation`) with exactly that selector, only when it is a complete, valid input of that action in the
+ * catalog. Built from catalog inputs, never copied from the wire.
  */
 export function retrievalCommand(catalog: DescriptorCatalog, selectors: Selectors): string | undefined {
   for (const k of RECEIPT_SELECTOR_KEYS) {
     const id = selectors[k];
-    const domain = RECEIPT_SELECTOR_DOMAIN[k];
-    const get = domain === undefined ? undefined : catalog.find(domain, 'get');
-    if (id === undefined || !get) continue;
-    const input = { [k]: id };
-    if (validateValue(get.input, input).ok) return `agentteam exec ${domain} get ${shellQuote(JSON.stringify(input))}`;
+    const rb = RECEIPT_SELECTOR_DOMAIN[k];
+    const get = rb === undefined ? undefined : catalog.find(rb.domain, rb.action);
+    if (id === undefined || !rb || !get) continue;
+    const input = rb.operation === undefined ? { [k]: id } : { operation: rb.operation, [k]: id };
+    if (validateValue(get.input, input).ok) return `agentteam exec ${rb.domain} ${rb.action} ${shellQuote(JSON.stringify(input))}`;
   }
   return undefined;
 }

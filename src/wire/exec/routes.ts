@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtinActions } from '../../domains/registry.js';
 import type { BoundAction } from './action.js';
 import { resolveIdempotencyKey } from './idempotency.js';
+import { forRequest } from '../../catalog/operations.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { AuthGate, TokenInfo } from '../../authz/types.js';
 import { actionKey, DefaultDescriptorCatalog } from '../../catalog/catalog.js';
@@ -122,7 +123,7 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
     if (!registered) throw new AppError('not_found', `action ${domain} ${name} is not available in this daemon`);
     if (registered.descriptor !== descriptor && !validator.validate(registered.descriptor.input, value).ok) throw new AppError('validation_failed', 'input does not match this daemon\'s schema');
     const idempotencyKey =
-      descriptor.risk === 'read'
+      forRequest(descriptor, value).risk === 'read'
         ? undefined
         : resolveIdempotencyKey({ body: value as Record<string, unknown>, headers: { idempotencyKey: header(req, 'idempotency-key'), requestId: header(req, 'x-request-id') } });
     scoped = { input: value, serverId: info.authorization.serverId, agentId: info.authorization.agentId, signal: lease.signal, idempotencyKey };

@@ -1,0 +1,179 @@
+// Owns the `workflow` domain contract: plan/trigger/run/step/log DTOs (TypeBox), statuses, the closed operation matrix,
+// every bound in characters and serialized bytes, and who may do what.
+import { Type, type Static } from '@sinclair/typebox';
+import { Strict, Timestamp } from '../../catalog/schemas.js';
+import type { OperationPolicy } from '../../catalog/types.js';
+import type { TextBound } from '../../shared/bounds.js';
+import type { Page } from '../../shared/page.js';
+
+/**
+ * Spec §Result Boundaries: one closed operation matrix. Reads first, then side effects; each read's result policy says
+ * how an over-budget result continues (cursor: a smaller page; narrow: one resource by id).
+ */
+export const MATRIX = {
+  plan: { list: 'cursor', show: 'narrow', version: 'narrow', validate: 'narrow', create: 'mutation', update: 'mutation', archive: 'mutation', publish: 'mutation' },
+  trigger: { list: 'cursor', show: 'narrow', validate: 'narrow', create: 'mutation', update: 'mutation', enable: 'mutation', disable: 'mutation', archive: 'mutation' },
+  run: { list: 'cursor', show: 'narrow', logs: 'cursor', start: 'mutation', cancel: 'mutation' },
+  step: { list: 'cursor', get: 'narrow', complete: 'mutation', fail: 'mutation', pause: 'mutation', park: 'mutation' },
+} as const;
+export type Resource = keyof typeof MATRIX;
+export type OperationOf<R extends Resource> = keyof (typeof MATRIX)[R] & string;
+
+export function operationPolicies(r: Resource): Record<string, OperationPolicy> {
+  return Object.fromEntries(Object.entries(MATRIX[r]).map(([op, p]) => [op, { risk: p === 'mutation' ? 'write' : 'read', resultPolicy: p }]));
+}
+
+/** Most steps one plan version holds; with every step at its bounds a plan version stays far under ITEM_BYTES_MAX. */
+export const STEPS_MAX = 16;
+/** Serialized bytes of one version's steps (the aggregate), so a version DTO stays under ITEM_BYTES_MAX. */
+export const STEPS_BYTES_MAX = 14 * 1024;
+/** Pause/park entries one run may log (complete, fail, cancel and delivery always log); beyond it pause/park conflict. */
+export const RUN_LOG_MAX = 400;
+/** The literal assignee of a step that waits for a Human approval instead of an agent. */
+export const APPROVAL_ASSIGNEE = 'approval';
+
+export const BOUNDS = {
+  name: { field: 'name', min: 1, chars: 120, bytes: 240 },
+  title: { field: 'title', min: 1, chars: 120, bytes: 240 },
+  instructions: { field: 'instructions', min: 0, chars: 400, bytes: 480 },
+  note: { field: 'note', min: 0, chars: 1000, bytes: 1200 },
+} as const satisfies Record<string, TextBound>;
+/** A log entry keeps at most this much of its note. */
+export const LOG_NOTE_BYTES = 240;
+
+export const PLAN_STATUSES = ['active', 'archived'] as const;
+export const VERSION_STATES = ['draft', 'published'] as const;
+export const TRIGGER_STATUSES = ['enabled', 'disabled', 'archived'] as const;
+export const RUN_STATUSES = ['running', 'paused', 'parked', 'completed', 'failed', 'cancelled'] as const;
+export const STEP_STATUSES = ['pending', 'active', 'paused', 'parked', 'completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type StepStatus = (typeof STEP_STATUSES)[number];
+export type StepOutcome = 'complete' | 'fail' | 'pause' | 'park';
+
+/**
+ * Step transitions by the step's assignee only (an approval step moves only with its approval's decision):
+ * complete/fail from active, paused or parked; pause from active or parked; park from active or paused.
+ * Anything else (a pending or finished step, the same state again) is a conflict that changes nothing.
+ */
+export const STEP_MOVES: Readonly<Record<StepOutcome, { from: readonly StepStatus[]; to: StepStatus }>> = {
+  complete: { from: ['active', 'paused', 'parked'], to: 'completed' },
+  fail: { from: ['active', 'paused', 'parked'], to: 'failed' },
+  pause: { from: ['active', 'parked'], to: 'paused' },
+  park: { from: ['active', 'paused'], to: 'parked' },
+};
+/** A run in one of these may be cancelled (by its starter or an owner/admin); the others are final. */
+export const LIVE_RUN: readonly RunStatus[] = ['running', 'paused', 'parked'];
+
+const lit = <T extends readonly string[]>(xs: T) => Type.Union(xs.map((x) => Type.Literal(x)));
+const text = (b: TextBound, description?: string) => Type.String({ minLength: b.min, maxLength: b.chars, ...(description ? { description } : {}) });
+
+export const StepDef = Strict({
+  title: text(BOUNDS.title),
+  instructions: Type.Optional(text(BOUNDS.instructions)),
+  assignee: Type.String({ minLength: 1, maxLength: 100, description: 'Agent member id, or "approval" for a Human approval.' }),
+});
+export type StepDefDto = Static<typeof StepDef>;
+export const Steps = Type.Array(StepDef, { minItems: 1, maxItems: STEPS_MAX });
+
+export const Plan = Strict({
+  id: Type.String(),
+  name: Type.String(),
+  status: lit(PLAN_STATUSES),
+  latestVersion: Type.Integer(),
+  publishedVersion: Type.Union([Type.Integer(), Type.Null()]),
+  createdBy: Type.String(),
+  revision: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type PlanDto = Static<typeof Plan>;
+
+export const PlanVersion = Strict({
+  planId: Type.String(),
+  version: Type.Integer(),
+  state: lit(VERSION_STATES),
+  steps: Type.Array(StepDef),
+  createdAt: Timestamp,
+  publishedAt: Type.Union([Timestamp, Type.Null()]),
+});
+export type PlanVersionDto = Static<typeof PlanVersion>;
+
+export const Trigger = Strict({
+  id: Type.String(),
+  planId: Type.String(),
+  name: Type.String(),
+  kind: Type.Literal('manual'),
+  target: Type.String({ description: 'Where its runs deliver steps.' }),
+  status: lit(TRIGGER_STATUSES),
+  createdBy: Type.String(),
+  revision: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type TriggerDto = Static<typeof Trigger>;
+
+export const Run = Strict({
+  id: Type.String(),
+  planId: Type.String(),
+  version: Type.Integer(),
+  triggerId: Type.Union([Type.String(), Type.Null()]),
+  target: Type.String(),
+  status: lit(RUN_STATUSES),
+  currentStep: Type.Union([Type.Integer(), Type.Null()]),
+  stepCount: Type.Integer(),
+  startedBy: Type.String(),
+  revision: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type RunDto = Static<typeof Run>;
+
+export const Step = Strict({
+  id: Type.String(),
+  runId: Type.String(),
+  index: Type.Integer({ description: '0-based position in the plan.' }),
+  title: Type.String(),
+  instructions: Type.String(),
+  assignee: Type.String(),
+  status: lit(STEP_STATUSES),
+  approvalId: Type.Union([Type.String(), Type.Null()]),
+  messageId: Type.Union([Type.String(), Type.Null()]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  revision: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type StepDto = Static<typeof Step>;
+
+export const LogEntry = Strict({
+  seq: Type.Integer(),
+  runId: Type.String(),
+  stepId: Type.Union([Type.String(), Type.Null()]),
+  event: Type.String(),
+  actorId: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+});
+export type LogEntryDto = Static<typeof LogEntry>;
+
+export interface PlanPage extends Page { plans: PlanDto[] }
+export interface TriggerPage extends Page { triggers: TriggerDto[] }
+export interface RunPage extends Page { runs: RunDto[] }
+export interface StepPage extends Page { steps: StepDto[] }
+export interface LogPage extends Page { logs: LogEntryDto[] }
+export interface Validation { valid: boolean; problem?: string }
+
+const strict = { additionalProperties: false } as const;
+const opt = Type.Optional;
+export const Target = Type.String({ minLength: 1, maxLength: 300, description: 'Exact message target, e.g. channel:general.' });
+export const Revision = Type.Integer({ minimum: 1, description: 'The revision you read; a concurrent change is a conflict.' });
+export const Note = text(BOUNDS.note);
+export const PlanBody = Type.Object({ name: text(BOUNDS.name), steps: Steps }, strict);
+export const PlanUpdateBody = Type.Object({ revision: Revision, name: opt(text(BOUNDS.name)), steps: opt(Steps) }, strict);
+export const PlanValidateBody = Type.Object({ name: opt(text(BOUNDS.name)), steps: Steps }, strict);
+export const RevisionBody = Type.Object({ revision: opt(Revision) }, strict);
+export const TriggerBody = Type.Object({ planId: Type.String(), name: text(BOUNDS.name), target: Target }, strict);
+export const TriggerUpdateBody = Type.Object({ revision: Revision, name: opt(text(BOUNDS.name)), target: opt(Target) }, strict);
+export const StartBody = Type.Object({ planId: opt(Type.String()), triggerId: opt(Type.String()), target: opt(Target) }, strict);
+export const NoteBody = Type.Object({ note: opt(Note) }, strict);
+export const EmptyBody = Type.Object({}, strict);

@@ -1,0 +1,205 @@
+// Owns workflow runs and steps on the server: a run executes one published plan version step by step; each step is
+// delivered as a turn (a message in the run's target mentioning its agent) or as a Human approval; steps move only by
+// their assignee (approval steps by the approval's decision); every transition is checked, claimed and logged.
+import { idOf, isOwner, type Actor, type DomainDeps } from '../../server/context.js';
+import { keysetPage, normalizeLimit } from '../../server/pagination.js';
+import type { Sql } from '../../server/store/types.js';
+import { checkText, clipText } from '../../shared/bounds.js';
+import { AppError } from '../../shared/errors.js';
+import { Approvals } from '../approval/service.js';
+import { authorizeTarget } from '../channel/authorize.js';
+import { parseTarget } from '../channel/target.js';
+import { Messages } from '../message/service.js';
+import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogPage, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
+import type { Plans, Triggers } from './plans.js';
+import { LOG_COLS, LOG_ORDER, logDto, RUN_COLS, RUN_ORDER, runDto, STEP_COLS, STEP_ORDER, stepDto, type LogRow, type RunRow, type StepRow } from './rows.js';
+
+const RUN_OF_OUTCOME: Record<StepOutcome, 'paused' | 'parked' | 'failed' | null> = { complete: null, fail: 'failed', pause: 'paused', park: 'parked' };
+
+export class Runs {
+  constructor(private readonly deps: DomainDeps, private readonly plans: Plans, private readonly triggers: Triggers) {}
+
+  private now(after: number | string = 0): number {
+    return Math.max(this.deps.clock.now(), Number(after));
+  }
+
+  async loadRun(sql: Sql, runId: unknown): Promise<RunRow> {
+    const r = await sql.get<RunRow>(`SELECT ${RUN_COLS} FROM workflow_runs WHERE id = ?`, [idOf(runId, 'run')]);
+    if (!r) throw new AppError('not_found', 'run not found');
+    return r;
+  }
+
+  async loadStep(sql: Sql, stepId: unknown): Promise<StepRow> {
+    const r = await sql.get<StepRow>(`SELECT ${STEP_COLS} FROM workflow_steps WHERE id = ?`, [idOf(stepId, 'step')]);
+    if (!r) throw new AppError('not_found', 'step not found');
+    return r;
+  }
+
+  /** A current member (a removed one is not_found: a run never posts or requests as, or delivers to, a removed member). */
+  private async member(sql: Sql, id: string): Promise<Actor> {
+    const m = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [id]);
+    if (!m) throw new AppError('not_found', 'member not found');
+    return m;
+  }
+
+  /** Appends one entry to a run's log (seq = the run's next log position, claimed with the run's own row). */
+  private async log(sql: Sql, run: RunRow, stepId: string | null, event: string, actorId: string, note: string | null = null): Promise<void> {
+    const seq = Number((await sql.get<{ s: number | null }>('SELECT MAX(seq) AS s FROM workflow_logs WHERE run_id = ?', [run.id]))?.s ?? 0) + 1;
+    await sql.run(`INSERT INTO workflow_logs (${LOG_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [run.id, seq, stepId, event, actorId, note === null ? null : clipText(note, LOG_NOTE_BYTES), this.now()]);
+    await sql.run('UPDATE workflow_runs SET log_count = log_count + 1 WHERE id = ?', [run.id]);
+  }
+
+  /**
+   * Starts a run of a plan's published version, from the plan (with a target) or from an enabled trigger (its target).
+   * Security invariant: the starter may post to the target; every step turn and approval of the run acts as the starter.
+   */
+  async start(actor: Actor, input: { planId?: string; triggerId?: string; target?: string }): Promise<RunDto> {
+    if ((input.planId === undefined) === (input.triggerId === undefined)) throw new AppError('validation_failed', 'give exactly one of planId or triggerId');
+    if (input.planId !== undefined && input.target === undefined) throw new AppError('validation_failed', 'a run started from a plan needs a target');
+    if (input.triggerId !== undefined && input.target !== undefined) throw new AppError('validation_failed', "a run started from a trigger uses the trigger's target");
+    return this.deps.store.tx(async (sql) => {
+      let planId = input.planId;
+      let target = input.target;
+      let triggerId: string | null = null;
+      if (input.triggerId !== undefined) {
+        const t = await this.triggers.loadTrigger(sql, input.triggerId);
+        if (t.status !== 'enabled') throw new AppError('conflict', `the trigger is ${t.status}`);
+        (planId = t.plan_id), (target = t.target), (triggerId = t.id);
+      }
+      const p = await this.plans.loadPlan(sql, planId);
+      if (p.status !== 'active') throw new AppError('conflict', 'the plan is archived');
+      if (p.published_version === null) throw new AppError('conflict', 'the plan has no published version; publish it first');
+      const canonical = await authorizeTarget(sql, actor, parseTarget(target));
+      const steps = JSON.parse((await this.plans.loadVersion(sql, p.id, Number(p.published_version))).steps) as StepDefDto[];
+      const now = this.now();
+      const runId = this.deps.ids.next('wfr', now);
+      await sql.run(`INSERT INTO workflow_runs (${RUN_COLS}) VALUES (?, ?, ?, ?, ?, 'running', 0, ?, ?, 0, 1, ?, ?)`, [runId, p.id, p.published_version, triggerId, canonical, steps.length, actor.id, now, now]);
+      for (const [i, s] of steps.entries()) {
+        await sql.run(`INSERT INTO workflow_steps (${STEP_COLS}) VALUES (?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, 1, ?, ?)`, [this.deps.ids.next('wfs', now), runId, i, s.title, s.instructions ?? '', s.assignee, now, now]);
+      }
+      const run = await this.loadRun(sql, runId);
+      await this.log(sql, run, null, 'started', actor.id);
+      await this.activate(sql, run, 0);
+      return runDto(await this.loadRun(sql, runId));
+    });
+  }
+
+  /** Makes step `idx` active and delivers it: an approval request, or a message in the run's target mentioning the agent. */
+  private async activate(sql: Sql, run: RunRow, idx: number): Promise<void> {
+    const s = (await sql.get<StepRow>(`SELECT ${STEP_COLS} FROM workflow_steps WHERE run_id = ? AND idx = ?`, [run.id, idx]))!;
+    const starter = await this.member(sql, run.started_by);
+    const now = this.now(s.updated_at);
+    let approvalId: string | null = null;
+    let messageId: string | null = null;
+    try {
+      if (s.assignee === APPROVAL_ASSIGNEE) {
+        const reason = `Workflow run ${run.id} step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}`;
+        const store = this.deps.store.within(sql);
+        approvalId = (await new Approvals({ ...this.deps, store }).request(starter, { subject: `step:${s.id}`, reason, notify: run.target })).id;
+      } else {
+        const agent = await this.member(sql, s.assignee);
+        // Security invariant: a step is posted only where the run's starter may still post now.
+        const target = await authorizeTarget(sql, starter, parseTarget(run.target));
+        const report = `agentteam exec workflow step '{"operation":"complete","stepId":"${s.id}"}'`;
+        const content = `@${agent.name} workflow run ${run.id}, step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}\nWhen done: ${report} (or fail, pause, park).`;
+        messageId = (await new Messages(this.deps).insert(sql, starter, target, content, null, [])).id;
+      }
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== 'not_found') throw e;
+      await this.log(sql, run, s.id, 'delivery_failed', run.started_by, 'the target or the assignee is gone, or the starter may no longer post there');
+    }
+    await sql.run("UPDATE workflow_steps SET status = 'active', approval_id = ?, message_id = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND status = 'pending'", [approvalId, messageId, now, s.id]);
+    await this.log(sql, run, s.id, approvalId ? 'approval_requested' : 'delivered', run.started_by);
+  }
+
+  /**
+   * One step outcome. Security invariant: only the step's assignee moves it; an approval step moves only with its
+   * approval's decision (`byApproval`). Illegal transitions are conflicts; step and run are claimed on their revisions.
+   */
+  async move(actor: Actor, stepId: string, outcome: StepOutcome, note?: string, byApproval = false): Promise<StepDto> {
+    const n = note === undefined || note === null ? null : checkText(note, BOUNDS.note);
+    return this.deps.store.tx(async (sql) => {
+      const s = await this.loadStep(sql, stepId);
+      if (!byApproval && s.assignee === APPROVAL_ASSIGNEE) throw new AppError('denied', 'an approval step moves with its approval: decide it with agentteam exec approval approve|reject');
+      if (!byApproval && s.assignee !== actor.id) throw new AppError('denied', 'only the step\'s assignee may report its outcome');
+      const move = STEP_MOVES[outcome];
+      if (!move.from.includes(s.status)) throw new AppError('conflict', `cannot ${outcome} a ${s.status} step`);
+      const run = await this.loadRun(sql, s.run_id);
+      if (!LIVE_RUN.includes(run.status)) throw new AppError('conflict', `the run is ${run.status}`);
+      if ((outcome === 'pause' || outcome === 'park') && Number(run.log_count) >= RUN_LOG_MAX) throw new AppError('conflict', `the run's log is full (${RUN_LOG_MAX} entries); complete or fail the step`);
+      const now = this.now(s.updated_at);
+      if ((await sql.run('UPDATE workflow_steps SET status = ?, note = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [move.to, n ?? s.note, Number(s.revision) + 1, now, s.id, s.revision])) !== 1) throw new AppError('conflict', 'the step changed concurrently');
+      const last = Number(s.idx) + 1 >= Number(run.step_count);
+      const runStatus = RUN_OF_OUTCOME[outcome] ?? (last ? 'completed' : 'running');
+      const current = runStatus === 'completed' || runStatus === 'failed' ? null : outcome === 'complete' ? Number(s.idx) + 1 : Number(s.idx);
+      if ((await sql.run('UPDATE workflow_runs SET status = ?, current_step = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [runStatus, current, Number(run.revision) + 1, this.now(run.updated_at), run.id, run.revision])) !== 1) throw new AppError('conflict', 'the run changed concurrently');
+      await this.log(sql, run, s.id, move.to, actor.id, n);
+      if (outcome === 'complete' && !last) await this.activate(sql, await this.loadRun(sql, run.id), Number(s.idx) + 1);
+      if (runStatus === 'completed') await this.log(sql, run, null, 'completed', actor.id);
+      return stepDto(await this.loadStep(sql, s.id));
+    });
+  }
+
+  /** Security invariant: only the run's starter or an owner/admin cancels it; its pending approval is withdrawn too. */
+  async cancel(actor: Actor, runId: string): Promise<RunDto> {
+    return this.deps.store.tx(async (sql) => {
+      const run = await this.loadRun(sql, runId);
+      if (actor.id !== run.started_by && !isOwner(actor) && actor.role !== 'admin') throw new AppError('denied', 'only the run\'s starter or an owner/admin may cancel it');
+      if (!LIVE_RUN.includes(run.status)) throw new AppError('conflict', `the run is already ${run.status}`);
+      const now = this.now(run.updated_at);
+      if ((await sql.run("UPDATE workflow_runs SET status = 'cancelled', current_step = NULL, revision = ?, updated_at = ? WHERE id = ? AND revision = ?", [Number(run.revision) + 1, now, run.id, run.revision])) !== 1) throw new AppError('conflict', 'the run changed concurrently');
+      const open = await sql.all<StepRow>(`SELECT ${STEP_COLS} FROM workflow_steps WHERE run_id = ? AND status IN ('active','paused','parked')`, [run.id]);
+      for (const s of open) {
+        await sql.run("UPDATE workflow_steps SET status = 'cancelled', revision = revision + 1, updated_at = ? WHERE id = ?", [this.now(s.updated_at), s.id]);
+        if (s.approval_id) {
+          // The approval was requested as the run's starter, so it is withdrawn as the starter.
+          const a = await sql.get<{ status: string }>('SELECT status FROM approvals WHERE id = ?', [s.approval_id]);
+          const requester = await sql.get('SELECT 1 AS x FROM members WHERE id = ? AND removed_at IS NULL', [run.started_by]);
+          if (a?.status === 'pending' && requester) await new Approvals({ ...this.deps, store: this.deps.store.within(sql) }).cancel(await this.member(sql, run.started_by), s.approval_id);
+        }
+      }
+      await this.log(sql, run, null, 'cancelled', actor.id);
+      return runDto(await this.loadRun(sql, run.id));
+    });
+  }
+
+  async show(_actor: Actor, runId: string): Promise<RunDto> {
+    return this.deps.store.tx(async (sql) => runDto(await this.loadRun(sql, runId)));
+  }
+
+  async getStep(_actor: Actor, stepId: string): Promise<StepDto> {
+    return this.deps.store.tx(async (sql) => stepDto(await this.loadStep(sql, stepId)));
+  }
+
+  async list(_actor: Actor, input: { planId?: string; status?: string; limit?: number; cursor?: string }): Promise<RunPage> {
+    if (input.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${RUN_STATUSES.join(', ')}`);
+    if (input.planId !== undefined) idOf(input.planId, 'plan');
+    normalizeLimit(input.limit);
+    const where = ['1 = 1'];
+    const params: string[] = [];
+    if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
+    if (input.status !== undefined) (where.push('status = ?'), params.push(input.status));
+    const p = await this.deps.store.tx((sql) =>
+      keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'workflow_runs', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: input.status ?? null }, limit: input.limit, cursor: input.cursor }),
+    );
+    return { runs: p.rows.map(runDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+  }
+
+  async steps(_actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
+    normalizeLimit(input.limit);
+    const p = await this.deps.store.tx(async (sql) => {
+      const run = await this.loadRun(sql, runId);
+      return keysetPage<StepRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: STEP_ORDER, columns: STEP_COLS, from: 'workflow_steps', where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
+    });
+    return { steps: p.rows.map(stepDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+  }
+
+  async logs(_actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
+    normalizeLimit(input.limit);
+    const p = await this.deps.store.tx(async (sql) => {
+      const run = await this.loadRun(sql, runId);
+      return keysetPage<LogRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: LOG_ORDER, columns: LOG_COLS, from: 'workflow_logs', where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
+    });
+    return { logs: p.rows.map(logDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+  }
+}

@@ -1,0 +1,65 @@
+// Owns moving approval steps with their approval's decision: a loop on the injected Clock finds active approval steps
+// whose approval is decided and completes (approved) or fails (rejected, cancelled) them, claimed on the step's revision.
+import type { Actor, DomainDeps } from '../../server/context.js';
+import type { Timer } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import type { BackgroundLoop } from '../module.js';
+import type { Runs } from './runs.js';
+
+export const SYNC_TICK_MS = 1000;
+/** Approval steps moved per tick at most; the rest move at the next tick. */
+export const SYNC_BATCH = 50;
+
+export class ApprovalSync implements BackgroundLoop {
+  private timer: Timer | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = true;
+
+  constructor(private readonly deps: DomainDeps, private readonly runs: Runs) {}
+
+  start(onError: (e: unknown) => void): void {
+    this.stopped = false;
+    const arm = () => {
+      this.timer = this.deps.clock.setTimer(SYNC_TICK_MS, () => {
+        this.running = this.tick().then(
+          () => undefined,
+          (e) => onError(e),
+        ).finally(() => {
+          if (!this.stopped) arm();
+        });
+      });
+    };
+    arm();
+  }
+
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    await this.running;
+  }
+
+  /** One pass; returns how many steps this process moved (another process that moved one first wins; this one skips it). */
+  async tick(): Promise<number> {
+    const due = await this.deps.store.all<{ id: string; status: string; decided_by: string | null; requested_by: string; note: string | null }>(
+      `SELECT s.id, a.status, a.decided_by, a.requested_by, a.note FROM workflow_steps s JOIN approvals a ON a.id = s.approval_id
+        WHERE s.status = 'active' AND a.status <> 'pending' ORDER BY s.updated_at ASC, s.id ASC LIMIT ?`,
+      [SYNC_BATCH],
+    );
+    let moved = 0;
+    for (const d of due) {
+      const who = await this.deps.store.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ?', [d.decided_by ?? d.requested_by]);
+      if (!who) continue;
+      try {
+        await this.runs.move(who, d.id, d.status === 'approved' ? 'complete' : 'fail', d.note ?? `approval ${d.status}`, true);
+        moved++;
+      } catch (e) {
+        if (!(e instanceof AppError) || e.code !== 'conflict') throw e;
+      }
+    }
+    return moved;
+  }
+}

@@ -1,0 +1,290 @@
+// Tests the workflow domain on the real server (SQLite, or PostgreSQL via the suites runner), on a fake clock: a plan
+// from create through publish, trigger and run start, every step outcome (an agent's and a Human approval's) to run
+// completion; every illegal transition and denial rejected without change; frozen published versions; bounds; keyset
+// walks equal to full scans with ties on createdAt; filter-bound cursors; idempotent replays.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ServerApi } from '../../server-client/api.js';
+import { FakeClock } from '../../shared/clock.js';
+import { ITEM_BYTES_MAX, jsonBytes } from '../../shared/bounds.js';
+import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { BOUNDS, STEPS_BYTES_MAX, STEPS_MAX, type PlanVersionDto, type StepDefDto, type StepDto } from './contract.js';
+import { SYNC_TICK_MS } from './sync.js';
+
+// Time stands still unless a test moves it: every row shares createdAt, so each walk exercises the id tie-breaker.
+const clock = new FakeClock(Date.UTC(2026, 0, 1));
+let t: TestServer;
+let alice: ServerApi;
+let bob: ServerApi;
+let carol: ServerApi;
+let aliceId: string;
+let bobId: string;
+const target = 'channel:ops';
+
+before(async () => {
+  t = await startTestServer({ clock });
+  const a = await t.owner.members.createAgent({ name: 'alice' });
+  const b = await t.owner.members.createAgent({ name: 'bob' });
+  const c = await t.owner.members.createAgent({ name: 'carol' });
+  alice = t.client.as(a.credential);
+  bob = t.client.as(b.credential);
+  carol = t.client.as(c.credential);
+  aliceId = a.agent.id;
+  bobId = b.agent.id;
+  await t.owner.channels.create({ id: 'ops' });
+  await t.owner.channels.addMember('ops', aliceId);
+  await t.owner.channels.addMember('ops', bobId);
+});
+after(async () => t.stop());
+
+const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
+const steps = (): StepDefDto[] => [
+  { title: 'Draft the release notes', instructions: 'Put them in docs/release.md', assignee: aliceId },
+  { title: 'Approve the release', assignee: 'approval' },
+  { title: 'Ship it', assignee: bobId },
+];
+/** Lets the approval loop run one pass. */
+async function tick(): Promise<void> {
+  await t.server.idle!();
+  clock.advance(SYNC_TICK_MS);
+  await t.server.idle!();
+}
+const stepsOf = async (runId: string): Promise<StepDto[]> => (await alice.workflows.listSteps(runId, { limit: 100 })).steps;
+async function publishedPlan(name: string, s: StepDefDto[] = steps()) {
+  const p = await alice.workflows.createPlan({ name, steps: s });
+  return alice.workflows.planOp(p.id, 'publish', p.revision);
+}
+
+test('plan create → publish → trigger → run start → every step outcome → run completion; each step reaches its assignee', async () => {
+  const p = await alice.workflows.createPlan({ name: 'Release', steps: steps() });
+  assert.deepEqual([p.status, p.latestVersion, p.publishedVersion, p.revision, p.createdBy], ['active', 1, null, 1, aliceId]);
+  await assert.rejects(alice.workflows.startRun({ planId: p.id, target }), code('conflict'), 'a draft-only plan does not run');
+  const pub = await alice.workflows.planOp(p.id, 'publish', p.revision);
+  assert.deepEqual([pub.publishedVersion, pub.revision], [1, 2]);
+  await assert.rejects(alice.workflows.planOp(p.id, 'publish', undefined), code('conflict'), 'version 1 is already published');
+
+  const tr = await alice.workflows.createTrigger({ planId: p.id, name: 'Release train', target });
+  assert.deepEqual([tr.status, tr.kind, tr.target], ['enabled', 'manual', target]);
+  // The owner starts it: step turns and the approval act as the starter (an agent's own messages are never its turns).
+  const run = await t.owner.workflows.startRun({ triggerId: tr.id });
+  assert.deepEqual([run.status, run.currentStep, run.stepCount, run.version, run.triggerId, run.startedBy], ['running', 0, 3, 1, tr.id, t.ownerId]);
+
+  let [s0, s1, s2] = await stepsOf(run.id);
+  assert.deepEqual([s0!.status, s1!.status, s2!.status], ['active', 'pending', 'pending']);
+  // The step is a turn for alice: a message in the run's target that mentions her and names the step.
+  const turns = (await alice.turns.read({ after: 0, waitMs: 0 })).turns.filter((x) => x.messageId === s0!.messageId);
+  assert.equal(turns.length, 1);
+  assert.equal(turns[0]!.target, target);
+  assert.match(turns[0]!.content, new RegExp(`@alice .*${run.id}.*Draft the release notes[\\s\\S]*${s0!.id}`));
+
+  await assert.rejects(bob.workflows.moveStep(s0!.id, 'complete', undefined), code('denied'), 'only the assignee');
+  await assert.rejects(t.owner.workflows.moveStep(s0!.id, 'complete', undefined), code('denied'), 'not even the owner');
+  const paused = await alice.workflows.moveStep(s0!.id, 'pause', 'waiting for numbers');
+  assert.deepEqual([paused.status, paused.note], ['paused', 'waiting for numbers']);
+  assert.equal((await alice.workflows.showRun(run.id)).status, 'paused');
+  await assert.rejects(alice.workflows.moveStep(s0!.id, 'pause', undefined), code('conflict'), 'paused again');
+  assert.equal((await alice.workflows.moveStep(s0!.id, 'park', undefined)).status, 'parked');
+  assert.equal((await alice.workflows.showRun(run.id)).status, 'parked');
+  await assert.rejects(alice.workflows.moveStep(s1!.id, 'complete', undefined), code('denied'), 'an approval step is not completed by an agent');
+  await assert.rejects(bob.workflows.moveStep(s2!.id, 'complete', undefined), code('conflict'), 'a pending step cannot move');
+  assert.equal((await alice.workflows.moveStep(s0!.id, 'complete', 'done')).status, 'completed');
+  await assert.rejects(alice.workflows.moveStep(s0!.id, 'fail', undefined), code('conflict'), 'a completed step is final');
+
+  [s0, s1, s2] = await stepsOf(run.id);
+  assert.equal(s1!.status, 'active');
+  const approval = await alice.approvals.get(s1!.approvalId!);
+  assert.deepEqual([approval.subject, approval.status, approval.notify, approval.requestedBy], [`step:${s1!.id}`, 'pending', target, t.ownerId]);
+  await tick();
+  assert.equal((await alice.workflows.getStep(s1!.id)).status, 'active', 'nothing moves before the decision');
+  await t.owner.approvals.approve({ approvalId: approval.id, note: 'go' });
+  await tick();
+  [s0, s1, s2] = await stepsOf(run.id);
+  assert.deepEqual([s1!.status, s1!.note, s2!.status], ['completed', 'go', 'active']);
+  assert.ok((await bob.turns.read({ after: 0, waitMs: 0 })).turns.some((x) => x.messageId === s2!.messageId && /@bob /.test(x.content)));
+  assert.equal((await bob.workflows.moveStep(s2!.id, 'complete', undefined)).status, 'completed');
+  const done = await alice.workflows.showRun(run.id);
+  assert.deepEqual([done.status, done.currentStep], ['completed', null]);
+  await assert.rejects(t.owner.workflows.cancelRun(run.id), code('conflict'), 'a completed run cannot be cancelled');
+
+  const logs = (await alice.workflows.runLogs(run.id, { limit: 100 })).logs;
+  assert.deepEqual(logs.map((l) => l.event), ['started', 'delivered', 'paused', 'parked', 'completed', 'approval_requested', 'completed', 'delivered', 'completed', 'completed']);
+  assert.deepEqual(logs.map((l) => l.seq), logs.map((_, i) => i + 1));
+});
+
+test('fail ends the run; a rejected approval fails its step; cancel withdraws the pending approval; only the starter or an admin cancels', async () => {
+  const p = await publishedPlan('Outcomes');
+  const r1 = await alice.workflows.startRun({ planId: p.id, target });
+  const [a1] = await stepsOf(r1.id);
+  assert.equal((await alice.workflows.moveStep(a1!.id, 'fail', 'broken build')).status, 'failed');
+  assert.deepEqual([(await alice.workflows.showRun(r1.id)).status, (await stepsOf(r1.id))[1]!.status], ['failed', 'pending']);
+
+  const r2 = await alice.workflows.startRun({ planId: p.id, target });
+  await alice.workflows.moveStep((await stepsOf(r2.id))[0]!.id, 'complete', undefined);
+  const appr = (await stepsOf(r2.id))[1]!;
+  await t.owner.approvals.reject({ approvalId: appr.approvalId!, note: 'not today' });
+  await tick();
+  assert.deepEqual([(await alice.workflows.getStep(appr.id)).status, (await alice.workflows.showRun(r2.id)).status], ['failed', 'failed']);
+
+  const r3 = await alice.workflows.startRun({ planId: p.id, target });
+  await alice.workflows.moveStep((await stepsOf(r3.id))[0]!.id, 'complete', undefined);
+  const waiting = (await stepsOf(r3.id))[1]!;
+  await assert.rejects(bob.workflows.cancelRun(r3.id), code('denied'));
+  assert.equal((await alice.workflows.showRun(r3.id)).status, 'running', 'the denied cancel changed nothing');
+  const c = await alice.workflows.cancelRun(r3.id);
+  assert.deepEqual([c.status, c.currentStep], ['cancelled', null]);
+  assert.equal((await alice.workflows.getStep(waiting.id)).status, 'cancelled');
+  assert.equal((await alice.approvals.get(waiting.approvalId!)).status, 'cancelled');
+  await assert.rejects(alice.workflows.cancelRun(r3.id), code('conflict'));
+  const r4 = await alice.workflows.startRun({ planId: p.id, target });
+  assert.equal((await t.owner.workflows.cancelRun(r4.id)).status, 'cancelled', 'the owner may cancel any run');
+});
+
+test('a published version never changes: update opens a new draft; revisions guard concurrent edits; archive is final', async () => {
+  const p = await publishedPlan('Versions');
+  const v1 = await alice.workflows.planVersion(p.id, 1);
+  const u = await alice.workflows.updatePlan(p.id, { revision: p.revision, steps: [{ title: 'Only step', assignee: bobId }] });
+  assert.deepEqual([u.latestVersion, u.publishedVersion], [2, 1]);
+  assert.deepEqual(await alice.workflows.planVersion(p.id, 1), v1, 'version 1 is frozen');
+  const u2 = await alice.workflows.updatePlan(p.id, { revision: u.revision, name: 'Versions 2', steps: [{ title: 'Edited draft', assignee: bobId }] });
+  assert.equal(u2.latestVersion, 2, 'a draft is edited in place');
+  const shown = await alice.workflows.showPlan(p.id);
+  assert.deepEqual([shown.version.state, shown.version.steps[0]!.title, shown.plan.name], ['draft', 'Edited draft', 'Versions 2']);
+  await assert.rejects(alice.workflows.updatePlan(p.id, { revision: u.revision, name: 'stale' }), code('conflict'), 'stale revision');
+  assert.equal((await alice.workflows.showPlan(p.id)).plan.name, 'Versions 2');
+  const run = await alice.workflows.startRun({ planId: p.id, target });
+  assert.deepEqual([run.version, run.stepCount], [1, 3], 'runs use the published version, not the draft');
+  await assert.rejects(bob.workflows.updatePlan(p.id, { revision: u2.revision, name: 'mine' }), code('denied'));
+  await assert.rejects(bob.workflows.planOp(p.id, 'archive', undefined), code('denied'));
+  const arch = await alice.workflows.planOp(p.id, 'archive', u2.revision);
+  assert.equal(arch.status, 'archived');
+  for (const call of [() => alice.workflows.planOp(p.id, 'archive', undefined), () => alice.workflows.planOp(p.id, 'publish', undefined), () => alice.workflows.updatePlan(p.id, { revision: arch.revision, name: 'x' }), () => alice.workflows.startRun({ planId: p.id, target })]) {
+    await assert.rejects(call(), code('conflict'));
+  }
+  await assert.rejects(alice.workflows.planVersion(p.id, 9), code('not_found'));
+});
+
+test('triggers: disable stops runs, enable resumes, repeats and archived triggers conflict; only the creator edits', async () => {
+  const p = await publishedPlan('Triggered');
+  const tr = await alice.workflows.createTrigger({ planId: p.id, name: 'Nightly', target });
+  assert.deepEqual(await alice.workflows.validateTrigger({ planId: p.id, name: 'x', target: 'channel:nope' }), { valid: false, problem: 'target channel:nope not found' });
+  assert.deepEqual(await alice.workflows.validateTrigger({ planId: p.id, name: 'x', target }), { valid: true });
+  await assert.rejects(carol.workflows.createTrigger({ planId: p.id, name: 'x', target }), code('not_found'), 'a channel carol is not in');
+  const off = await alice.workflows.triggerOp(tr.id, 'disable', tr.revision);
+  assert.equal(off.status, 'disabled');
+  await assert.rejects(alice.workflows.startRun({ triggerId: tr.id }), code('conflict'));
+  await assert.rejects(alice.workflows.triggerOp(tr.id, 'disable', undefined), code('conflict'));
+  await assert.rejects(bob.workflows.triggerOp(tr.id, 'enable', undefined), code('denied'));
+  await assert.rejects(alice.workflows.triggerOp(tr.id, 'enable', tr.revision), code('conflict'), 'stale revision');
+  assert.equal((await alice.workflows.triggerOp(tr.id, 'enable', off.revision)).status, 'enabled');
+  const up = await alice.workflows.updateTrigger(tr.id, { revision: off.revision + 1, name: 'Nightly 2' });
+  assert.equal(up.name, 'Nightly 2');
+  await assert.rejects(alice.workflows.startRun({ triggerId: tr.id, target }), code('validation_failed'), 'a trigger brings its own target');
+  assert.equal((await alice.workflows.startRun({ triggerId: tr.id })).triggerId, tr.id);
+  await alice.workflows.triggerOp(tr.id, 'archive', undefined);
+  for (const op of ['enable', 'disable', 'archive'] as const) await assert.rejects(alice.workflows.triggerOp(tr.id, op, undefined), code('conflict'));
+  await assert.rejects(alice.workflows.updateTrigger(tr.id, { revision: 99, name: 'x' }), code('conflict'));
+});
+
+test('bad input is a typed failure and stores nothing; validate reports without storing', async () => {
+  const before = await t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM workflow_plans');
+  const bad: unknown[] = [
+    [],
+    Array.from({ length: STEPS_MAX + 1 }, () => ({ title: 'x', assignee: aliceId })),
+    [{ title: '', assignee: aliceId }],
+    [{ title: 't'.repeat(BOUNDS.title.chars + 1), assignee: aliceId }],
+    [{ title: '\u0001'.repeat(BOUNDS.title.chars), assignee: aliceId }],
+    [{ title: 'x', assignee: t.ownerId }],
+    [{ title: 'x', assignee: 'mem_missing' }],
+    [{ title: 'x', instructions: 'i'.repeat(BOUNDS.instructions.chars + 1), assignee: aliceId }],
+  ];
+  for (const s of bad) {
+    await assert.rejects(alice.workflows.createPlan({ name: 'Bad', steps: s as StepDefDto[] }), code('validation_failed'), JSON.stringify(s).slice(0, 80));
+    // validate reports a rule it breaks; a shape the schema refuses is the same validation_failed as create.
+    const v = await alice.workflows.validatePlan({ steps: s as StepDefDto[] }).catch((e: { code?: string }) => ({ valid: e.code !== 'validation_failed' }));
+    assert.equal(v.valid, false);
+  }
+  await assert.rejects(alice.workflows.createPlan({ name: ' ', steps: steps() }), code('validation_failed'));
+  const gone = await t.owner.members.createAgent({ name: 'gone' });
+  await t.owner.members.remove(gone.agent.id);
+  await assert.rejects(alice.workflows.createPlan({ name: 'Gone', steps: [{ title: 'x', assignee: gone.agent.id }] }), code('validation_failed'), 'a removed agent is no assignee');
+  assert.deepEqual(await alice.workflows.validatePlan({ name: 'Good', steps: steps() }), { valid: true });
+  assert.deepEqual(await t.querySql('SELECT COUNT(*) AS n FROM workflow_plans'), before, 'nothing stored');
+  const p = await publishedPlan('Inputs');
+  await assert.rejects(alice.workflows.startRun({ planId: p.id }), code('validation_failed'), 'a plan run needs a target');
+  await assert.rejects(alice.workflows.startRun({ target }), code('validation_failed'));
+  await assert.rejects(alice.workflows.startRun({ planId: p.id, target: 'general' }), code('validation_failed'));
+  await assert.rejects(carol.workflows.startRun({ planId: p.id, target }), code('not_found'), 'carol may not post in ops');
+  await assert.rejects(alice.workflows.startRun({ planId: 'wfp_missing', target }), code('not_found'));
+  await assert.rejects(alice.workflows.updatePlan(p.id, { revision: p.revision }), code('validation_failed'), 'nothing to change');
+  const r = await alice.workflows.startRun({ planId: p.id, target });
+  const s0 = (await stepsOf(r.id))[0]!;
+  await assert.rejects(alice.workflows.moveStep(s0.id, 'complete', 'n'.repeat(BOUNDS.note.chars + 1)), code('validation_failed'));
+  assert.equal((await alice.workflows.getStep(s0.id)).status, 'active');
+  await assert.rejects(alice.workflows.getStep('wfs_missing'), code('not_found'));
+  await assert.rejects(alice.workflows.runLogs('wfr_missing', {}), code('not_found'));
+});
+
+test('every stored item at its bounds stays under ITEM_BYTES_MAX; the steps aggregate is bounded in bytes', () => {
+  const worst = (chars: number) => '\u0001'.repeat(chars);
+  const id = 'i'.repeat(100);
+  const s: StepDefDto = { title: worst(40), instructions: worst(80), assignee: id };
+  assert.ok(jsonBytes(s) > 0);
+  const version: PlanVersionDto = { planId: id, version: 2 ** 31, state: 'published', steps: Array.from({ length: STEPS_MAX }, () => ({ title: 't'.repeat(BOUNDS.title.bytes), instructions: 'i'.repeat(BOUNDS.instructions.bytes), assignee: id })), createdAt: new Date(8.64e15).toISOString(), publishedAt: new Date(8.64e15).toISOString() };
+  assert.ok(jsonBytes(version.steps) <= STEPS_BYTES_MAX, `${jsonBytes(version.steps)} bytes of steps at every bound`);
+  assert.ok(jsonBytes(version) <= ITEM_BYTES_MAX);
+  const step: StepDto = { id, runId: id, index: 15, title: 't'.repeat(BOUNDS.title.bytes), instructions: 'i'.repeat(BOUNDS.instructions.bytes), assignee: id, status: 'completed', approvalId: id, messageId: id, note: 'n'.repeat(BOUNDS.note.bytes), revision: 2 ** 40, createdAt: version.createdAt, updatedAt: version.createdAt };
+  assert.ok(jsonBytes(step) <= ITEM_BYTES_MAX);
+});
+
+test('pagination walks equal full scans (createdAt DESC, id DESC with ties; steps and logs in order); cursors are bound to their filter', async () => {
+  const p = await publishedPlan('Paging');
+  for (let i = 0; i < 7; i++) await alice.workflows.startRun({ planId: p.id, target });
+  const walk = async <T>(page: (cursor?: string) => Promise<{ items: T[]; hasMore: boolean; nextCursor?: string }>) => {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const r = await page(cursor);
+      out.push(...r.items);
+      if (!r.hasMore) return (assert.equal(r.nextCursor, undefined), out);
+      cursor = r.nextCursor;
+    }
+  };
+  const runs = await walk((cursor) => alice.workflows.listRuns({ planId: p.id, limit: 3, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.runs.map((x) => x.id), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  const full = (await t.querySql<{ id: string }>('SELECT id FROM workflow_runs WHERE plan_id = ? ORDER BY created_at DESC, id DESC', [p.id])).map((r) => r.id);
+  assert.deepEqual(runs, full);
+  assert.equal(full.length, 7);
+  const allRuns = await walk((cursor) => alice.workflows.listRuns({ limit: 4, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.runs.map((x) => x.id), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  assert.deepEqual(allRuns, (await t.querySql<{ id: string }>('SELECT id FROM workflow_runs ORDER BY created_at DESC, id DESC')).map((r) => r.id));
+  const plans = await walk((cursor) => alice.workflows.listPlans({ limit: 2, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.plans.map((x) => x.id), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  assert.deepEqual(plans, (await t.querySql<{ id: string }>('SELECT id FROM workflow_plans ORDER BY created_at DESC, id DESC')).map((r) => r.id));
+  const steps1 = await walk((cursor) => alice.workflows.listSteps(full[0]!, { limit: 1, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.steps.map((x) => x.index), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  assert.deepEqual(steps1, [0, 1, 2]);
+  const logs = await walk((cursor) => alice.workflows.runLogs(full[0]!, { limit: 1, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.logs.map((x) => x.seq), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  assert.deepEqual(logs, [1, 2]);
+
+  const first = await alice.workflows.listRuns({ planId: p.id, limit: 2 });
+  await assert.rejects(alice.workflows.listRuns({ limit: 2, cursor: first.nextCursor! }), code('validation_failed'), 'another filter');
+  await assert.rejects(alice.workflows.listRuns({ planId: p.id, status: 'running', limit: 2, cursor: first.nextCursor! }), code('validation_failed'));
+  await assert.rejects(alice.workflows.listSteps(full[1]!, { cursor: (await alice.workflows.listSteps(full[0]!, { limit: 1 })).nextCursor! }), code('validation_failed'), "another run's cursor");
+  await assert.rejects(alice.workflows.listPlans({ cursor: 'garbage' }), code('validation_failed'));
+  await assert.rejects(alice.workflows.listRuns({ limit: 101 }), code('validation_failed'));
+  await assert.rejects(alice.workflows.listRuns({ status: 'done' }), code('validation_failed'));
+});
+
+test('idempotent replays: the same key returns the same result and applies once; another body is idempotency_conflict', async () => {
+  const body = { name: 'Replayed', steps: steps() };
+  const a = await alice.workflows.createPlan(body, { idempotencyKey: 'wf-plan-1' });
+  const b = await alice.workflows.createPlan(body, { idempotencyKey: 'wf-plan-1' });
+  assert.deepEqual(b, a);
+  await assert.rejects(alice.workflows.createPlan({ ...body, name: 'Other' }, { idempotencyKey: 'wf-plan-1' }), code('idempotency_conflict'));
+  assert.equal((await t.querySql('SELECT id FROM workflow_plans WHERE name = ?', ['Replayed'])).length, 1);
+  await alice.workflows.planOp(a.id, 'publish', undefined);
+  const r = await alice.workflows.startRun({ planId: a.id, target }, { idempotencyKey: 'wf-run-1' });
+  assert.deepEqual(await alice.workflows.startRun({ planId: a.id, target }, { idempotencyKey: 'wf-run-1' }), r);
+  assert.equal((await t.querySql('SELECT id FROM workflow_runs WHERE plan_id = ?', [a.id])).length, 1);
+  const s0 = (await stepsOf(r.id))[0]!;
+  const done = await alice.workflows.moveStep(s0.id, 'complete', undefined, { idempotencyKey: 'wf-step-1' });
+  assert.deepEqual(await alice.workflows.moveStep(s0.id, 'complete', undefined, { idempotencyKey: 'wf-step-1' }), done, 'the replay does not advance twice');
+  assert.equal((await t.querySql("SELECT seq FROM workflow_logs WHERE run_id = ? AND event = 'approval_requested'", [r.id])).length, 1);
+  await assert.rejects(alice.workflows.moveStep(s0.id, 'complete', undefined), code('conflict'), 'without the key it is a second, illegal transition');
+});
