@@ -163,20 +163,49 @@ export class Runs {
     });
   }
 
-  async show(_actor: Actor, runId: string): Promise<RunDto> {
-    return this.deps.store.tx(async (sql) => runDto(await this.loadRun(sql, runId)));
+  /**
+   * A run the actor may read. Security invariant: a run (its steps, logs and posted step text) is read only by members
+   * who may read its target; any other answers exactly like a missing run, so its existence does not leak.
+   */
+  private async readableRun(sql: Sql, actor: Actor, runId: unknown): Promise<RunRow> {
+    const run = await this.loadRun(sql, runId);
+    try {
+      await authorizeTarget(sql, actor, parseTarget(run.target));
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'run not found');
+      throw e;
+    }
+    return run;
   }
 
-  async getStep(_actor: Actor, stepId: string): Promise<StepDto> {
-    return this.deps.store.tx(async (sql) => stepDto(await this.loadStep(sql, stepId)));
+  async show(actor: Actor, runId: string): Promise<RunDto> {
+    return this.deps.store.tx(async (sql) => runDto(await this.readableRun(sql, actor, runId)));
   }
 
-  async list(_actor: Actor, input: { planId?: string; status?: string; limit?: number; cursor?: string }): Promise<RunPage> {
+  async getStep(actor: Actor, stepId: string): Promise<StepDto> {
+    return this.deps.store.tx(async (sql) => {
+      const step = await this.loadStep(sql, stepId);
+      try {
+        await this.readableRun(sql, actor, step.run_id);
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'step not found');
+        throw e;
+      }
+      return stepDto(step);
+    });
+  }
+
+  async list(actor: Actor, input: { planId?: string; status?: string; limit?: number; cursor?: string }): Promise<RunPage> {
     if (input.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${RUN_STATUSES.join(', ')}`);
     if (input.planId !== undefined) idOf(input.planId, 'plan');
     normalizeLimit(input.limit);
-    const where = ['1 = 1'];
-    const params: string[] = [];
+    // Only runs whose target the actor may read (the same rule as authorizeTarget, in SQL): task targets are open to
+    // every member; DMs to their members; channels and their threads to channel members (the owner reads every channel).
+    const channels = isOwner(actor)
+      ? "target LIKE 'channel:%' OR target LIKE 'thread:%'"
+      : "target IN (SELECT 'channel:' || channel_id FROM channel_members WHERE member_id = ?) OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.member_id = ? AND workflow_runs.target LIKE 'thread:' || cm.channel_id || '/%')";
+    const where = [`(target LIKE 'task:%' OR target IN (SELECT 'dm:' || dm_id FROM dm_members WHERE member_id = ?) OR ${channels})`];
+    const params: string[] = isOwner(actor) ? [actor.id] : [actor.id, actor.id, actor.id];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (input.status !== undefined) (where.push('status = ?'), params.push(input.status));
     const p = await this.deps.store.tx((sql) =>
@@ -185,19 +214,19 @@ export class Runs {
     return { runs: p.rows.map(runDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
-  async steps(_actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
+  async steps(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
     normalizeLimit(input.limit);
     const p = await this.deps.store.tx(async (sql) => {
-      const run = await this.loadRun(sql, runId);
+      const run = await this.readableRun(sql, actor, runId);
       return keysetPage<StepRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: STEP_ORDER, columns: STEP_COLS, from: 'workflow_steps', where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
     });
     return { steps: p.rows.map(stepDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
-  async logs(_actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
+  async logs(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
     normalizeLimit(input.limit);
     const p = await this.deps.store.tx(async (sql) => {
-      const run = await this.loadRun(sql, runId);
+      const run = await this.readableRun(sql, actor, runId);
       return keysetPage<LogRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: LOG_ORDER, columns: LOG_COLS, from: 'workflow_logs', where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
     });
     return { logs: p.rows.map(logDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };

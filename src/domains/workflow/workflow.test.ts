@@ -288,3 +288,31 @@ test('idempotent replays: the same key returns the same result and applies once;
   assert.equal((await t.querySql("SELECT seq FROM workflow_logs WHERE run_id = ? AND event = 'approval_requested'", [r.id])).length, 1);
   await assert.rejects(alice.workflows.moveStep(s0.id, 'complete', undefined), code('conflict'), 'without the key it is a second, illegal transition');
 });
+
+test('a run is read only by members who may read its target: a DM run, its steps and logs are not_found to a member outside the DM, and absent from its run list', async () => {
+  const dm = await t.owner.channels.openDm([aliceId]);
+  const plan = await publishedPlan('Private', [{ title: 'Private step', instructions: 'secret runbook', assignee: aliceId }]);
+  const run = await t.owner.workflows.startRun({ planId: plan.id, target: `dm:${dm.id}` });
+  const ops = await t.owner.workflows.startRun({ planId: plan.id, target });
+  const [step] = (await alice.workflows.listSteps(run.id, { limit: 10 })).steps;
+  assert.equal((await alice.workflows.showRun(run.id)).id, run.id, 'a DM member reads it');
+  for (const [what, call] of [
+    ['show', () => bob.workflows.showRun(run.id)],
+    ['steps', () => bob.workflows.listSteps(run.id, { limit: 10 })],
+    ['logs', () => bob.workflows.runLogs(run.id, { limit: 10 })],
+    ['step get', () => bob.workflows.getStep(step!.id)],
+  ] as const) await assert.rejects(call(), code('not_found'), `bob: ${what}`);
+  const walk = async (api: ServerApi) => {
+    const ids: string[] = [];
+    for (let cursor: string | undefined; ; ) {
+      const page = await api.workflows.listRuns({ planId: plan.id, limit: 1, ...(cursor ? { cursor } : {}) });
+      ids.push(...page.runs.map((r) => r.id));
+      if (!page.hasMore) return ids.sort();
+      cursor = page.nextCursor;
+    }
+  };
+  assert.deepEqual(await walk(bob), [ops.id], 'bob lists only the run in a channel he is in');
+  assert.deepEqual(await walk(alice), [run.id, ops.id].sort());
+  assert.deepEqual(await walk(carol), [], 'carol is in neither');
+  assert.deepEqual(await walk(t.owner), [run.id, ops.id].sort(), 'the owner is in the DM and reads every channel');
+});
