@@ -1,5 +1,6 @@
 // Owns the DomainModule contract: everything one product domain contributes to the daemon (descriptors, inventory rows,
 // action handlers, its server client) and to the server (service, routes, schema steps). The registry lists the modules.
+import type { Clock, Timer } from '../shared/clock.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { Send } from '../server-client/send.js';
 import type { DomainDeps } from '../server/context.js';
@@ -40,6 +41,50 @@ export interface BackgroundLoop {
   start(onError: (e: unknown) => void): void;
   idle(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * A BackgroundLoop that runs `tick()` every `tickMs` on the injected Clock, one pass at a time (the next is armed when
+ * the previous one settles); a failing pass goes to onError and the loop goes on.
+ */
+export abstract class TickLoop implements BackgroundLoop {
+  private timer: Timer | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = true;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly tickMs: number,
+  ) {}
+
+  /** One pass; returns how many items this process handled. */
+  abstract tick(): Promise<number>;
+
+  start(onError: (e: unknown) => void): void {
+    this.stopped = false;
+    const arm = () => {
+      this.timer = this.clock.setTimer(this.tickMs, () => {
+        this.running = this.tick().then(
+          () => undefined,
+          (e) => onError(e),
+        ).finally(() => {
+          if (!this.stopped) arm();
+        });
+      });
+    };
+    arm();
+  }
+
+  /** Resolves when no pass is in flight. */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    await this.running;
+  }
 }
 
 /** Keeps the literal key so ServerApi and the services map are typed from the registry. */

@@ -11,9 +11,8 @@
 //     (no message), `fireOnce` posts once; either way `occurrences` counts the windows it stands for;
 //  4. the run history keeps the newest RUNS_KEPT runs per schedule.
 import type { Actor, DomainDeps } from '../../server/context.js';
-import type { Timer } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import type { BackgroundLoop } from '../module.js';
+import { TickLoop } from '../module.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
@@ -25,37 +24,9 @@ export const TICK_MS = 1000;
 /** Schedules fired per tick at most; the rest are due at the next tick. */
 export const BATCH = 50;
 
-export class Scheduler implements BackgroundLoop {
-  private timer: Timer | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = true;
-
-  constructor(private readonly deps: DomainDeps) {}
-
-  start(onError: (e: unknown) => void): void {
-    this.stopped = false;
-    const arm = () => {
-      this.timer = this.deps.clock.setTimer(TICK_MS, () => {
-        this.running = this.tick().then(
-          () => undefined,
-          (e) => onError(e),
-        ).finally(() => {
-          if (!this.stopped) arm();
-        });
-      });
-    };
-    arm();
-  }
-
-  /** Resolves when no tick is in flight. */
-  idle(): Promise<void> {
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.timer?.cancel();
-    await this.running;
+export class Scheduler extends TickLoop {
+  constructor(private readonly deps: DomainDeps) {
+    super(deps.clock, TICK_MS);
   }
 
   /** One pass: fires up to BATCH due windows; returns how many this process claimed. */

@@ -1,45 +1,17 @@
 // Owns moving approval steps with their approval's decision: a loop on the injected Clock finds active approval steps
 // whose approval is decided and completes (approved) or fails (rejected, cancelled) them, claimed on the step's revision.
 import type { Actor, DomainDeps } from '../../server/context.js';
-import type { Timer } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import type { BackgroundLoop } from '../module.js';
+import { TickLoop } from '../module.js';
 import type { Runs } from './runs.js';
 
 export const SYNC_TICK_MS = 1000;
 /** Approval steps moved per tick at most; the rest move at the next tick. */
 export const SYNC_BATCH = 50;
 
-export class ApprovalSync implements BackgroundLoop {
-  private timer: Timer | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = true;
-
-  constructor(private readonly deps: DomainDeps, private readonly runs: Runs) {}
-
-  start(onError: (e: unknown) => void): void {
-    this.stopped = false;
-    const arm = () => {
-      this.timer = this.deps.clock.setTimer(SYNC_TICK_MS, () => {
-        this.running = this.tick().then(
-          () => undefined,
-          (e) => onError(e),
-        ).finally(() => {
-          if (!this.stopped) arm();
-        });
-      });
-    };
-    arm();
-  }
-
-  idle(): Promise<void> {
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.timer?.cancel();
-    await this.running;
+export class ApprovalSync extends TickLoop {
+  constructor(private readonly deps: DomainDeps, private readonly runs: Runs) {
+    super(deps.clock, SYNC_TICK_MS);
   }
 
   /** One pass; returns how many steps this process moved (another process that moved one first wins; this one skips it). */
