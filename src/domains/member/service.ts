@@ -18,8 +18,14 @@ interface MemberRow {
   admin?: number;
 }
 
+/** Security invariant: an admin manages any member; anyone else only an agent they created (even when no longer an admin). */
+async function requireAdminOrCreator(sql: Sql, actor: Actor, memberId: string, what: string): Promise<void> {
+  const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
+  if (!ownAgent) requireAdmin(actor, what);
+}
+
 /** The stored role column knows owner|member; an admin is a member with the admin flag. */
-function roleOf(r: Pick<MemberRow, 'role' | 'admin'>): MemberRole {
+export function roleOf(r: { role: string; admin?: number | null }): MemberRole {
   return r.role === 'owner' ? 'owner' : r.admin ? 'admin' : 'member';
 }
 
@@ -124,9 +130,7 @@ export class Members {
     const name = checkText(input.name, MEMBER_NAME);
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
-      // Security invariant: an admin renames agents; anyone else only an agent they created.
-      const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
-      if (!ownAgent) requireAdmin(actor, 'rename agents');
+      await requireAdminOrCreator(sql, actor, memberId, 'rename agents');
       if (!target || target.kind !== 'agent') throw new AppError('not_found', 'agent not found');
       if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND id <> ? AND removed_at IS NULL", [name, memberId])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
       await sql.run('UPDATE members SET name = ? WHERE id = ?', [name, memberId]);
@@ -142,9 +146,7 @@ export class Members {
   async remove(actor: Actor, memberId: string): Promise<{ removed: string[] }> {
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
-      // Security invariant: an admin removes members; anyone else removes only an agent they created.
-      const ownAgent = actor.kind === 'human' && (await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'agent' AND created_by = ?", [memberId, actor.id])) !== undefined;
-      if (!ownAgent) requireAdmin(actor, 'remove members');
+      await requireAdminOrCreator(sql, actor, memberId, 'remove members');
       if (!target) throw new AppError('not_found', 'member not found');
       if (target.role === 'owner') throw new AppError('denied', 'the workspace owner cannot be removed');
       if (target.admin && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may remove an admin');

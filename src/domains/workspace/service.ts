@@ -2,6 +2,7 @@
 import { AppError } from '../../shared/errors.js';
 import { iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { roleOf } from '../member/service.js';
 import { QUERY_MAX, type WorkspaceDto, type WorkspaceMemberPage } from './contract.js';
 
 /** Member names never change, so the order needs no moved check. Binary collation on both engines. */
@@ -63,7 +64,7 @@ export class Workspaces {
         cursor: input.cursor,
       }),
     );
-    const page: WorkspaceMemberPage = { members: p.rows.map((r) => ({ memberId: r.id, name: r.name, kind: r.kind, role: r.role === 'owner' ? 'owner' : Number(r.admin) ? 'admin' : 'member', joinedAt: iso(r.created_at) })), hasMore: p.hasMore };
+    const page: WorkspaceMemberPage = { members: p.rows.map((r) => ({ memberId: r.id, name: r.name, kind: r.kind, role: roleOf(r), joinedAt: iso(r.created_at) })), hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
     return page;
   }
