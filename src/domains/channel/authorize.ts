@@ -45,3 +45,15 @@ export async function authorizeTarget(sql: Sql, actor: Actor, t: Target): Promis
   }
   return canonical;
 }
+
+/**
+ * authorizeTarget's rule as a SQL predicate over a column holding canonical targets, for lists that filter in the
+ * query: task targets are open to every member; DMs to their members; channels and their threads to channel members
+ * (the owner reads every channel). Channel ids hold no LIKE wildcard (CHANNEL_ID_PATTERN).
+ */
+export function readableTargetSql(actor: Actor, column: string): { sql: string; params: string[] } {
+  const dms = `${column} LIKE 'task:%' OR ${column} IN (SELECT 'dm:' || dm_id FROM dm_members WHERE member_id = ?)`;
+  if (isOwner(actor)) return { sql: `(${dms} OR ${column} LIKE 'channel:%' OR ${column} LIKE 'thread:%')`, params: [actor.id] };
+  const channels = `${column} IN (SELECT 'channel:' || channel_id FROM channel_members WHERE member_id = ?) OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.member_id = ? AND ${column} LIKE 'thread:' || cm.channel_id || '/%')`;
+  return { sql: `(${dms} OR ${channels})`, params: [actor.id, actor.id, actor.id] };
+}

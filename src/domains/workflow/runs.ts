@@ -7,7 +7,7 @@ import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
 import { Approvals } from '../approval/service.js';
-import { authorizeTarget } from '../channel/authorize.js';
+import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogPage, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
@@ -199,13 +199,10 @@ export class Runs {
     if (input.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${RUN_STATUSES.join(', ')}`);
     if (input.planId !== undefined) idOf(input.planId, 'plan');
     normalizeLimit(input.limit);
-    // Only runs whose target the actor may read (the same rule as authorizeTarget, in SQL): task targets are open to
-    // every member; DMs to their members; channels and their threads to channel members (the owner reads every channel).
-    const channels = isOwner(actor)
-      ? "target LIKE 'channel:%' OR target LIKE 'thread:%'"
-      : "target IN (SELECT 'channel:' || channel_id FROM channel_members WHERE member_id = ?) OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.member_id = ? AND workflow_runs.target LIKE 'thread:' || cm.channel_id || '/%')";
-    const where = [`(target LIKE 'task:%' OR target IN (SELECT 'dm:' || dm_id FROM dm_members WHERE member_id = ?) OR ${channels})`];
-    const params: string[] = isOwner(actor) ? [actor.id] : [actor.id, actor.id, actor.id];
+    // Only runs whose target the actor may read.
+    const readable = readableTargetSql(actor, 'workflow_runs.target');
+    const where = [readable.sql];
+    const params: string[] = [...readable.params];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (input.status !== undefined) (where.push('status = ?'), params.push(input.status));
     const p = await this.deps.store.tx((sql) =>
