@@ -21,6 +21,18 @@ export const TITLES = [
 
 const tok = (s: string) => encode(s).length;
 
+/**
+ * The fixed envelope of a list result, measured: the same response with its list emptied (and its page's `authors`,
+ * which an empty page has empty too), everything else as returned.
+ */
+function envelopeTokens(text: string, list: string): number {
+  const v = JSON.parse(text);
+  const page = list in v ? v : v.data;
+  page[list] = [];
+  if ('authors' in page) page.authors = {};
+  return tok(JSON.stringify(v));
+}
+
 export async function benchTokens(): Promise<BenchReport> {
   const d = await BenchDaemon.launch();
   try {
@@ -61,22 +73,25 @@ export async function benchTokens(): Promise<BenchReport> {
 
     const history = await mcp('message_history_read', { target: 'channel:general', limit: 20 });
     const msgId = history.structured.messages[0].id;
-    const rows: { what: string; text: string; items: number; content: number }[] = [
-      { what: 'MCP message_history_read (20 msgs)', text: history.text, items: 20, content: LINES.reduce((s, l) => s + tok(l), 0) },
+    const rows: { what: string; text: string; items: number; content: number; list?: string }[] = [
+      { what: 'MCP message_history_read (20 msgs)', text: history.text, items: 20, content: LINES.reduce((s, l) => s + tok(l), 0), list: 'messages' },
       { what: 'MCP message_send', text: (await mcp('message_send', { target: 'channel:general', content: LINES[1]! })).text, items: 1, content: 0 },
       { what: 'MCP message_react', text: (await mcp('message_react', { messageId: msgId, emoji: '👍' })).text, items: 1, content: 0 },
-      { what: 'Exec task list (20 tasks)', text: (await exec('task/list', { limit: 20 })).text, items: 20, content: TITLES.reduce((s, t) => s + tok(t), 0) },
+      { what: 'Exec task list (20 tasks)', text: (await exec('task/list', { limit: 20 })).text, items: 20, content: TITLES.reduce((s, t) => s + tok(t), 0), list: 'tasks' },
       { what: 'Exec task get', text: (await exec('task/get', { taskId: firstTask.id })).text, items: 1, content: tok(TITLES[0]!) },
       { what: 'Exec task create', text: (await exec('task/create', { title: TITLES[1]! })).text, items: 1, content: tok(TITLES[1]!) },
-      { what: 'Exec review list (10 reviews)', text: (await exec('review/list', { filters: { target: `task:${firstTask.id}` } })).text, items: 10, content: reviewBodies.reduce((s, b) => s + tok(b), 0) },
-      { what: 'Exec approval list (5 approvals)', text: (await exec('approval/list', {})).text, items: 5, content: reasons.reduce((s, r) => s + tok(r), 0) },
-      { what: 'Exec workspace members (2)', text: (await exec('workspace/members', {})).text, items: 2, content: 0 },
+      { what: 'Exec review list (10 reviews)', text: (await exec('review/list', { filters: { target: `task:${firstTask.id}` } })).text, items: 10, content: reviewBodies.reduce((s, b) => s + tok(b), 0), list: 'reviews' },
+      { what: 'Exec approval list (5 approvals)', text: (await exec('approval/list', {})).text, items: 5, content: reasons.reduce((s, r) => s + tok(r), 0), list: 'approvals' },
+      { what: 'Exec workspace members (2)', text: (await exec('workspace/members', {})).text, items: 2, content: 0, list: 'members' },
       { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
     ];
     const out = rows.map((r) => {
       const total = tok(r.text);
       const perItem = (total - r.content) / r.items;
-      return { ...r, total, perItem, ratio: r.content ? total / r.content : NaN };
+      const envelope = r.list ? envelopeTokens(r.text, r.list) : NaN;
+      // Beside (never instead of) overhead/item: what each item costs once the fixed envelope is set apart.
+      const perItemBeyondEnvelope = r.list ? (total - r.content - envelope) / r.items : NaN;
+      return { ...r, total, perItem, envelope, perItemBeyondEnvelope, ratio: r.content ? total / r.content : NaN };
     });
     const goals: Goal[] = [
       goal('message_history_read of 20 one-line messages, tokens', out[0]!.total, '<=', 600),
@@ -87,9 +102,20 @@ export async function benchTokens(): Promise<BenchReport> {
       name: 'tokens',
       table:
         table(
-          ['what the model reads (o200k, gpt-tokenizer 4.0.0)', 'tokens', 'content', 'overhead/item', 'total/content'],
-          out.map((r) => [r.what, String(r.total), String(r.content), r.perItem.toFixed(1), Number.isNaN(r.ratio) ? '-' : `${r.ratio.toFixed(2)}x`]),
-        ) + `\nsample message: ${JSON.stringify(history.structured.messages[0])}`,
+          ['what the model reads (o200k, gpt-tokenizer 4.0.0)', 'tokens', 'content', 'overhead/item', 'envelope', 'item beyond envelope', 'total/content'],
+          out.map((r) => [
+            r.what,
+            String(r.total),
+            String(r.content),
+            r.perItem.toFixed(1),
+            Number.isNaN(r.envelope) ? '-' : String(r.envelope),
+            Number.isNaN(r.perItemBeyondEnvelope) ? '-' : r.perItemBeyondEnvelope.toFixed(1),
+            Number.isNaN(r.ratio) ? '-' : `${r.ratio.toFixed(2)}x`,
+          ]),
+        ) +
+        `\noverhead/item = (tokens - content) / items, the goal's figure; envelope = the same response with its list emptied;` +
+        ` item beyond envelope = (tokens - content - envelope) / items.` +
+        `\nsample message: ${JSON.stringify(history.structured.messages[0])}`,
       goals,
       json: { rows: out.map(({ text: _t, ...r }) => r) },
     };

@@ -42,6 +42,10 @@ test('reviews are added and listed on the task', () => {
   assert.equal(report.review.code, 0, JSON.stringify(report.review));
   assert.equal(report.review.out.data.review.verdict, 'approve');
   assert.deepEqual(report.reviewList.out.data.reviews.map((r: any) => r.id), [report.review.out.data.review.id]);
+  // The author by display name, its kind once per page; an open review carries no status (absent: open).
+  assert.deepEqual(report.reviewList.out.data.reviews[0], { id: report.review.out.data.review.id, by: 'worker', verdict: 'approve', body: 'looks good' });
+  assert.deepEqual(report.reviewList.out.data.authors, { worker: 'agent' });
+  assert.equal(report.review.out.data.review.by, 'worker (agent)');
   assert.equal(report.reviewList.out.data.hasMore, false);
   assert.equal(report.reviewList.out.data.nextCursor, undefined);
 });
@@ -72,8 +76,11 @@ test('assign, comment, cancel, reopen and review get/resolve/reopen work through
   assert.equal(report.cancel.out.data.task.status, 'canceled');
   assert.equal(report.reopen.out.data.task.status, 'open');
   assert.equal(report.reviewGet.out.data.review.verdict, 'approve');
+  assert.equal(report.reviewResolve.code, 0, JSON.stringify(report.reviewResolve));
   assert.equal(report.reviewResolve.out.data.review.status, 'resolved');
-  assert.equal(report.reviewReopen.out.data.review.status, 'open');
+  assert.deepEqual(report.resolvedList.out.data.reviews.map((r: any) => [r.id, r.status]), [[report.review.out.data.review.id, 'resolved']]);
+  assert.equal('status' in report.reviewReopen.out.data.review, false, 'reopened: open again, so no status');
+  assert.equal(report.reviewReopen.out.data.review.revision, 3);
 });
 
 test('every action has a canonical help example that runs: valid input, a typed answer', () => {

@@ -25,3 +25,7 @@ export const NextCursor = Type.Optional(Type.String({ description: 'Present only
 
 export const Timestamp = Type.String({ description: 'ISO-8601 timestamp.' });
 
+/** A page's people: each display name's kind once (a name two kinds share is labelled `name (kind)` on its items instead). */
+export const Authors = Type.Record(Type.String(), Type.Union([Type.Literal('human'), Type.Literal('agent')]), { description: 'Name → kind.' });
+/** A member as other rows name it (server DTOs). */
+export const MemberRef = Type.Object({ name: Type.String(), kind: Type.Union([Type.Literal('human'), Type.Literal('agent')]) }, { additionalProperties: false });

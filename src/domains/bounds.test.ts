@@ -25,7 +25,7 @@ const big = Number.MAX_SAFE_INTEGER;
 const WORST = {
   task: { id, title: worst(TASK_BOUNDS.title), description: worst(TASK_BOUNDS.description), status: 'in_progress', assigneeId: id, projectId: id, createdBy: id, blockedReason: worst(TASK_BOUNDS.reason), revision: big, createdAt: ts, updatedAt: ts } satisfies TaskDto,
   comment: { id, taskId: id, authorId: id, body: worst(TASK_BOUNDS.comment), createdAt: ts } satisfies TaskCommentDto,
-  review: { id, target: 'x'.repeat(TARGET_MAX), authorId: id, verdict: 'request_changes', body: worst(REVIEW_BODY), status: 'resolved', revision: big, createdAt: ts, updatedAt: ts } satisfies ReviewDto,
+  review: { id, target: 'x'.repeat(TARGET_MAX), authorId: id, author: { name: worst(MEMBER_NAME), kind: 'agent' }, verdict: 'request_changes', body: worst(REVIEW_BODY), status: 'resolved', revision: big, createdAt: ts, updatedAt: ts } satisfies ReviewDto,
   message: {
     id,
     target: 'x'.repeat(TARGET_MAX),

@@ -241,6 +241,10 @@ test('reviews on task and thread targets: add, get, list, resolve, reopen with v
   // updatedAt DESC, id DESC: r1 was just resolved, so it leads unless both share one millisecond (then the id decides).
   const expected = [resolved, r2].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id)).map((r) => r.id);
   assert.deepEqual(list.reviews.map((r) => r.id), expected);
+  // Each review names its author (display name and kind) beside the id, on add, get, list and resolve alike.
+  const names = { [agentId]: { name: 'builder', kind: 'agent' }, [t.ownerId]: { name: 'Owner', kind: 'human' } };
+  for (const r of [r1, r2, resolved, await agent.reviews.get(r2.id), ...list.reviews]) assert.deepEqual([r.authorId, r.author], [r.authorId, names[r.authorId]]);
+  assert.deepEqual(list.reviews.map((r) => r.author.kind).sort(), ['agent', 'human']);
   assert.ok(resolved.updatedAt >= r2.updatedAt);
   assert.deepEqual((await agent.reviews.list({ target: `task:${task.id}`, status: 'open' })).reviews.map((r) => r.id), [r2.id]);
   const reopened = await agent.reviews.reopen(r1.id);

@@ -14,3 +14,16 @@ export const COMPACT_TIME_PATTERN = '^\\d{8}T\\d{6}Z$';
 export function authorLabel(a: { name: string; kind: string }): string {
   return `${a.name} (${a.kind})`;
 }
+
+/**
+ * The people of one page as a reader needs them: `label(p)` is the display name, and `authors` says each name's kind
+ * once (name → kind). A name two kinds share on the page (an agent and a Human both called "ops") is left out of
+ * `authors` and labelled `name (kind)` instead, so the kind is never ambiguous.
+ */
+export function pagePeople<K extends string>(people: Iterable<{ name: string; kind: K }>): { authors: Record<string, K>; label(p: { name: string; kind: K }): string } {
+  const kinds = new Map<string, Set<K>>();
+  for (const p of people) kinds.set(p.name, (kinds.get(p.name) ?? new Set()).add(p.kind));
+  const authors: Record<string, K> = {};
+  for (const [name, set] of kinds) if (set.size === 1) authors[name] = [...set][0]!;
+  return { authors, label: (p) => (kinds.get(p.name)?.size === 1 ? p.name : authorLabel(p)) };
+}

@@ -21,9 +21,11 @@ before(async () => {
     { name: 'get', run: ['approval', 'get'], input: { approvalId: '${request.data.approval.id}' } },
     { name: 'list', run: ['approval', 'list'], input: { limit: 1, filters: { status: 'pending' } } },
     { name: 'list2', run: ['approval', 'list'], input: { limit: 1, cursor: '${list.data.nextCursor}', filters: { status: 'pending' } } },
+    { name: 'listAll', run: ['approval', 'list'], input: {} },
     { name: 'approve', run: ['approval', 'approve'], input: { approvalId: '${request.data.approval.id}', note: 'self-approval' } },
     { name: 'reject', run: ['approval', 'reject'], input: { approvalId: '${request.data.approval.id}' } },
-    { name: 'cancel', run: ['approval', 'cancel'], input: { approvalId: '${second.data.approval.id}' } },
+    // Cancel by the id the list page showed (the newest request is `second`).
+    { name: 'cancel', run: ['approval', 'cancel'], input: { approvalId: '${list.data.approvals.0.id}' } },
     { name: 'cancelAgain', run: ['approval', 'cancel'], input: { approvalId: '${second.data.approval.id}' } },
     { name: 'badSubject', run: ['approval', 'request'], input: { subject: 'deploy', reason: 'x' } },
     { name: 'noReason', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}' } },
@@ -46,9 +48,14 @@ after(() => d.dispose());
 
 test('approval request, get, list, cancel work through agentteam exec; the key replays; cancel is idempotent', () => {
   const r = a.request.out.data.approval;
-  assert.deepEqual([a.request.code, r.status, r.requestedBy], [0, 'pending', aliceId]);
-  // The compact projection: a compact id and time; notify (the subject by default), decidedBy and note omitted until they differ.
-  assert.deepEqual(Object.keys(r).sort(), ['id', 'reason', 'requestedBy', 'revision', 'status', 'subject', 'updatedAt']);
+  assert.deepEqual([a.request.code, r.by], [0, 'alice (agent)']);
+  // The compact projection: a compact id and time; status (absent: pending), notify (the subject by default), decidedBy
+  // and note omitted until they differ; the requester by name, not id.
+  assert.deepEqual(Object.keys(r).sort(), ['by', 'id', 'reason', 'revision', 'subject', 'updatedAt']);
+  // A list page: people by display name, each name's kind once in authors.
+  assert.deepEqual(a.listAll.out.data.authors, { alice: 'agent' });
+  assert.deepEqual(a.listAll.out.data.approvals.map((x: any) => Object.keys(x).sort()), [['by', 'id', 'reason', 'subject'], ['by', 'id', 'reason', 'subject']]);
+  assert.ok(a.listAll.out.data.approvals.every((x: any) => x.by === 'alice'));
   assert.match(r.id, /^apr_\d{15}$/);
   assert.match(r.updatedAt, /^\d{8}T\d{6}Z$/);
   assert.equal(a.replay.out.data.approval.id, r.id);
@@ -57,15 +64,18 @@ test('approval request, get, list, cancel work through agentteam exec; the key r
   // Newest first, one per page.
   assert.deepEqual([a.list.out.data.approvals[0].id, a.list2.out.data.approvals[0].id], [a.second.out.data.approval.id, r.id]);
   assert.equal(a.list2.out.data.hasMore, false);
-  assert.equal(a.cancel.out.data.approval.status, 'cancelled');
+  assert.equal(a.cancel.code, 0, JSON.stringify(a.cancel));
+  assert.deepEqual([a.cancel.out.data.approval.id, a.cancel.out.data.approval.status], [a.second.out.data.approval.id, 'cancelled']);
   assert.deepEqual(a.cancelAgain.out.data.approval, a.cancel.out.data.approval);
 });
 
 test('an agent approving or rejecting is denied, even its own request; cancelling another member\'s request is denied', () => {
   for (const [s, k] of [[a, 'approve'], [a, 'reject'], [b, 'cancel'], [b, 'approve']] as const) assert.deepEqual([s[k].code, s[k].out.error.code], [4, 'denied'], k);
   assert.deepEqual(b.after.out.data.approval, b.get.out.data.approval, 'denied calls changed nothing');
-  assert.equal(b.after.out.data.approval.status, 'pending');
-  assert.ok(b.mine.out.data.approvals.every((x: any) => x.requestedBy === aliceId));
+  assert.equal('status' in b.after.out.data.approval, false, 'still pending');
+  // filters.requesterId takes the member id that workspace members and profile get show.
+  assert.deepEqual([b.mine.out.data.approvals.length, b.mine.out.data.authors], [2, { alice: 'agent' }]);
+  assert.ok(b.mine.out.data.approvals.every((x: any) => x.by === 'alice'));
 });
 
 test('every validation failure is typed', () => {

@@ -36,8 +36,13 @@ const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
 test('a Human approves; the decision posts once to the notify target; repeating it is idempotent; the other decision conflicts', async () => {
   const r = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'Deploy to production' });
   assert.deepEqual([r.status, r.notify, r.requestedBy, r.decidedBy, r.revision], ['pending', `task:${taskId}`, aliceId, null, 1]);
+  assert.deepEqual([r.requester, r.decider], [{ name: 'alice', kind: 'agent' }, null]);
   const ok = await t.owner.approvals.approve({ approvalId: r.id, note: 'ship it' });
   assert.deepEqual([ok.status, ok.decidedBy, ok.note, ok.revision], ['approved', t.ownerId, 'ship it', 2]);
+  // Both people by name beside their ids, on the decision, on get and in a list page (one batched lookup per page).
+  for (const x of [ok, await bob.approvals.get(r.id), (await bob.approvals.list({ requesterId: aliceId })).approvals.find((a) => a.id === r.id)!]) {
+    assert.deepEqual([x.requester, x.decider], [{ name: 'alice', kind: 'agent' }, { name: 'Owner', kind: 'human' }]);
+  }
   const again = await t.owner.approvals.approve({ approvalId: r.id, note: 'ship it twice' });
   assert.deepEqual(again, ok, 'the same decision again changes nothing');
   await assert.rejects(t.owner.approvals.reject({ approvalId: r.id }), code('conflict'));

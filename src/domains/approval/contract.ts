@@ -1,6 +1,6 @@
 // Owns the `approval` domain contract: the Approval DTO (TypeBox), the subject locator grammar, statuses, request bodies, every bound and who may decide.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import { AppError } from '../../shared/errors.js';
 import type { Page } from '../../shared/page.js';
 
@@ -26,6 +26,9 @@ export const Approval = Strict({
   status: Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s))),
   requestedBy: Type.String(),
   decidedBy: Type.Union([Type.String(), Type.Null()]),
+  /** requestedBy's and decidedBy's display names and kinds, read with the row (one batched lookup per page). */
+  requester: MemberRef,
+  decider: Type.Union([MemberRef, Type.Null()]),
   note: Type.Union([Type.String({ maxLength: NOTE_MAX }), Type.Null()]),
   revision: Type.Integer({ minimum: 1 }),
   createdAt: Timestamp,

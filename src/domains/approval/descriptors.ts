@@ -1,7 +1,7 @@
 // Owns the `approval` domain descriptors: inputs, outputs, summaries, canonical examples, risk and result policy (no handlers).
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
-import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
+import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { APPROVAL_STATUSES, Note, NotifyTarget, Reason, Subject } from './contract.js';
 import { ApprovalListItem, ApprovalView } from './project.js';
 
@@ -39,7 +39,7 @@ export const approvalList = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ status: Type.Optional(Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)))), requesterId: Type.Optional(Id('Member id of the requester.')) })),
   }),
-  output: Strict({ approvals: Type.Array(ApprovalListItem), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ approvals: Type.Array(ApprovalListItem), authors: Authors, hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { status: 'pending' } },
   risk: 'read',
   resultPolicy: 'cursor',

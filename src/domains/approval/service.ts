@@ -7,6 +7,7 @@ import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
+import { memberNames, nameOf, type MemberName } from '../member/names.js';
 import { APPROVAL_STATUSES, boundedField, NOTE_MAX, REASON_MAX, SUBJECT_PATTERN, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
 
 interface ApprovalRow {
@@ -35,7 +36,7 @@ export const APPROVAL_ORDER: Ordering = {
   ],
 };
 
-const dto = (r: ApprovalRow): ApprovalDto => ({
+const dto = (r: ApprovalRow, names: Map<string, MemberName>): ApprovalDto => ({
   id: r.id,
   subject: r.subject,
   reason: r.reason,
@@ -43,11 +44,20 @@ const dto = (r: ApprovalRow): ApprovalDto => ({
   status: r.status,
   requestedBy: r.requested_by,
   decidedBy: r.decided_by,
+  requester: nameOf(names, r.requested_by),
+  decider: r.decided_by === null ? null : nameOf(names, r.decided_by),
   note: r.note,
   revision: r.revision,
   createdAt: iso(Number(r.created_at)),
   updatedAt: iso(Number(r.updated_at)),
 });
+
+/** The DTOs of `rows` with their members' names: one batched lookup for the whole set. */
+async function dtos(sql: Pick<Sql, 'all'>, rows: ApprovalRow[]): Promise<ApprovalDto[]> {
+  const names = await memberNames(sql, rows.flatMap((r) => [r.requested_by, r.decided_by]));
+  return rows.map((r) => dto(r, names));
+}
+const one = async (sql: Sql, r: ApprovalRow): Promise<ApprovalDto> => (await dtos(sql, [r]))[0]!;
 
 export class Approvals {
   constructor(private readonly deps: DomainDeps) {}
@@ -71,12 +81,12 @@ export class Approvals {
       const now = this.deps.clock.now();
       const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject: input.subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);
-      return dto(row);
+      return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
     });
   }
 
   async get(_actor: Actor, approvalId: string): Promise<ApprovalDto> {
-    return this.deps.store.tx(async (sql) => dto(await this.load(sql, approvalId)));
+    return this.deps.store.tx(async (sql) => one(sql, await this.load(sql, approvalId)));
   }
 
   /** Every member reads; both filters are bound into the cursor. */
@@ -88,10 +98,11 @@ export class Approvals {
     const params: string[] = [];
     if (input.status) (where.push('status = ?'), params.push(input.status));
     if (input.requesterId) (where.push('requested_by = ?'), params.push(input.requesterId));
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<ApprovalRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: APPROVAL_ORDER, columns: COLS, from: 'approvals', where: where.join(' AND '), params, filter: { status: input.status ?? null, requesterId: input.requesterId ?? null }, limit: input.limit, cursor: input.cursor }),
-    );
-    const page: ApprovalPage = { approvals: p.rows.map(dto), hasMore: p.hasMore };
+    const { p, approvals } = await this.deps.store.tx(async (sql) => {
+      const p = await keysetPage<ApprovalRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: APPROVAL_ORDER, columns: COLS, from: 'approvals', where: where.join(' AND '), params, filter: { status: input.status ?? null, requesterId: input.requesterId ?? null }, limit: input.limit, cursor: input.cursor });
+      return { p, approvals: await dtos(sql, p.rows) };
+    });
+    const page: ApprovalPage = { approvals, hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
     return page;
   }
@@ -106,14 +117,14 @@ export class Approvals {
     const n = note === undefined ? null : boundedField(note, 'note', 0, NOTE_MAX);
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, approvalId);
-      if (r.status === decision) return dto(r);
+      if (r.status === decision) return one(sql, r);
       if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       const claimed = await sql.run('UPDATE approvals SET status = ?, decided_by = ?, note = ?, revision = ?, updated_at = ? WHERE id = ? AND status = ?', [decision, actor.id, n, r.revision + 1, now, r.id, 'pending']);
       if (claimed !== 1) throw new AppError('conflict', 'the approval changed concurrently', { hint: 'get the approval again' });
       const content = `Approval ${r.id} for ${r.subject} was ${decision} by ${actor.name}${n ? `: ${n}` : '.'}`;
       await new Messages(this.deps).insert(sql, actor, r.notify, content, null, []);
-      return dto(await this.load(sql, r.id));
+      return one(sql, await this.load(sql, r.id));
     });
   }
 
@@ -122,11 +133,11 @@ export class Approvals {
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, approvalId);
       if (r.requested_by !== actor.id) throw new AppError('denied', 'only the requester may cancel an approval request');
-      if (r.status === 'cancelled') return dto(r);
+      if (r.status === 'cancelled') return one(sql, r);
       if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       if ((await sql.run("UPDATE approvals SET status = 'cancelled', revision = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [r.revision + 1, now, r.id])) !== 1) throw new AppError('conflict', 'the approval changed concurrently');
-      return dto(await this.load(sql, r.id));
+      return one(sql, await this.load(sql, r.id));
     });
   }
 }

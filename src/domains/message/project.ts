@@ -1,5 +1,5 @@
 // Owns the model-visible projection of messages and message pages (distinct from MessageDto) and the JSON Schema that describes exactly it.
-import { authorLabel, compactTime } from '../../shared/compact.js';
+import { compactTime, pagePeople } from '../../shared/compact.js';
 import type { AttachmentMeta, MessageDto, ReactionDto } from './contract.js';
 
 /**
@@ -47,18 +47,15 @@ function projectMessage(m: MessageDto, by: string, at: string): MessageView {
  * put in `authors`; those messages say `name (kind)` instead, so the kind is never ambiguous.
  */
 export function projectMessagePage(list: readonly MessageDto[]): MessagePageView {
-  const kinds = new Map<string, Set<string>>();
-  for (const m of list) kinds.set(m.author.name, (kinds.get(m.author.name) ?? new Set()).add(m.author.kind));
-  const authors: Record<string, string> = {};
-  for (const [name, set] of kinds) if (set.size === 1) authors[name] = [...set][0]!;
+  const people = pagePeople(list.map((m) => m.author));
   let day = '';
   const messages = list.map((m) => {
     const full = compactTime(m.createdAt);
     const at = full.slice(0, 8) === day ? full.slice(9, 15) : full;
     day = full.slice(0, 8);
-    return projectMessage(m, kinds.get(m.author.name)!.size === 1 ? m.author.name : authorLabel(m.author), at);
+    return projectMessage(m, people.label(m.author), at);
   });
-  return { messages, authors };
+  return { messages, authors: people.authors };
 }
 
 const S = { type: 'string' } as const;

@@ -1,6 +1,6 @@
 // Owns the `review` domain contract: the Review DTO (TypeBox), verdicts, statuses, request bodies and bounds.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { Page } from '../../shared/page.js';
 import { TARGET_MAX, targetPattern } from '../channel/target.js';
 
@@ -22,6 +22,8 @@ export const Review = Strict({
   id: Type.String(),
   target: Type.String(),
   authorId: Type.String(),
+  /** The author's display name and kind, read with the row (one batched lookup per page). */
+  author: MemberRef,
   verdict: ReviewVerdict,
   body: Type.String(),
   status: ReviewStatus,

@@ -1,7 +1,7 @@
 // Owns the `review` domain descriptors: inputs, outputs, summaries, canonical examples, risk and result policy (no handlers).
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
-import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
+import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { REVIEW_BODY_MAX, ReviewStatus, ReviewTarget, ReviewVerdict } from './contract.js';
 import { ReviewListItem, ReviewView } from './project.js';
 
@@ -39,7 +39,7 @@ export const reviewList = defineAction({
     cursor: Cursor,
     filters: Strict({ target: ReviewTarget, status: Type.Optional(ReviewStatus) }),
   }),
-  output: Strict({ reviews: Type.Array(ReviewListItem), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ reviews: Type.Array(ReviewListItem), authors: Authors, hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { target: 'task:tsk_8f2k1', status: 'open' } },
   risk: 'read',
   resultPolicy: 'cursor',

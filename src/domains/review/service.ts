@@ -5,6 +5,7 @@ import { fitPage, keysetPage, nextMoved, normalizeLimit, type Ordering } from '.
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
+import { memberNames, nameOf, type MemberName } from '../member/names.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { REVIEW_BODY, REVIEW_STATUSES, REVIEW_TARGETS, REVIEW_VERDICTS, type ReviewDto, type ReviewPage, type ReviewStatus, type ReviewVerdict } from './contract.js';
 
@@ -24,11 +25,12 @@ const VERDICTS: readonly string[] = REVIEW_VERDICTS;
 const STATUSES: readonly string[] = REVIEW_STATUSES;
 const COLS = 'id, target, author_id, verdict, body, status, revision, created_at, updated_at';
 
-function reviewDto(r: ReviewRow): ReviewDto {
+function reviewDto(r: ReviewRow, author: MemberName): ReviewDto {
   return {
     id: r.id,
     target: r.target,
     authorId: r.author_id,
+    author,
     verdict: r.verdict,
     body: clipText(r.body, REVIEW_BODY.bytes), // rows over the bound (older versions) read back clipped with a marker
     status: r.status,
@@ -94,12 +96,16 @@ export class Reviews {
         row.created_at,
         row.updated_at,
       ]);
-      return reviewDto(row);
+      return reviewDto(row, { name: actor.name, kind: actor.kind });
     });
   }
 
+  private async dto(sql: Sql, r: ReviewRow): Promise<ReviewDto> {
+    return reviewDto(r, nameOf(await memberNames(sql, [r.author_id]), r.author_id));
+  }
+
   async get(actor: Actor, reviewId: string): Promise<ReviewDto> {
-    return this.deps.store.tx(async (sql) => reviewDto(await this.load(sql, actor, reviewId)));
+    return this.deps.store.tx(async (sql) => this.dto(sql, await this.load(sql, actor, reviewId)));
   }
 
   /** updatedAt DESC, id DESC within the resolved target; the target and status filter are bound into the cursor. */
@@ -110,7 +116,8 @@ export class Reviews {
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
       const p = await keysetPage<ReviewRow & Record<string, unknown>>(sql, this.deps.cursors, { ...reviewPageQuery({ target, status: input.status ?? null }), limit: input.limit, cursor: input.cursor });
-      const fit = fitPage(p, p.rows.map(reviewDto));
+      const names = await memberNames(sql, p.rows.map((r) => r.author_id));
+      const fit = fitPage(p, p.rows.map((r) => reviewDto(r, nameOf(names, r.author_id))));
       const page: ReviewPage = { reviews: fit.items, hasMore: fit.hasMore };
       if (fit.nextCursor) page.nextCursor = fit.nextCursor;
       return page;
@@ -126,7 +133,7 @@ export class Reviews {
       const moved = await nextMoved(sql, 'reviews');
       const changed = await sql.run('UPDATE reviews SET status = ?, revision = ?, updated_at = ?, moved_seq = ? WHERE id = ? AND revision = ?', [next.status, next.revision, next.updated_at, moved, next.id, r.revision]);
       if (changed !== 1) throw new AppError('conflict', 'the review changed concurrently', { hint: 'get the review again' });
-      return reviewDto(next);
+      return this.dto(sql, next);
     });
   }
 

@@ -2,7 +2,7 @@
 import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { approvalList } from '../descriptors.js';
-import { projectApprovalListItem } from '../project.js';
+import { projectApprovalPage } from '../project.js';
 import { bind } from './bind.js';
 
 export const list = bind(approvalList, async (input, ctx) => {
@@ -12,5 +12,5 @@ export const list = bind(approvalList, async (input, ctx) => {
   if (input.filters?.status !== undefined) req.status = input.filters.status;
   if (input.filters?.requesterId !== undefined) req.requesterId = input.filters.requesterId;
   const page = await callServer(ctx, (o) => ctx.api.list(req, o));
-  return { data: { approvals: page.approvals.map(projectApprovalListItem), ...pageFields(page) } };
+  return { data: { ...projectApprovalPage(page), ...pageFields(page) } };
 });

@@ -3,7 +3,7 @@ import { reviewList } from '../descriptors.js';
 import type { ReviewStatus } from '../contract.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { pageFields } from '../../../wire/exec/action.js';
-import { projectReviewListItem } from '../project.js';
+import { projectReviewPage } from '../project.js';
 import { bind } from './bind.js';
 
 export const list = bind(reviewList, async (input, ctx) => {
@@ -12,5 +12,5 @@ export const list = bind(reviewList, async (input, ctx) => {
   if (input.limit !== undefined) req.limit = input.limit;
   if (input.cursor !== undefined) req.cursor = input.cursor;
   const page = await callServer(ctx, (o) => ctx.api.list(req, o));
-  return { data: { reviews: page.reviews.map(projectReviewListItem), ...pageFields(page) } };
+  return { data: { ...projectReviewPage(page), ...pageFields(page) } };
 });

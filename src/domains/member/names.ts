@@ -1,0 +1,30 @@
+// Owns display names for rows that reference members: one batched query per page, never one per row.
+import type { Sql } from '../../server/store/types.js';
+import { clipText } from '../../shared/bounds.js';
+import { MEMBER_NAME, type MemberKind } from './contract.js';
+
+/** A member as another row names it: display name and kind (removed members keep theirs). */
+export interface MemberName {
+  name: string;
+  kind: MemberKind;
+}
+
+/** Ids per query; a page names at most a few per item, a larger set is split (bounded statement and parameter count). */
+export const NAMES_BATCH_MAX = 100;
+
+/** The names of the given member ids (nulls skipped, duplicates asked once); an id with no row is absent from the map. */
+export async function memberNames(sql: Pick<Sql, 'all'>, ids: Iterable<string | null>): Promise<Map<string, MemberName>> {
+  const want = [...new Set([...ids].filter((id): id is string => id !== null))];
+  const out = new Map<string, MemberName>();
+  for (let i = 0; i < want.length; i += NAMES_BATCH_MAX) {
+    const batch = want.slice(i, i + NAMES_BATCH_MAX);
+    const rows = await sql.all<{ id: string; name: string; kind: MemberKind }>(`SELECT id, name, kind FROM members WHERE id IN (${batch.map(() => '?').join(', ')})`, batch);
+    for (const r of rows) out.set(r.id, { name: clipText(r.name, MEMBER_NAME.bytes), kind: r.kind });
+  }
+  return out;
+}
+
+/** The name of `id` from `names`; a member with no row (never expected: rows are only marked removed) shows its id, kind from its prefix. */
+export function nameOf(names: Map<string, MemberName>, id: string): MemberName {
+  return names.get(id) ?? { name: id, kind: id.startsWith('agt_') ? 'agent' : 'human' };
+}
