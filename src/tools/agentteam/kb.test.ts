@@ -44,6 +44,17 @@ test('kb_search and kb_fetch answer a Human turn with the sources its target may
   }
   assert.ok(pages >= 15, `30 sections of ~8 kB took ${pages} pages`);
   assert.ok(doc.documentId);
+  // The projection: documentId and section (what kb_fetch takes) and the reader's text; no score, no empty strings.
+  for (const h of hits as unknown as Record<string, unknown>[]) {
+    assert.deepEqual(Object.keys(h).filter((k) => !['title', 'heading'].includes(k)), ['documentId', 'section', 'snippet']);
+    assert.ok(Object.values(h).every((v) => v !== '' && v !== null));
+  }
+  // A follow-up from the hit alone: kb_fetch at the hit's documentId and section.
+  const first = hits[0] as unknown as { documentId: string; section: number };
+  const fetched = structured(await call('kb_fetch', { documentId: first.documentId, section: first.section }));
+  assert.deepEqual(Object.keys(fetched).sort(), fetched.nextSection === undefined ? ['sections'] : ['nextSection', 'sections']);
+  assert.equal(fetched.sections[0].section, first.section);
+  assert.ok(fetched.sections.length >= 1 && fetched.sections.every((s: Record<string, unknown>) => typeof s.text === 'string' && s.heading !== ''));
 });
 
 test('stage route: the AgentTeam server the daemon reaches has no knowledge route', async () => {
@@ -84,8 +95,9 @@ test('worst-case characters: every kb_fetch page and a 20-hit kb_search stay wit
   const heading = `nasty ${'"\u0001'.repeat(300)}`;
   const body = `nasty ${'"\\\u0001'.repeat(3000)}`;
   const doc = Array.from({ length: 6 }, () => `# ${heading}\n${body}`).join('\n');
-  let id = '';
-  for (let i = 0; i < 25; i++) id = (await fx.srv.owner.knowledge.putDocument(src.id, { path: `n${i}.md`, hash: sha(`${i}${doc}`), mtime: 1, content: `${i}\n${doc}` })).documentId;
+  let put = { documentId: '', sections: 0 };
+  for (let i = 0; i < 25; i++) put = await fx.srv.owner.knowledge.putDocument(src.id, { path: `n${i}.md`, hash: sha(`${i}${doc}`), mtime: 1, content: `${i}\n${doc}` });
+  const id = put.documentId;
   const s = await call('kb_search', { query: 'nasty', limit: 20 });
   assert.ok(!s.isError && resultBytes(s) <= RESULT_BUDGET_BYTES, `${resultBytes(s)} bytes`);
   assert.ok(structured(s).hits.length >= 1);
@@ -97,7 +109,7 @@ test('worst-case characters: every kb_fetch page and a 20-hit kb_search stay wit
     seen += structured(r).sections.length;
     section = structured(r).nextSection;
   }
-  assert.equal(seen, structured(await call('kb_fetch', { documentId: id })).sectionCount);
+  assert.equal(seen, put.sections, 'the walk by nextSection reads every section once');
 });
 
 test('tampered arguments: a negative or huge section, an off-grammar documentId, arguments that try to set the binding', async () => {

@@ -1,5 +1,6 @@
 // Owns the kb_search and kb_fetch tools: knowledge retrieval bound to the current Human turn, forwarded for server revalidation.
 import type { KbDocument, KbHit, KbStage } from '../../domains/knowledge/contract.js';
+import { KB_DOCUMENT_PROPERTIES, KB_HITS_SCHEMA, projectKbDocument, projectKbHit, type KbDocumentView, type KbHitView } from '../../domains/knowledge/project.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
 import { budgetExceeded, RESULT_BUDGET_BYTES, resultBytes, structuredFits, toolResult } from '../../wire/mcp/resultbudget/budget.js';
 import { publicFailure, serverErrorKind } from '../../shared/failure.js';
@@ -34,7 +35,7 @@ function binding(ctx: ToolContext): { serverId: string; target: string; targetTy
  * The result within the budget: the server bounds pages in bytes, and as a net the trailing items are dropped until it
  * fits (for a fetch, nextSection then points at the first dropped section, so the walk goes on).
  */
-function fit(data: { hits: KbHit[] } | KbDocument): McpToolResult {
+function fit(data: { hits: KbHitView[] } | KbDocumentView, sectionCount = 0): McpToolResult {
   const full = toolResult(data as unknown as Record<string, unknown>);
   if (resultBytes(full) <= RESULT_BUDGET_BYTES) return full;
   if ('hits' in data) {
@@ -46,28 +47,29 @@ function fit(data: { hits: KbHit[] } | KbDocument): McpToolResult {
     if (structuredFits(page as unknown as Record<string, unknown>)) return toolResult(page as unknown as Record<string, unknown>);
   }
   const first = data.sections[0]?.section ?? 0;
-  return budgetExceeded(first + 1 < data.sectionCount ? `section ${first} alone exceeds the result budget; continue with section ${first + 1}` : `section ${first} alone exceeds the result budget`);
+  return budgetExceeded(first + 1 < sectionCount ? `section ${first} alone exceeds the result budget; continue with section ${first + 1}` : `section ${first} alone exceeds the result budget`);
 }
 
 async function call(ctx: ToolContext, run: (b: Exclude<ReturnType<typeof binding>, McpToolResult>) => Promise<{ hits: KbHit[] } | KbDocument>): Promise<McpToolResult> {
   const b = binding(ctx);
   if ('content' in b) return b;
   try {
-    return fit(await run(b));
+    const r = await run(b);
+    return 'hits' in r ? fit({ hits: r.hits.map(projectKbHit) }) : fit(projectKbDocument(r), r.sectionCount);
   } catch (e) {
     const f = publicFailure(e);
     return kbFailure(stageOf(e), f.code, f.message.slice(0, 300), f.hint);
   }
 }
 
-const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 export const kbSearch: AgentteamTool = {
   def: {
     name: 'kb_search',
-    description: 'Search the knowledge base visible to the conversation you are answering.',
+    description: 'Search the knowledge this conversation may read.',
     inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'], additionalProperties: false },
-    outputSchema: outputSchema({ properties: { hits: { type: 'array' } }, required: ['hits'] }),
+    outputSchema: outputSchema({ properties: { hits: KB_HITS_SCHEMA }, required: ['hits'] }),
     annotations: readOnly,
   },
   run: (ctx, args) => call(ctx, (b) => ctx.api.knowledge.search({ ...b, query: args.query as string, ...(args.limit !== undefined ? { limit: args.limit as number } : {}) }, { signal: ctx.signal })),
@@ -77,8 +79,8 @@ export const kbFetch: AgentteamTool = {
   def: {
     name: 'kb_fetch',
     description: 'Read a kb_search document from a section on; continue with nextSection.',
-    inputSchema: { type: 'object', properties: { documentId: { type: 'string', minLength: 1, maxLength: 100 }, section: { type: 'integer', minimum: 0 } }, required: ['documentId'], additionalProperties: false },
-    outputSchema: outputSchema({ properties: { sections: { type: 'array' } }, required: ['sections'] }),
+    inputSchema: { type: 'object', properties: { documentId: { type: 'string', minLength: 1 }, section: { type: 'integer', minimum: 0 } }, required: ['documentId'], additionalProperties: false },
+    outputSchema: outputSchema({ properties: KB_DOCUMENT_PROPERTIES, required: ['sections'] }),
     annotations: readOnly,
   },
   run: (ctx, args) => call(ctx, (b) => ctx.api.knowledge.fetch({ ...b, documentId: args.documentId as string, ...(args.section !== undefined ? { section: args.section as number } : {}) }, { signal: ctx.signal })),

@@ -21,7 +21,7 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
   return {
     def: {
       name: 'memory_search',
-      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}). Returns path, lines, snippet.`,
+      description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}).`,
       inputSchema: {
         type: 'object',
         properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: MEMORY_MAX_LIMIT, default: MEMORY_DEFAULT_LIMIT } },
@@ -29,7 +29,7 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
         additionalProperties: false,
       },
       outputSchema: outputSchema({ properties: { hits: { type: 'array' } }, required: ['hits'] }),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async run(ctx, args) {
       // Security invariant: the clone searched is the one of the agent bound to the caller's credential, never an argument.

@@ -21,7 +21,7 @@ const DEF: AgentteamTool['def'] = {
     required: ['path', 'name', 'contentType', 'size'],
   }),
   // Read-only for AgentTeam state; the only local effect is the daemon-owned attachment cache in the workdir.
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, openWorldHint: false },
 };
 
 /** message_attachment_read; without `att` (the home and the budget) it fails closed. */

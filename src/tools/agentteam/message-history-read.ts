@@ -44,7 +44,7 @@ export const messageHistoryRead: AgentteamTool = {
     description: 'Read messages of an exact target, newest first; pass nextCursor to continue.',
     inputSchema: {
       type: 'object',
-      properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, cursor: { type: 'string', minLength: 1 } },
+      properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, cursor: { type: 'string' } },
       required: ['target'],
       additionalProperties: false,
     },
@@ -52,7 +52,7 @@ export const messageHistoryRead: AgentteamTool = {
       properties: { messages: { type: 'array', items: MESSAGE_VIEW_SCHEMA }, authors: AUTHORS_SCHEMA, hasMore: { type: 'boolean' }, nextCursor: { type: 'string' } },
       required: ['messages', 'authors', 'hasMore'],
     }),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   /**
    * Steps: fetch the requested page; if it fits, return it. Otherwise find the largest prefix that fits, re-fetch

@@ -23,14 +23,14 @@ const DEF: AgentteamTool['def'] = {
     properties: {
       target: TARGET_PROP,
       content: { type: 'string', minLength: 1, maxLength: MAX_CONTENT_CHARS },
-      replyTo: { type: 'string', description: 'id of the message answered' },
+      replyTo: { type: 'string' },
       attachments: { type: 'array', items: { type: 'string' }, maxItems: MAX_ATTACHMENTS, description: 'workdir-relative file paths, ≤10 MiB each' },
     },
     required: ['target', 'content'],
     additionalProperties: false,
   },
   outputSchema: outputSchema({ properties: { id: { type: 'string' }, target: { type: 'string' }, at: { type: 'string' } }, required: ['id', 'target', 'at'] }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
 };
 
 /** message_send; `att` (the home and the budget) is needed only when a call carries attachments. */
