@@ -34,10 +34,10 @@ export function projectKbDocument(d: KbDocument): KbDocumentView {
 
 const S = { type: 'string' } as const;
 const I = { type: 'integer' } as const;
-/** Exactly KbHitView's properties; terse (no additionalProperties, no item type) because it is sent on every tools/list. */
-export const KB_HITS_SCHEMA = { type: 'array', items: { properties: { documentId: S, section: I, title: S, heading: S, snippet: S }, required: ['documentId', 'section', 'snippet'] } } as const;
+/** Exactly KbHitView's properties; terse (not closed with additionalProperties) because it is sent on every tools/list. */
+export const KB_HITS_SCHEMA = { type: 'array', items: { type: 'object', properties: { documentId: S, section: I, title: S, heading: S, snippet: S }, required: ['documentId', 'section', 'snippet'] } } as const;
 /** Exactly KbDocumentView's properties, equally terse. */
 export const KB_DOCUMENT_PROPERTIES = {
-  sections: { type: 'array', items: { properties: { section: I, heading: S, text: S }, required: ['section', 'text'] } },
+  sections: { type: 'array', items: { type: 'object', properties: { section: I, heading: S, text: S }, required: ['section', 'text'] } },
   nextSection: I,
 } as const;

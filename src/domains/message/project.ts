@@ -62,8 +62,9 @@ const S = { type: 'string' } as const;
 /** Reactions as {emoji: count} (the values are left out of the schema: it is sent on every tools/list). */
 export const REACTIONS_SCHEMA = { type: 'object' } as const;
 
-/** Exactly MessageView's properties; kept terse (no item type, not closed with additionalProperties) because it is sent on every tools/list. */
+/** Exactly MessageView's properties; kept terse (not closed with additionalProperties) because it is sent on every tools/list. */
 export const MESSAGE_VIEW_SCHEMA = {
+  type: 'object',
   properties: {
     id: S,
     by: S,
@@ -73,7 +74,7 @@ export const MESSAGE_VIEW_SCHEMA = {
     reactions: REACTIONS_SCHEMA,
     files: {
       type: 'array',
-      items: { properties: { id: S, name: S, type: S, size: { type: 'integer' } } },
+      items: { type: 'object', properties: { id: S, name: S, type: S, size: { type: 'integer' } } },
     },
   },
   required: ['id', 'by', 'at', 'content'],

@@ -68,7 +68,7 @@ export const kbSearch: AgentteamTool = {
   def: {
     name: 'kb_search',
     description: 'Search the knowledge this conversation may read.',
-    inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'], additionalProperties: false },
+    inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1 }, limit: { type: 'integer', minimum: 1, maximum: 20 } }, required: ['query'], additionalProperties: false },
     outputSchema: outputSchema({ properties: { hits: KB_HITS_SCHEMA }, required: ['hits'] }),
     annotations: readOnly,
   },
@@ -78,7 +78,7 @@ export const kbSearch: AgentteamTool = {
 export const kbFetch: AgentteamTool = {
   def: {
     name: 'kb_fetch',
-    description: 'Read a kb_search document from a section on; continue with nextSection.',
+    description: 'Read a kb_search hit from its section on; continue with nextSection.',
     inputSchema: { type: 'object', properties: { documentId: { type: 'string', minLength: 1 }, section: { type: 'integer', minimum: 0 } }, required: ['documentId'], additionalProperties: false },
     outputSchema: outputSchema({ properties: KB_DOCUMENT_PROPERTIES, required: ['sections'] }),
     annotations: readOnly,

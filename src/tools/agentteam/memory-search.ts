@@ -24,7 +24,7 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
       description: `Full-text search of your memory files ($${MEMORY_DIR_ENV}).`,
       inputSchema: {
         type: 'object',
-        properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: MEMORY_MAX_LIMIT, default: MEMORY_DEFAULT_LIMIT } },
+        properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'integer', minimum: 1, maximum: MEMORY_MAX_LIMIT } },
         required: ['query'],
         additionalProperties: false,
       },

@@ -44,7 +44,7 @@ export const messageHistoryRead: AgentteamTool = {
     description: 'Read messages of an exact target, newest first; pass nextCursor to continue.',
     inputSchema: {
       type: 'object',
-      properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, cursor: { type: 'string' } },
+      properties: { target: TARGET_PROP, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT }, cursor: { type: 'string' } },
       required: ['target'],
       additionalProperties: false,
     },
