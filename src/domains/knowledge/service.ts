@@ -120,10 +120,15 @@ export class Knowledge {
     });
   }
 
+  /**
+   * Ends a sync. SQLite: the sync's writes left the FTS5 index in many segments (one per document written, merged only
+   * partly), and every search reads each segment; they are merged into one here (nearly free when nothing changed).
+   */
   async markSynced(actor: Actor, sourceId: string): Promise<SourceDto> {
     requireOwner(actor, 'sync knowledge sources');
     return this.deps.store.tx(async (sql) => {
       const r = await this.source(sql, sourceId);
+      if (this.deps.store.dialect === 'sqlite') await sql.run("INSERT INTO kb_fts(kb_fts) VALUES('optimize')");
       await sql.run('UPDATE kb_sources SET synced_at = ? WHERE id = ?', [this.deps.clock.now(), r.id]);
       return this.dto(sql, { ...r, synced_at: this.deps.clock.now() });
     });
