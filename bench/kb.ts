@@ -99,6 +99,9 @@ export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
       if (i >= 2) rg.push(performance.now() - s);
     }
     // Change → searchable: replace a document with a fresh word, then search for it through the tool (the upsert indexes in its transaction).
+    // The rg loop above blocks this process (spawnSync) for seconds, so the pooled socket's idle timeouts fire only after
+    // the next request went out on it; a GET (retried on a fresh socket when stale) renews the pool before the edits' POSTs.
+    await t.owner.members.me();
     const delays: number[] = [];
     for (let i = 0; i < (opts.quick ? 5 : 20); i++) {
       const fresh = `freshword${i}x${Date.now() % 1e6}`;
