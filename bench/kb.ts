@@ -31,44 +31,53 @@ async function timed(n: number, warm: number, f: (i: number) => Promise<unknown>
   return out;
 }
 
-export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
+/** The benchmark's corpus on a real server: 10,000 sections readable from #general, a hidden source matching the same words, a Human turn. */
+export async function kbFixture(dir: string) {
   const t = await startTestServer();
+  const a = await t.owner.members.createAgent({ name: 'kbbench' });
+  await t.owner.channels.addMember('general', a.agent.id);
+  const agent = t.client.as(a.credential);
+  const msg = await t.owner.messages.send({ target: 'channel:general', content: 'question' });
+  const src = await t.owner.knowledge.createSource({ name: 'bench', kind: 'upload', scopes: ['channel:general'] });
+  // A second source no turn here may read: its sections match the same words and must never be ranked in.
+  const hidden = await t.owner.knowledge.createSource({ name: 'hidden', kind: 'upload', scopes: ['channel:elsewhere'] });
+  const r = rng(42);
+  const vocab = vocabulary(r);
+  const per = SECTIONS / DOCS;
+  let bytes = 0;
+  const t0 = performance.now();
+  for (let d = 0; d < DOCS; d++) {
+    const content = Array.from({ length: per }, (_, s) => noteLines(r, vocab, d * per + s, SECTION_BYTES, [`## Part ${d}-${s}`, `unique${d}x${s}`], false).join('\n')).join('\n');
+    bytes += Buffer.byteLength(content);
+    const put = await t.owner.knowledge.putDocument(src.id, { path: `doc${d}.md`, hash: sha(content), mtime: 1, content });
+    if (put.sections !== per) throw new Error(`doc${d}.md split into ${put.sections} sections, not ${per}`);
+    writeFileSync(join(dir, `doc${d}.md`), content);
+  }
+  // As `kb sync` ends: the source is marked synced (on SQLite this merges the index the uploads left in segments).
+  await t.owner.knowledge.markSynced(src.id);
+  const buildMs = performance.now() - t0;
+  const common = `${vocab[0]} ${vocab[1]}`;
+  const hiddenText = Array.from({ length: 200 }, (_, i) => `## Hidden ${i}\n${common} ${common} unique0x${i % per}`).join('\n');
+  await t.owner.knowledge.putDocument(hidden.id, { path: 'hidden.md', title: 'hidden', hash: sha(hiddenText), mtime: 1, content: hiddenText });
+  await t.owner.knowledge.markSynced(hidden.id);
+  const bind = { serverId: t.server.serverId, target: 'channel:general', targetType: 'channel' as const, messageId: msg.id };
+  const h = createAgentteamHandler(testToolDeps());
+  const ctx = { info: tokenInfo(t.server.serverId, a.agent.id, dir), signal: new AbortController().signal, api: agent, turn: { turnId: 'trn_bench', ...bind, authorKind: 'human' as const } };
+  const rare = (i: number) => `unique${(i * 37) % DOCS}x${(i * 11) % per}`;
+  const tool = async (query: string) => {
+    const res = await h.callTool(ctx, a.agent.id, 'kb_search', { query, limit: 5 });
+    const hits = (res.structuredContent as { hits?: Array<{ title: string }> }).hits;
+    if (res.isError || !hits?.length) throw new Error(`kb_search failed: ${res.content[0]?.text.slice(0, 200)}`);
+    if (hits.some((x) => x.title === 'hidden')) throw new Error('kb_search ranked a section of a source the turn may not read');
+    return hits.length;
+  };
+  return { t, agent, src, vocab, per, bytes, buildMs, common, bind, rare, tool };
+}
+
+export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-kb-'));
+  const { t, agent, src, vocab, per, bytes, buildMs, common, bind, rare, tool } = await kbFixture(dir);
   try {
-    const a = await t.owner.members.createAgent({ name: 'kbbench' });
-    await t.owner.channels.addMember('general', a.agent.id);
-    const agent = t.client.as(a.credential);
-    const msg = await t.owner.messages.send({ target: 'channel:general', content: 'question' });
-    const src = await t.owner.knowledge.createSource({ name: 'bench', kind: 'upload', scopes: ['channel:general'] });
-    // A second source no turn here may read: its sections match the same words and must never be ranked in.
-    const hidden = await t.owner.knowledge.createSource({ name: 'hidden', kind: 'upload', scopes: ['channel:elsewhere'] });
-    const r = rng(42);
-    const vocab = vocabulary(r);
-    const per = SECTIONS / DOCS;
-    let bytes = 0;
-    const t0 = performance.now();
-    for (let d = 0; d < DOCS; d++) {
-      const content = Array.from({ length: per }, (_, s) => noteLines(r, vocab, d * per + s, SECTION_BYTES, [`## Part ${d}-${s}`, `unique${d}x${s}`], false).join('\n')).join('\n');
-      bytes += Buffer.byteLength(content);
-      const put = await t.owner.knowledge.putDocument(src.id, { path: `doc${d}.md`, hash: sha(content), mtime: 1, content });
-      if (put.sections !== per) throw new Error(`doc${d}.md split into ${put.sections} sections, not ${per}`);
-      writeFileSync(join(dir, `doc${d}.md`), content);
-    }
-    const buildMs = performance.now() - t0;
-    const common = `${vocab[0]} ${vocab[1]}`;
-    const hiddenText = Array.from({ length: 200 }, (_, i) => `## Hidden ${i}\n${common} ${common} unique0x${i % per}`).join('\n');
-    await t.owner.knowledge.putDocument(hidden.id, { path: 'hidden.md', title: 'hidden', hash: sha(hiddenText), mtime: 1, content: hiddenText });
-    const bind = { serverId: t.server.serverId, target: 'channel:general', targetType: 'channel' as const, messageId: msg.id };
-    const h = createAgentteamHandler(testToolDeps());
-    const ctx = { info: tokenInfo(t.server.serverId, a.agent.id, dir), signal: new AbortController().signal, api: agent, turn: { turnId: 'trn_bench', ...bind, authorKind: 'human' as const } };
-    const rare = (i: number) => `unique${(i * 37) % DOCS}x${(i * 11) % per}`;
-    const tool = async (query: string) => {
-      const res = await h.callTool(ctx, a.agent.id, 'kb_search', { query, limit: 5 });
-      const hits = (res.structuredContent as { hits?: Array<{ title: string }> }).hits;
-      if (res.isError || !hits?.length) throw new Error(`kb_search failed: ${res.content[0]?.text.slice(0, 200)}`);
-      if (hits.some((x) => x.title === 'hidden')) throw new Error('kb_search ranked a section of a source the turn may not read');
-      return hits.length;
-    };
     const n = opts.quick ? 300 : 2000;
     const cn = opts.quick ? 60 : 300;
     // Contenders take turns (rounds), so a burst of machine noise lands on all of them.
@@ -90,6 +99,9 @@ export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
       if (i >= 2) rg.push(performance.now() - s);
     }
     // Change → searchable: replace a document with a fresh word, then search for it through the tool (the upsert indexes in its transaction).
+    // The rg loop above blocks this process (spawnSync) for seconds, so the pooled socket's idle timeouts fire only after
+    // the next request went out on it; a GET (retried on a fresh socket when stale) renews the pool before the edits' POSTs.
+    await t.owner.members.me();
     const delays: number[] = [];
     for (let i = 0; i < (opts.quick ? 5 : 20); i++) {
       const fresh = `freshword${i}x${Date.now() % 1e6}`;

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../server/test-helpers.js';
-import { ServerCallError, ServerClient } from './client.js';
+import { LISTENER_DEFAULTS } from '../wire/http/listener.js';
+import { IDLE_SOCKET_MS, ServerCallError, ServerClient } from './client.js';
 
 let t: TestServer;
 before(async () => {
@@ -163,4 +164,20 @@ test('a loopback-bound server refuses a non-loopback Host before auth', async ()
   assert.equal(status, 403);
   assert.equal(JSON.parse(body).error.code, 'denied');
   assert.equal((await fetch(`${t.server.url}/v1/server`)).status, 200);
+});
+
+test('an idle kept-alive socket is closed by the client before the server would close it', async () => {
+  // A call sent just as the server (keep-alive 5 s) closed its idle socket failed with ECONNRESET; an unkeyed POST is not retried.
+  const c = new ServerClient({ baseUrl: t.server.url });
+  await c.info();
+  const agent = (c as unknown as { targets: Array<{ agent: import('node:http').Agent }> }).targets[0]!.agent;
+  const free = Object.values(agent.freeSockets).flat();
+  assert.equal(free.length, 1, 'the socket went back to the pool');
+  assert.equal(free[0]!.timeout, IDLE_SOCKET_MS);
+  assert.ok(IDLE_SOCKET_MS < LISTENER_DEFAULTS.keepAliveTimeoutMs);
+  // Its idle timeout firing closes it (the agent destroys a free socket on 'timeout'); the next call opens a new one.
+  free[0]!.emit('timeout');
+  assert.ok(free[0]!.destroyed);
+  assert.equal((await c.info()).serverId, t.server.serverId);
+  c.close();
 });

@@ -23,6 +23,13 @@ export interface ServerClientOptions {
   clock?: Clock;
 }
 
+/**
+ * A kept-alive socket idle this long is closed by the client, before the server's own keep-alive timeout (5 s): a call
+ * sent just as the server closed an idle socket failed with ECONNRESET, and a POST without an idempotency key (a
+ * kb_search) cannot be retried. Only idle sockets are closed; a request waiting on its answer is not affected.
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
 /** Largest JSON response body accepted (a page of 100 long messages; attachment bytes never travel as JSON, see streams.ts). */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
@@ -68,8 +75,8 @@ export class ServerClient {
   constructor(opts: ServerClientOptions) {
     this.ca = opts.ca;
     const urls = [opts.baseUrl, ...(opts.fallbackUrls ?? [])].map(parseServerUrl);
-    const plain = new Agent({ keepAlive: true, maxSockets: 64 });
-    const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
+    const plain = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS });
+    const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
     this.targets = urls.map((base) => (base.protocol === 'https:' ? { base, agent: tls!, https: true } : { base, agent: plain, https: false }));
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.clock = opts.clock ?? systemClock;

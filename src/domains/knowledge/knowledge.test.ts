@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
 import { jsonBytes, textBytes } from '../../shared/bounds.js';
+import { CANDIDATES } from './rank.js';
 import { FETCH_PAGE_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SECTION_BYTES_MAX, SECTIONS_MAX, type SearchInput } from './contract.js';
 
 let t: TestServer;
@@ -80,15 +81,17 @@ test('a Human turn in #general finds #general knowledge and never the #eng sourc
 });
 
 test('ranking: the best visible sections in exact order (score, then insertion) even when another scope\'s sections outrank them all', async () => {
-  // 80 short #eng sections outrank every #general one, more than the candidates ranked before the source filter.
-  const crowd = Array.from({ length: 80 }, (_, i) => `## Crowd ${i}\nquokka quokka quokka`).join('\n');
+  // Short #eng sections outrank every #general one, more than the candidates ranked before the source filter.
+  const crowd = Array.from({ length: CANDIDATES + 16 }, (_, i) => `## Crowd ${i}\nquokka quokka quokka`).join('\n');
   await put(engSrc, 'crowd.md', crowd);
-  await put(generalSrc, 'quokka.md', ['# Quokka one', 'a quokka in a long line of other words about the zoo and its keepers', '# Quokka two', 'one more quokka among many other plain words here', '# Quokka three', 'the last quokka of the general handbook, with filler words'].join('\n'));
+  // One #general section outranks the crowd (inside the candidates), the others rank below all of it (outside them).
+  await put(generalSrc, 'quokka.md', ['# Quokka best', 'quokka quokka quokka quokka', '# Quokka one', 'a quokka in a long line of other words about the zoo and its keepers', '# Quokka two', 'one more quokka among many other plain words here', '# Quokka three', 'the last quokka of the general handbook, with filler words'].join('\n'));
   const general = (await alice.knowledge.search(turn({ query: 'quokka', limit: 20 }))).hits;
-  assert.deepEqual(general.map((h) => h.heading).sort(), ['Quokka one', 'Quokka three', 'Quokka two'], JSON.stringify(general));
+  assert.deepEqual(general.map((h) => h.heading).sort(), ['Quokka best', 'Quokka one', 'Quokka three', 'Quokka two'], JSON.stringify(general));
+  assert.equal(general[0]!.heading, 'Quokka best');
   assert.ok(general.every((h) => /\[quokka\]/i.test(h.snippet)), 'snippets of the rows returned');
   assert.ok(general.every((h, i) => i === 0 || general[i - 1]!.score >= h.score), 'best first');
-  // From #eng the 80 equal-score sections tie: the first 20 in insertion order, never a #general one.
+  // From #eng the equal-score sections tie: the first 20 in insertion order, never a #general one.
   const eng = (await alice.knowledge.search(turn({ target: 'channel:eng', messageId: engMsg, query: 'quokka', limit: 20 }))).hits;
   assert.deepEqual(eng.map((h) => h.heading), Array.from({ length: 20 }, (_, i) => `Crowd ${i}`));
 });
@@ -202,6 +205,22 @@ test('dm and task targets: a Human message there binds its own scope; a DM the a
   assert.deepEqual((await bob.knowledge.search(turn(taskTurn))).hits.map((h) => h.title), ['Task brief'], 'a task discussion is open to every member');
   await assert.rejects(alice.knowledge.search(turn({ ...taskTurn, messageId: humanMsg })), failsAt('target_scope_resolution', 'denied'), 'message not on the task');
   await assert.rejects(alice.knowledge.search(turn({ ...taskTurn, targetType: 'channel' })), failsAt('target_scope_resolution', 'denied'), 'scope type mismatch');
+});
+
+test('a sync ends by merging the index: every search answers exactly as before, and later writes are found', async () => {
+  const src = (await t.owner.knowledge.createSource({ name: 'merged', kind: 'upload', scopes: ['channel:general'] })).id;
+  // One transaction per document, as a sync writes them: the index grows a segment each time.
+  for (let d = 0; d < 12; d++) await put(src, `m${d}.md`, Array.from({ length: 5 }, (_, s) => `## Merge ${d}-${s}\nwombat ${'numbat '.repeat(s + 1)} mark${d}x${s}`).join('\n'));
+  const queries = ['wombat', 'numbat wombat', 'mark3x2', 'mark11x4 wombat', 'canary pipeline'];
+  const run = () => Promise.all(queries.map(async (query) => (await alice.knowledge.search(turn({ query, limit: 20 }))).hits));
+  const before = await run();
+  assert.ok(before.every((hits) => hits.length > 0), JSON.stringify(before.map((h) => h.length)));
+  const synced = await t.owner.knowledge.markSynced(src);
+  assert.ok(synced.syncedAt !== null && synced.sections === 60);
+  assert.deepEqual(await run(), before);
+  await put(src, 'm0.md', '## Merge again\nwombat freshafter');
+  assert.deepEqual((await alice.knowledge.search(turn({ query: 'freshafter' }))).hits.map((h) => h.heading), ['Merge again']);
+  assert.deepEqual((await alice.knowledge.search(turn({ query: 'mark0x1' }))).hits, []);
 });
 
 test('the owner lists a source\'s documents in keyset pages by path; every document once; a cursor is bound to its source', async () => {

@@ -12,20 +12,27 @@ export interface RankedRow {
   score: number;
 }
 
-/** Top matches FTS5 ranks before the ACL filter; when fewer than `limit` of them are visible the exact joined ranking runs. */
+/** Top matches FTS5 ranks before the ACL filter; when fewer than `limit` of them are visible the exact ranking runs. */
 export const CANDIDATES = 64;
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 export const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
 const COLS = 's.rid AS rid, s.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
 const SNIPPETS = "SELECT rowid AS rid, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet FROM kb_fts WHERE kb_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))";
+/**
+ * Every visible match in the full order: bm25 runs once per match in a subquery SQLite keeps as a co-routine in
+ * (score, rowid) order, so the outer ORDER BY needs no second sort and rows are joined and filtered only until `limit`
+ * visible ones are found (joining every match first, then sorting, cost twice the ranking itself).
+ */
+const exactSql = (n: number) =>
+  `SELECT ${COLS}, t.score AS score FROM (SELECT rowid AS rid, bm25(kb_fts) AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY score, rowid LIMIT -1 OFFSET 0) t JOIN kb_sections s ON s.rid = t.rid JOIN kb_documents d ON d.id = s.document_id WHERE d.source_id IN (${visibleSources(n)}) ORDER BY t.score, t.rid LIMIT ?`;
 
 type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
 
 /**
  * SQLite: FTS5 orders all matches by bm25 itself (no join per match), the ACL filter then reads only the top CANDIDATES.
  * Exact: when CANDIDATES hold `limit` visible rows they are the first `limit` visible rows of the full order (score, rid);
- * otherwise the joined query ranks every visible match. Security invariant: a row is returned only after the source filter.
+ * otherwise every visible match is ranked. Security invariant: a row is returned only after the source filter.
  */
 async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
   const match = ftsMatch(terms);
@@ -39,12 +46,7 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
     if (m) rows.push({ ...m, score: t.score });
     if (rows.length === limit) break;
   }
-  if (rows.length < limit && top.length === CANDIDATES) {
-    rows = await sql.all<Meta & { score: number }>(
-      `SELECT ${COLS}, bm25(kb_fts) AS score FROM kb_fts JOIN kb_sections s ON s.rid = kb_fts.rowid JOIN kb_documents d ON d.id = s.document_id WHERE kb_fts MATCH ? AND d.source_id IN (${visibleSources(scopes.length)}) ORDER BY score, s.rid LIMIT ?`,
-      [match, ...scopes, limit],
-    );
-  }
+  if (rows.length < limit && top.length === CANDIDATES) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
   if (rows.length === 0) return [];
   const snips = await sql.all<{ rid: number; snippet: string }>(SNIPPETS, [match, JSON.stringify(rows.map((r) => r.rid))]);
   const snip = new Map(snips.map((s) => [Number(s.rid), s.snippet]));

@@ -11,6 +11,10 @@ import { rankSections, visibleSources } from './rank.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
 
+/** FTS5 index pages one merge step writes (~400 KB: tens of ms), and the steps one sync's merge may take. */
+const MERGE_PAGES = 100;
+const MERGE_STEPS_MAX = 10_000;
+
 /** Documents one source may hold. */
 export const SOURCE_DOCUMENTS_MAX = 20_000;
 
@@ -126,13 +130,32 @@ export class Knowledge {
     });
   }
 
+  /**
+   * Ends a sync. SQLite: the sync's writes left the FTS5 index in many segments (one per document written, merged only
+   * partly) and every search reads each of them, so they are merged into one, a bounded step per transaction.
+   */
   async markSynced(actor: Actor, sourceId: string): Promise<SourceDto> {
     requireOwner(actor, 'sync knowledge sources');
-    return this.deps.store.tx(async (sql) => {
+    const dto = await this.deps.store.tx(async (sql) => {
       const r = await this.source(sql, sourceId);
       await sql.run('UPDATE kb_sources SET synced_at = ? WHERE id = ?', [this.deps.clock.now(), r.id]);
       return this.dto(sql, { ...r, synced_at: this.deps.clock.now() });
     });
+    if (this.deps.store.dialect === 'sqlite') await this.mergeIndex();
+    return dto;
+  }
+
+  /** FTS5 'merge' with a negative page count: ~MERGE_PAGES pages toward one segment per step; other requests run between steps. */
+  private async mergeIndex(): Promise<void> {
+    for (let step = 0; step < MERGE_STEPS_MAX; step++) {
+      const worked = await this.deps.store.tx(async (sql) => {
+        const before = Number((await sql.get<{ n: number }>('SELECT total_changes() AS n'))!.n);
+        await sql.run("INSERT INTO kb_fts(kb_fts, rank) VALUES('merge', ?)", [-MERGE_PAGES]);
+        // FTS5 documents it: a change count that grew by 2 or more means the step merged something.
+        return Number((await sql.get<{ n: number }>('SELECT total_changes() AS n'))!.n) - before >= 2;
+      });
+      if (!worked) return;
+    }
   }
 
   /** Ranked sections of the sources the turn's scopes may read (bm25 on SQLite, ts_rank on PostgreSQL). */
