@@ -54,3 +54,17 @@ test('kb add-source, sync (incremental), ls; an agent answering #general finds o
   assert.match(out.heading ?? '', /Deploy guide|Rollback/);
   assert.ok(m.id);
 });
+
+test('kb sync walks the server listing page by page: 230 files (pages of 100) sync once, and a vanished file on the last page is removed', async () => {
+  const many = join(dir, 'many');
+  mkdirSync(many);
+  for (let i = 0; i < 230; i++) writeFileSync(join(many, `n${String(i).padStart(3, '0')}.md`), `# Note ${i}\nbody ${i}`);
+  assert.equal((await d.run(['kb', 'add-source', many, '--scope', 'workspace'])).code, 0);
+  const first = (cliJson(await d.run(['kb', 'sync'])) as { source: string; sent: number; removed: number }[]).find((x) => x.source === many)!;
+  assert.deepEqual([first.sent, first.removed], [230, 0]);
+  rmSync(join(many, 'n229.md'));
+  const again = (cliJson(await d.run(['kb', 'sync'])) as { source: string; sent: number; unchanged: number; removed: number }[]).find((x) => x.source === many)!;
+  assert.deepEqual([again.sent, again.unchanged, again.removed], [0, 229, 1]);
+  const ls = (cliJson(await d.run(['kb', 'ls'])) as { name: string; documents: number }[]).find((x) => x.name === many)!;
+  assert.equal(ls.documents, 229);
+});

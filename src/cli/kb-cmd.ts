@@ -60,11 +60,23 @@ function bar(done: number, total: number, label: string): string {
   return `\r[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total} ${label.slice(0, 40).padEnd(40)}`;
 }
 
+/** Every document the server holds of a source, page by page (path → mtime). */
+async function heldDocuments(home: string, sourceId: string): Promise<Map<string, { mtime: number }>> {
+  const held = new Map<string, { mtime: number }>();
+  let cursor: string | undefined;
+  do {
+    const page = await call<{ documents: { path: string; mtime: number }[]; nextCursor?: string }>(home, 'GET', `/api/daemon/kb/sources/${sourceId}/documents${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
+    for (const d of page.documents) held.set(d.path, { mtime: d.mtime });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return held;
+}
+
 /** Sends files whose mtime moved and whose hash changed, removes vanished ones; unchanged files cost one stat. */
 export async function kbSync(home: string, progress: NodeJS.WriteStream | null): Promise<{ source: string; sent: number; unchanged: number; removed: number; skipped: number }[]> {
   const report = [];
   for (const s of (await kbList(home)).filter((x) => x.kind === 'folder')) {
-    const held = new Map((await call<{ documents: { path: string; hash: string; mtime: number }[] }>(home, 'GET', `/api/daemon/kb/sources/${s.id}/documents`)).documents.map((d) => [d.path, d]));
+    const held = await heldDocuments(home, s.id);
     const files = statSync(s.name, { throwIfNoEntry: false })?.isDirectory() ? walkTextFiles(s.name) : [];
     const r = { source: s.name, sent: 0, unchanged: 0, removed: 0, skipped: 0 };
     for (const [i, f] of files.entries()) {

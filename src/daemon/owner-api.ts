@@ -149,7 +149,7 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   const kb = () => service.knowledge();
   router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources())));
   router.add('POST', '/api/daemon/kb/sources', owner(async (req, res) => ok(res, await kb().createSource(parseStrict(CreateSourceBody, await jsonBody(req))), 201)));
-  router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (_q, res, p) => ok(res, await kb().documents(p.sourceId!))));
+  router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().documents(p.sourceId!, query(req).get('cursor') ?? undefined))));
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument(p.sourceId!, parseStrict(PutDocumentBody, await jsonBody(req))))));
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/remove', owner(async (req, res, p) => ok(res, await kb().removeDocument(p.sourceId!, parseStrict(RemoveDocumentBody, await jsonBody(req)).path))));
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced(p.sourceId!))));

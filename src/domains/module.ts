@@ -1,6 +1,7 @@
 // Owns the DomainModule contract: everything one product domain contributes to the daemon (descriptors, inventory rows,
 // action handlers, its server client) and to the server (service, routes, schema steps). The registry lists the modules.
 import type { Clock, Timer } from '../shared/clock.js';
+import type { SortableIds } from '../shared/ids.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { Send } from '../server-client/send.js';
 import type { DomainDeps } from '../server/context.js';
@@ -43,6 +44,9 @@ export interface BackgroundLoop {
   stop(): Promise<void>;
 }
 
+/** A pass waits for a heartbeat first when the id-node hold has less than this left. */
+const TICK_READY_MARGIN_MS = 10_000;
+
 /**
  * A BackgroundLoop that runs `tick()` every `tickMs` on the injected Clock, one pass at a time (the next is armed when
  * the previous one settles); a failing pass goes to onError and the loop goes on.
@@ -55,10 +59,17 @@ export abstract class TickLoop implements BackgroundLoop {
   constructor(
     private readonly clock: Clock,
     private readonly tickMs: number,
+    private readonly ids?: SortableIds,
   ) {}
 
-  /** One pass; returns how many items this process handled. */
-  abstract tick(): Promise<number>;
+  /** One pass, once this process may issue ids (see SortableIds.ready); returns how many items it handled. */
+  async tick(): Promise<number> {
+    const wait = this.ids?.ready(() => this.clock.now(), TICK_READY_MARGIN_MS);
+    if (wait) await wait;
+    return this.pass();
+  }
+
+  protected abstract pass(): Promise<number>;
 
   start(onError: (e: unknown) => void): void {
     this.stopped = false;

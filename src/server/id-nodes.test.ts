@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../shared/clock.js';
-import { IdNodeLease, NODE_REUSE_MS } from './id-nodes.js';
+import { HOLD_MS, IdNodeLease, NODE_REUSE_MS } from './id-nodes.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
 import { freshTestDb } from './test-helpers.js';
@@ -62,6 +62,7 @@ test('a node is taken over only once its process has not beaten for NODE_REUSE_M
     assert.equal(await b.claim(), 1, 'a live holder keeps its node');
     clock.advance(NODE_REUSE_MS - 1);
     await beat(store, clock, 'bt_b');
+    await b.confirm(clock.now());
     const c = await lease(store, clock, 'bt_c');
     assert.equal(await c.claim(), 2, 'a silent for just under NODE_REUSE_MS: not taken');
     clock.advance(1);
@@ -72,5 +73,30 @@ test('a node is taken over only once its process has not beaten for NODE_REUSE_M
     assert.equal(await e.claim(), 2, "c's process row is gone: its node is free");
     const ids = [b, d, e].flatMap((l) => Array.from({ length: 30 }, () => l.ids.next('msg', clock.now())));
     assert.equal(new Set(ids).size, ids.length);
+  });
+});
+
+test('a holder issues ids only within HOLD_MS of its last confirmed heartbeat; one paused past NODE_REUSE_MS claims a new node instead of meeting the taker', async () => {
+  await withStore(async (store, clock) => {
+    const a = await lease(store, clock, 'bt_a');
+    assert.equal(await a.claim(), 0);
+    const early = a.ids.next('msg', clock.now());
+    clock.advance(HOLD_MS + 1);
+    assert.throws(() => a.ids.next('msg', clock.now()), (e: unknown) => (e as { code?: string }).code === 'upstream_unavailable', 'unconfirmed: refused');
+    await beat(store, clock, 'bt_a');
+    await a.confirm(clock.now());
+    assert.equal(a.held, 0, 'still its node');
+    assert.ok(a.ids.next('msg', clock.now()) > early);
+    // Paused: no heartbeat for NODE_REUSE_MS, and b takes node 0 over.
+    clock.advance(NODE_REUSE_MS);
+    const b = await lease(store, clock, 'bt_b');
+    assert.equal(await b.claim(), 0);
+    const theirs = Array.from({ length: 20 }, () => b.ids.next('msg', clock.now()));
+    assert.throws(() => a.ids.next('msg', clock.now()), (e: unknown) => (e as { code?: string }).code === 'upstream_unavailable', 'resumed but unconfirmed: refused, not a colliding id');
+    await beat(store, clock, 'bt_a');
+    await a.confirm(clock.now());
+    assert.equal(a.held, 1, 'its node was lost: a fresh claim');
+    const mine = Array.from({ length: 20 }, () => a.ids.next('msg', clock.now()));
+    assert.equal(new Set([...mine, ...theirs]).size, 40, 'same millisecond, distinct ids');
   });
 });

@@ -1,5 +1,6 @@
 // Owns identifiers and secrets: random ids, opaque tokens with a kind prefix, keyed hashes and constant-time compares.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AppError } from './errors.js';
 
 /** The grammar of every resource id (generated ones are a prefix + base64url or hex): in Exec inputs, server bodies and path segments. */
 export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
@@ -71,6 +72,10 @@ export class SortableIds {
   private lastMs = 0;
   private seq = 0;
   private node = '0';
+  /** Ids are issued only up to this time (ms) unless it is undefined: the end of the lease's confirmed window. */
+  private heldUntil: number | undefined;
+  private renew: (() => Promise<void>) | undefined;
+  private renewing: Promise<void> | undefined;
 
   /** `node` is this generator's claimed node; a composition that holds no lease (one process, tests) uses node 0. */
   constructor(node = 0, highMs = 0) {
@@ -89,7 +94,43 @@ export class SortableIds {
     return this.lastMs;
   }
 
+  /** Lets ids be issued up to `untilMs` (a lease confirmed its node; a later confirmation never shortens the hold). */
+  holdUntil(untilMs: number): void {
+    this.heldUntil = Math.max(this.heldUntil ?? -Infinity, untilMs);
+  }
+
+  /** Refuses ids until the next holdUntil (the node was lost or released). */
+  dropHold(): void {
+    this.heldUntil = -Infinity;
+  }
+
+  /** Installs how a hold is renewed (the lease's heartbeat); ready() calls it when the hold runs out. */
+  renewWith(renew: () => Promise<void>): void {
+    this.renew = renew;
+  }
+
+  /**
+   * Undefined while ids may be issued for `marginMs` yet (or nothing holds this generator); otherwise the renewal, shared
+   * by concurrent callers, so work after a long pause waits for it instead of being refused.
+   */
+  ready(now: () => number, marginMs: number): Promise<void> | undefined {
+    if (this.heldUntil === undefined || !this.renew || now() + marginMs <= this.heldUntil) return undefined;
+    return this.renewUntilHeld(now, marginMs);
+  }
+
+  private async renewUntilHeld(now: () => number, marginMs: number): Promise<void> {
+    // A renewal begun before a pause can end with a hold that is stale again: renew once more (bounded).
+    for (let i = 0; i < 3; i++) {
+      await (this.renewing ??= this.renew!().finally(() => (this.renewing = undefined)));
+      if (now() + marginMs <= this.heldUntil!) return;
+    }
+    throw new AppError('upstream_unavailable', 'this server process could not confirm its id node; retry shortly');
+  }
+
   next(prefix: string, nowMs: number): string {
+    // Correctness invariant: a process that cannot show it still holds its node (it was paused, or its database is
+    // unreachable) issues nothing, since another process may have taken the node over by now.
+    if (this.heldUntil !== undefined && nowMs > this.heldUntil) throw new AppError('upstream_unavailable', 'this server process has not confirmed its id node lately; retry shortly');
     if (nowMs > this.lastMs) {
       this.lastMs = nowMs;
       this.seq = 0;

@@ -130,3 +130,40 @@ test('walks with random page sizes and filters equal the full scan in createdAt 
   const p = await bob.approvals.list({ limit: 2, status: 'pending' });
   await assert.rejects(bob.approvals.list({ limit: 2, status: 'rejected', cursor: p.nextCursor! }), code('validation_failed'), 'the cursor is bound to its filter');
 });
+
+test('an approval is visible only to members who may read its notify target: others get not_found for get, list, decide and cancel', async () => {
+  const dm = await t.owner.channels.openDm([aliceId]);
+  const secret = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'private: rotate the payroll key', notify: `dm:${dm.id}` });
+  await t.owner.channels.create({ id: 'apr-ops' });
+  await t.owner.channels.addMember('apr-ops', aliceId);
+  const ops = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'ops only', notify: 'channel:apr-ops' });
+  const ids = async (who: ServerApi) => {
+    const out: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await who.approvals.list({ limit: 100, ...(cursor ? { cursor } : {}) });
+      out.push(...p.approvals.map((x) => x.id));
+      cursor = p.nextCursor;
+    } while (cursor);
+    return out;
+  };
+  for (const id of [secret.id, ops.id]) {
+    await assert.rejects(bob.approvals.get(id), (e: unknown) => code('not_found')(e) && /approval not found/.test((e as Error).message));
+    await assert.rejects(bob.approvals.cancel({ approvalId: id }), code('not_found'));
+  }
+  const bobSees = await ids(bob);
+  assert.ok(!bobSees.includes(secret.id) && !bobSees.includes(ops.id), 'bob lists neither');
+  assert.ok(bobSees.length > 0, 'bob still lists approvals on task targets');
+  const aliceSees = await ids(alice);
+  assert.ok(aliceSees.includes(secret.id) && aliceSees.includes(ops.id));
+  // The owner reads every channel but not someone else's DM.
+  const ownerSees = await ids(t.owner);
+  assert.ok(ownerSees.includes(ops.id) && ownerSees.includes(secret.id), 'the owner is a member of the DM it opened');
+  const carol = await t.owner.members.createAgent({ name: 'carol-apr' });
+  const dm2 = await alice.channels.openDm([carol.agent.id]);
+  const theirs = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'between alice and carol', notify: `dm:${dm2.id}` });
+  await assert.rejects(t.owner.approvals.approve({ approvalId: theirs.id }), code('not_found'), 'a Human outside the DM cannot decide it');
+  assert.ok(!(await ids(t.owner)).includes(theirs.id));
+  assert.equal((await alice.approvals.get(theirs.id)).status, 'pending', 'the refused decision changed nothing');
+  assert.equal((await t.owner.approvals.approve({ approvalId: ops.id })).status, 'approved', 'the owner decides what it can read');
+});

@@ -15,8 +15,9 @@ export const NOTE_MAX = 2000;
 export const BYTES = { reason: 8000, note: 8000 } as const;
 
 /**
- * Who may do what: every member requests, reads and lists; only a Human decides (approve/reject; an agent: denied);
- * only the requester cancels a pending request. A decision posts one message to the request's `notify` target.
+ * Who may do what: every member requests; a member reads, lists and acts on a request only if it may read its `notify`
+ * target (where the decision is posted); only a Human decides (approve/reject; an agent: denied); only the requester
+ * cancels a pending request.
  */
 export const Approval = Strict({
   id: Type.String(),

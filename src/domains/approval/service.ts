@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import { idOf, iso, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
-import { authorizeTarget } from '../channel/authorize.js';
+import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { APPROVAL_STATUSES, boundedField, NOTE_MAX, REASON_MAX, SUBJECT_PATTERN, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
@@ -52,9 +52,17 @@ const dto = (r: ApprovalRow): ApprovalDto => ({
 export class Approvals {
   constructor(private readonly deps: DomainDeps) {}
 
-  private async load(sql: Sql, approvalId: unknown): Promise<ApprovalRow> {
+  /**
+   * Security invariant: an approval is read, decided or cancelled only by a member who may read its notify target (where
+   * its decision is posted); any other member gets the same not_found as for a missing approval.
+   */
+  private async load(sql: Sql, actor: Actor, approvalId: unknown): Promise<ApprovalRow> {
     const row = await sql.get<ApprovalRow>(`SELECT ${COLS} FROM approvals WHERE id = ?`, [idOf(approvalId, 'approval')]);
-    if (!row) throw new AppError('not_found', 'approval not found');
+    const missing = () => new AppError('not_found', 'approval not found');
+    if (!row) throw missing();
+    await authorizeTarget(sql, actor, parseTarget(row.notify)).catch((e: unknown) => {
+      throw e instanceof AppError && e.code === 'not_found' ? missing() : e;
+    });
     return row;
   }
 
@@ -75,17 +83,18 @@ export class Approvals {
     });
   }
 
-  async get(_actor: Actor, approvalId: string): Promise<ApprovalDto> {
-    return this.deps.store.tx(async (sql) => dto(await this.load(sql, approvalId)));
+  async get(actor: Actor, approvalId: string): Promise<ApprovalDto> {
+    return this.deps.store.tx(async (sql) => dto(await this.load(sql, actor, approvalId)));
   }
 
-  /** Every member reads; both filters are bound into the cursor. */
-  async list(_actor: Actor, input: { status?: string; requesterId?: string; limit?: number; cursor?: string }): Promise<ApprovalPage> {
+  /** Lists what the actor may read (readable notify target, the rule of load); both filters are bound into the cursor. */
+  async list(actor: Actor, input: { status?: string; requesterId?: string; limit?: number; cursor?: string }): Promise<ApprovalPage> {
     if (input.status !== undefined && !(APPROVAL_STATUSES as readonly string[]).includes(input.status)) throw new AppError('validation_failed', `status must be one of: ${APPROVAL_STATUSES.join(', ')}`);
     if (input.requesterId !== undefined && (typeof input.requesterId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(input.requesterId))) throw new AppError('validation_failed', 'requesterId must be a member id');
     normalizeLimit(input.limit);
-    const where = ['1 = 1'];
-    const params: string[] = [];
+    const readable = readableTargetSql(actor, 'notify');
+    const where = [readable.sql];
+    const params: string[] = [...readable.params];
     if (input.status) (where.push('status = ?'), params.push(input.status));
     if (input.requesterId) (where.push('requested_by = ?'), params.push(input.requesterId));
     const p = await this.deps.store.tx((sql) =>
@@ -105,7 +114,7 @@ export class Approvals {
     if (actor.kind !== 'human') throw new AppError('denied', 'only a Human may approve or reject');
     const n = note === undefined ? null : boundedField(note, 'note', 0, NOTE_MAX);
     return this.deps.store.tx(async (sql) => {
-      const r = await this.load(sql, approvalId);
+      const r = await this.load(sql, actor, approvalId);
       if (r.status === decision) return dto(r);
       if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
@@ -113,20 +122,20 @@ export class Approvals {
       if (claimed !== 1) throw new AppError('conflict', 'the approval changed concurrently', { hint: 'get the approval again' });
       const content = `Approval ${r.id} for ${r.subject} was ${decision} by ${actor.name}${n ? `: ${n}` : '.'}`;
       await new Messages(this.deps).insert(sql, actor, r.notify, content, null, []);
-      return dto(await this.load(sql, r.id));
+      return dto(await this.load(sql, actor, r.id));
     });
   }
 
   /** Security invariant: only the requester withdraws a request. Idempotent on a cancelled request; a decided one conflicts. */
   async cancel(actor: Actor, approvalId: string): Promise<ApprovalDto> {
     return this.deps.store.tx(async (sql) => {
-      const r = await this.load(sql, approvalId);
+      const r = await this.load(sql, actor, approvalId);
       if (r.requested_by !== actor.id) throw new AppError('denied', 'only the requester may cancel an approval request');
       if (r.status === 'cancelled') return dto(r);
       if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       if ((await sql.run("UPDATE approvals SET status = 'cancelled', revision = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [r.revision + 1, now, r.id])) !== 1) throw new AppError('conflict', 'the approval changed concurrently');
-      return dto(await this.load(sql, r.id));
+      return dto(await this.load(sql, actor, r.id));
     });
   }
 }

@@ -10,6 +10,8 @@ export const CHANNEL_NAME_MAX = CHANNEL_NAME.chars;
 export const DM_MEMBERS_MAX = 16;
 /** Channels a workspace holds at most: the channel list stays bounded. */
 export const CHANNELS_MAX = 1_000;
+/** DMs one member may open (one with every other member of a full workspace): what a member adds stays bounded. */
+export const DMS_OPENED_MAX = 10_000;
 
 export interface ChannelDto {
   id: string; // slug, unique per workspace

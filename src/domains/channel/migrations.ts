@@ -34,4 +34,16 @@ CREATE TABLE dm_members (
 );
 `,
   },
+  {
+    version: 27,
+    name: 'dms remember who opened them (the per-member DM bound)',
+    sqlite: `
+ALTER TABLE dms ADD COLUMN created_by TEXT;
+CREATE INDEX dms_created_by ON dms (created_by);
+`,
+    postgres: `
+ALTER TABLE dms ADD COLUMN created_by TEXT COLLATE "C";
+CREATE INDEX dms_created_by ON dms (created_by);
+`,
+  },
 ];

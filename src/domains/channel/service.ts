@@ -4,7 +4,7 @@ import { newCompactId } from '../../shared/ids.js';
 import { ID_RE, isOwner, iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { memberById } from '../member/service.js';
 import { checkText, clipText } from '../../shared/bounds.js';
-import { CHANNEL_NAME, CHANNELS_MAX, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './contract.js';
+import { CHANNEL_NAME, CHANNELS_MAX, DM_MEMBERS_MAX, DMS_OPENED_MAX, type ChannelDto, type DmDto } from './contract.js';
 import { CHANNEL_ID_RE } from './target.js';
 
 interface ChannelRow {
@@ -68,8 +68,12 @@ export class Channels {
       for (const m of set) if (!(await memberById(sql, m))) throw new AppError('not_found', `member ${m} not found`);
       const existing = await sql.get<{ id: string }>('SELECT id FROM dms WHERE member_key = ?', [key]);
       if (existing) return { id: existing.id, memberIds: set };
+      // Bounded per opener, so no member can grow the DM tables without limit.
+      if (Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM dms WHERE created_by = ?', [actor.id]))?.n ?? 0) >= DMS_OPENED_MAX) {
+        throw new AppError('validation_failed', `a member opens at most ${DMS_OPENED_MAX} DMs`);
+      }
       const id = newCompactId('dm');
-      await sql.run('INSERT INTO dms (id, member_key, created_at) VALUES (?, ?, ?)', [id, key, this.deps.clock.now()]);
+      await sql.run('INSERT INTO dms (id, member_key, created_at, created_by) VALUES (?, ?, ?, ?)', [id, key, this.deps.clock.now(), actor.id]);
       for (const m of set) await sql.run('INSERT INTO dm_members (dm_id, member_id) VALUES (?, ?)', [id, m]);
       return { id, memberIds: set };
     });

@@ -1,11 +1,12 @@
 // Owns the daemon's `knowledge` client: `api.knowledge.*` over the server's knowledge routes.
-import { seg, type CallOptions, type Send } from '../../server-client/send.js';
-import type { DocumentStateDto, FetchInput, KbDocument, KbHit, PutResult, SearchInput, SourceDto } from './contract.js';
+import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
+import type { DocumentStatePage, FetchInput, KbDocument, KbHit, PutResult, SearchInput, SourceDto } from './contract.js';
 
 export interface KnowledgeApi {
   createSource(input: { name: string; kind: 'folder' | 'upload'; scopes: string[] }, o?: CallOptions): Promise<SourceDto>;
   listSources(o?: CallOptions): Promise<{ sources: SourceDto[] }>;
-  documents(sourceId: string, o?: CallOptions): Promise<{ documents: DocumentStateDto[] }>;
+  /** One page by path; pass the previous page's nextCursor. */
+  documents(sourceId: string, cursor?: string, o?: CallOptions): Promise<DocumentStatePage>;
   putDocument(sourceId: string, input: { path: string; title?: string; hash: string; mtime: number; content: string }, o?: CallOptions): Promise<PutResult>;
   removeDocument(sourceId: string, path: string, o?: CallOptions): Promise<{ removed: boolean }>;
   markSynced(sourceId: string, o?: CallOptions): Promise<SourceDto>;
@@ -18,7 +19,7 @@ export function knowledgeClient(send: Send): KnowledgeApi {
   return {
     createSource: (input, o) => send({ method: 'POST', path: '/v1/knowledge/sources', body: input, opts: o }),
     listSources: (o) => send({ method: 'GET', path: '/v1/knowledge/sources', opts: o }),
-    documents: (id, o) => send({ method: 'GET', path: `${at(id)}/documents`, opts: o }),
+    documents: (id, cursor, o) => send({ method: 'GET', path: `${at(id)}/documents${qs({ cursor })}`, opts: o }),
     putDocument: (id, input, o) => send({ method: 'POST', path: `${at(id)}/documents`, body: input, opts: o }),
     removeDocument: (id, path, o) => send({ method: 'POST', path: `${at(id)}/remove`, body: { path }, opts: o }),
     markSynced: (id, o) => send({ method: 'POST', path: `${at(id)}/synced`, body: {}, opts: o }),

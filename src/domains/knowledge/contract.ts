@@ -80,6 +80,12 @@ export interface DocumentStateDto {
   hash: string;
   mtime: number;
 }
+/** One page of a source's documents, by path; follow nextCursor while hasMore. */
+export interface DocumentStatePage {
+  documents: DocumentStateDto[];
+  hasMore: boolean;
+  nextCursor?: string;
+}
 export interface PutResult {
   documentId: string;
   sections: number;

@@ -203,3 +203,25 @@ test('dm and task targets: a Human message there binds its own scope; a DM the a
   await assert.rejects(alice.knowledge.search(turn({ ...taskTurn, messageId: humanMsg })), failsAt('target_scope_resolution', 'denied'), 'message not on the task');
   await assert.rejects(alice.knowledge.search(turn({ ...taskTurn, targetType: 'channel' })), failsAt('target_scope_resolution', 'denied'), 'scope type mismatch');
 });
+
+test('the owner lists a source\'s documents in keyset pages by path; every document once; a cursor is bound to its source', async () => {
+  const src = (await t.owner.knowledge.createSource({ name: 'paged', kind: 'upload', scopes: ['workspace'] })).id;
+  const other = (await t.owner.knowledge.createSource({ name: 'paged-other', kind: 'upload', scopes: ['workspace'] })).id;
+  const paths = Array.from({ length: 215 }, (_, i) => `p/${String(i).padStart(3, '0')}.md`);
+  for (const p of paths) await put(src, p, `# ${p}`);
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await t.owner.knowledge.documents(src, cursor);
+    assert.ok(page.documents.length <= 100 && page.hasMore === (page.nextCursor !== undefined));
+    seen.push(...page.documents.map((d) => d.path));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor);
+  assert.deepEqual(seen, paths, 'sorted by path, no repeat, no gap');
+  assert.equal(pages, 3);
+  const firstPage = await t.owner.knowledge.documents(src);
+  await assert.rejects(t.owner.knowledge.documents(other, firstPage.nextCursor), (e: { code?: string }) => e.code === 'validation_failed', 'a cursor of another source is refused');
+  await assert.rejects(alice.knowledge.documents(src), (e: { code?: string }) => e.code === 'denied');
+});

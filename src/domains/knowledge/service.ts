@@ -1,17 +1,21 @@
 // Owns the knowledge base on the server: owner-managed sources with scope ACLs, document upserts split into sections, and turn-bound search and fetch.
 import { AppError } from '../../shared/errors.js';
 import { idOf, iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
+import { keysetPage, MAX_LIMIT, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText, fittingPrefix } from '../../shared/bounds.js';
 import { ID_RE } from '../../shared/ids.js';
-import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
+import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type DocumentStatePage, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
 import { pgIndexText, searchTerms } from './query.js';
 import { rankSections, visibleSources } from './rank.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
 
-/** Documents one source may hold (a bound on the sync listing). */
+/** Documents one source may hold. */
 export const SOURCE_DOCUMENTS_MAX = 20_000;
+
+/** The sync listing's order: by path (unique in a source), so pages never repeat or skip a document. */
+const DOCUMENT_ORDER: Ordering = { collection: 'kb_documents', keys: [{ column: 'path', field: 'path', dir: 'ASC', type: 'text' }] };
 
 interface SourceRow {
   id: string;
@@ -62,13 +66,15 @@ export class Knowledge {
     });
   }
 
-  /** What the server holds of a source (path, hash, mtime), so a sync uploads only what changed. */
-  async documents(actor: Actor, sourceId: string): Promise<DocumentStateDto[]> {
+  /** What the server holds of a source (path, hash, mtime), so a sync uploads only what changed: keyset pages by path. */
+  async documents(actor: Actor, sourceId: string, cursor?: string): Promise<DocumentStatePage> {
     requireOwner(actor, 'read knowledge sources');
     return this.deps.store.tx(async (sql) => {
       await this.source(sql, sourceId);
-      const rows = await sql.all<DocumentStateDto>('SELECT id, path, hash, mtime FROM kb_documents WHERE source_id = ? ORDER BY path LIMIT ?', [sourceId, SOURCE_DOCUMENTS_MAX]);
-      return rows.map((r) => ({ ...r, mtime: Number(r.mtime) }));
+      const p = await keysetPage<DocumentStateDto & Record<string, unknown>>(sql, this.deps.cursors, { ordering: DOCUMENT_ORDER, columns: 'id, path, hash, mtime', from: 'kb_documents', where: 'source_id = ?', params: [sourceId], filter: { sourceId }, limit: MAX_LIMIT, cursor });
+      const page: DocumentStatePage = { documents: p.rows.map((r) => ({ id: r.id, path: r.path, hash: r.hash, mtime: Number(r.mtime) })), hasMore: p.hasMore };
+      if (p.nextCursor) page.nextCursor = p.nextCursor;
+      return page;
     });
   }
 

@@ -1,14 +1,21 @@
 // Tests the member domain's aggregate bounds on the real server (SQLite, or PostgreSQL via the suites runner): a
-// workspace holds at most MEMBERS_MAX current members and CHANNELS_MAX channels; past them nothing is created.
+// workspace holds at most MEMBERS_MAX current members and CHANNELS_MAX channels, and a member opens at most DMS_OPENED_MAX
+// DMs; past them nothing is created.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import { CHANNELS_MAX } from '../channel/contract.js';
+import { CHANNELS_MAX, DMS_OPENED_MAX } from '../channel/contract.js';
 import { MEMBERS_MAX } from './contract.js';
 
 let t: TestServer;
+let peer: { id: string; credential: string };
+let other: { id: string; credential: string };
 before(async () => {
   t = await startTestServer();
+  // Created before the member test fills the workspace.
+  const mk = async (name: string) => ((r) => ({ id: r.agent.id, credential: r.credential }))(await t.owner.members.createAgent({ name }));
+  peer = await mk('dm-peer');
+  other = await mk('dm-other');
 });
 after(async () => t.stop());
 
@@ -36,4 +43,16 @@ test(`a workspace holds at most ${CHANNELS_MAX} channels`, async () => {
   await fill(CHANNELS_MAX - present, "INSERT INTO channels (id, name, created_at) SELECT 'fill-' || i, 'fill', 1 FROM s");
   await assert.rejects(t.owner.channels.create({ id: 'one-too-many' }), refused(/at most 1000 channels/));
   assert.equal(await count('SELECT COUNT(*) AS n FROM channels'), CHANNELS_MAX);
+});
+
+test(`a member opens at most ${DMS_OPENED_MAX} DMs; a DM it already has still opens, and other members are not limited by it`, async () => {
+  const known = await t.owner.channels.openDm([peer.id]);
+  const mine = await count(`SELECT COUNT(*) AS n FROM dms WHERE created_by = '${t.ownerId}'`);
+  await fill(DMS_OPENED_MAX - mine, `INSERT INTO dms (id, member_key, created_at, created_by) SELECT 'dm_fill' || i, 'fill' || i, 1, '${t.ownerId}' FROM s`);
+  const before = await count('SELECT COUNT(*) AS n FROM dms');
+  await assert.rejects(t.owner.channels.openDm([other.id]), refused(/at most 10000 DMs/));
+  assert.equal(await count('SELECT COUNT(*) AS n FROM dms'), before, 'the refused open stored nothing');
+  assert.equal((await t.owner.channels.openDm([peer.id])).id, known.id, 'an existing DM still opens');
+  const theirs = await t.client.as(other.credential).channels.openDm([peer.id]);
+  assert.deepEqual(theirs.memberIds, [peer.id, other.id].sort());
 });

@@ -26,11 +26,11 @@ export const BATCH = 50;
 
 export class Scheduler extends TickLoop {
   constructor(private readonly deps: DomainDeps) {
-    super(deps.clock, TICK_MS);
+    super(deps.clock, TICK_MS, deps.ids);
   }
 
   /** One pass: fires up to BATCH due windows; returns how many this process claimed. */
-  async tick(): Promise<number> {
+  protected async pass(): Promise<number> {
     const now = this.deps.clock.now();
     const due = await this.deps.store.all<{ id: string; next_run_at: number }>('SELECT id, next_run_at FROM scheduled_messages WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ? ORDER BY next_run_at ASC, id ASC LIMIT ?', [now, BATCH]);
     let fired = 0;

@@ -11,11 +11,11 @@ export const SYNC_BATCH = 50;
 
 export class ApprovalSync extends TickLoop {
   constructor(private readonly deps: DomainDeps, private readonly runs: Runs) {
-    super(deps.clock, SYNC_TICK_MS);
+    super(deps.clock, SYNC_TICK_MS, deps.ids);
   }
 
   /** One pass; returns how many steps this process moved (another process that moved one first wins; this one skips it). */
-  async tick(): Promise<number> {
+  protected async pass(): Promise<number> {
     const due = await this.deps.store.all<{ id: string; status: string; decided_by: string | null; requested_by: string; note: string | null }>(
       `SELECT s.id, a.status, a.decided_by, a.requested_by, a.note FROM workflow_steps s JOIN approvals a ON a.id = s.approval_id
         WHERE s.status = 'active' AND a.status <> 'pending' ORDER BY s.updated_at ASC, s.id ASC LIMIT ?`,
