@@ -16,6 +16,9 @@ const MIGRATION_LOCK_KEY = 7_346_021_550;
 export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[], clock: Clock = systemClock): Promise<number> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // Security invariant (availability): a checked-out client has no pool listener; its 'error' is handled here, never unhandled.
+  const onError = (e: Error) => void (broken = e);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     try {
@@ -36,5 +39,6 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
     }
   } finally {
     client.release(broken);
+    client.off('error', onError);
   }
 }

@@ -53,7 +53,8 @@ export class AutocommitPipeline {
     this.stallMs = opts.stallMs ?? 20;
   }
 
-  query(text: string, values: unknown[]): Promise<pg.QueryResult> | undefined {
+  /** `name` prepares the statement once per lane connection (node-postgres tracks which are parsed). */
+  query(text: string, values: unknown[], name?: string): Promise<pg.QueryResult> | undefined {
     if (this.closed) return undefined;
     const now = this.now();
     const lane = this.pick(now);
@@ -70,7 +71,7 @@ export class AutocommitPipeline {
       });
     }
     const settle = () => void lane.started.shift();
-    const p = lane.client.query(text, values);
+    const p = lane.client.query(name ? { text, values, name } : { text, values });
     p.then(settle, settle);
     return p;
   }

@@ -6,6 +6,7 @@ import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
 import { AutocommitPipeline } from './pg-pipeline.js';
+import { StatementCache } from './pg-statements.js';
 import { databaseUnavailable, isConnectionLoss, Reconnector, sqlState, type ReconnectOptions } from './pg-reconnect.js';
 import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
@@ -35,42 +36,13 @@ function unavailable(e: unknown, checkout = false): AppError | undefined {
   return checkout || isConnectionLoss(e) ? databaseUnavailable() : undefined;
 }
 
-const translated = new Map<string, string>();
+export { toPgPlaceholders } from './pg-statements.js';
 
-/**
- * Rewrites `?` placeholders to $1…$n, leaving string literals, quoted identifiers and comments alone.
- * Cached per SQL text: domain SQL is a small, fixed set of strings.
- */
-export function toPgPlaceholders(sql: string): string {
-  const hit = translated.get(sql);
-  if (hit !== undefined) return hit;
-  let out = '';
-  let n = 0;
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      const stop = end < 0 ? sql.length : end + 1;
-      out += sql.slice(i, stop);
-      i = stop - 1; // a doubled quote inside a literal closes and reopens it: same text either way
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end < 0 ? sql.length : end;
-      out += sql.slice(i, stop);
-      i = stop - 1;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      const stop = end < 0 ? sql.length : end + 2;
-      out += sql.slice(i, stop);
-      i = stop - 1;
-    } else if (c === '?') out += `$${++n}`;
-    else out += c;
-  }
-  if (translated.size < 2000) translated.set(sql, out);
-  return out;
+/** A pg query config: text, values and, for a prepared statement, its name. */
+type Query = { text: string; values: unknown[]; name?: string };
+interface Queryable {
+  query(q: Query): Promise<pg.QueryResult>;
 }
-
-type Queryable = Pick<pg.Pool, 'query'>;
 
 /** One transaction's (or the pool's) query handle. */
 class PgSql implements Sql {
@@ -87,13 +59,15 @@ class PgSql implements Sql {
   constructor(
     readonly conn: Queryable,
     readonly inTx: boolean,
+    private readonly statements: StatementCache,
     readonly owner?: PostgresStore,
     private readonly onLost?: () => void,
   ) {}
 
   async query(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
+    const st = this.statements.get(sql);
     try {
-      return await this.conn.query(toPgPlaceholders(sql), params as unknown[]);
+      return await this.conn.query(st.name ? { text: st.text, name: st.name, values: params as unknown[] } : { text: st.text, values: params as unknown[] });
     } catch (e) {
       if (this.inTx && RETRYABLE.has(sqlState(e) ?? '')) this.doomed ??= e;
       else if (this.inTx) this.aborted = true;
@@ -131,6 +105,7 @@ class PostgresStore implements Store {
   /** Told when a checked-out client fails between statements. */
   onClientError: ((e: Error) => void) | undefined;
   private readonly plain: PgSql;
+  private readonly statements = new StatementCache();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -141,8 +116,8 @@ class PostgresStore implements Store {
     private readonly pipeline?: AutocommitPipeline,
   ) {
     // Statements outside a transaction ride the pipeline when a lane can take them, else the pool.
-    const plain: Queryable = pipeline ? { query: ((text: string, values: unknown[]) => pipeline.query(text, values) ?? pool.query(text, values)) as Queryable['query'] } : pool;
-    this.plain = new PgSql(plain, false, undefined, () => reconnect.lost());
+    const plain: Queryable = { query: (q) => pipeline?.query(q.text, q.values, q.name) ?? pool.query(q) };
+    this.plain = new PgSql(plain, false, this.statements, undefined, () => reconnect.lost());
   }
 
   private handle(): PgSql {
@@ -200,7 +175,7 @@ class PostgresStore implements Store {
         this.reconnect.lost();
         throw unavailable(e, true) ?? e;
       });
-      const h = new PgSql(client, true, this, () => this.reconnect.lost());
+      const h = new PgSql(client, true, this.statements, this, () => this.reconnect.lost());
       let broken: Error | undefined;
       // Security invariant (availability): a checked-out client's 'error' (backend terminated, socket reset between
       // statements) is handled here; pg-pool listens only on idle clients, and an unhandled 'error' ends the process.
