@@ -44,9 +44,6 @@ export interface BackgroundLoop {
   stop(): Promise<void>;
 }
 
-/** A pass waits for a heartbeat first when the id-node hold has less than this left. */
-const TICK_READY_MARGIN_MS = 10_000;
-
 /**
  * A BackgroundLoop that runs `tick()` every `tickMs` on the injected Clock, one pass at a time (the next is armed when
  * the previous one settles); a failing pass goes to onError and the loop goes on.
@@ -64,7 +61,7 @@ export abstract class TickLoop implements BackgroundLoop {
 
   /** One pass, once this process may issue ids (see SortableIds.ready); returns how many items it handled. */
   async tick(): Promise<number> {
-    const wait = this.ids?.ready(() => this.clock.now(), TICK_READY_MARGIN_MS);
+    const wait = this.ids?.ready(() => this.clock.now());
     if (wait) await wait;
     return this.pass();
   }

@@ -10,7 +10,7 @@ import type { SortableIds } from '../shared/ids.js';
 /** Heartbeat period; a process whose heartbeat is older than HEARTBEAT_MS × 3 is gone. */
 export const HEARTBEAT_MS = 5000;
 export const PROCESS_GONE_MS = HEARTBEAT_MS * 3;
-/** Work waits for a heartbeat first when the id-node hold has less than this left (normally it has minutes). */
+/** A request or background pass waits for a heartbeat first when the id-node hold has less than this left (normally minutes). */
 const READY_MARGIN_MS = HEARTBEAT_MS * 2;
 
 /**
@@ -34,6 +34,7 @@ export class ServerProcess {
       this.beat().catch((e: unknown) => {
         throw e instanceof AppError ? e : new AppError('upstream_unavailable', 'the database is unavailable', { hint: 'retry shortly' });
       }),
+      READY_MARGIN_MS,
     );
   }
 
@@ -69,7 +70,7 @@ export class ServerProcess {
 
   /** Undefined while this process may issue ids for a while yet; otherwise a heartbeat now (see SortableIds.ready). */
   ready(): Promise<void> | undefined {
-    return this.closed ? undefined : this.lease.ids.ready(this.now, READY_MARGIN_MS);
+    return this.closed ? undefined : this.lease.ids.ready(this.now);
   }
 
   /** Whether the process with this boot id is still running (its heartbeat is fresh). */

@@ -75,6 +75,7 @@ export class SortableIds {
   /** Ids are issued only up to this time (ms) unless it is undefined: the end of the lease's confirmed window. */
   private heldUntil: number | undefined;
   private renew: (() => Promise<void>) | undefined;
+  private renewMarginMs = 0;
   private renewing: Promise<void> | undefined;
 
   /** `node` is this generator's claimed node; a composition that holds no lease (one process, tests) uses node 0. */
@@ -104,25 +105,26 @@ export class SortableIds {
     this.heldUntil = -Infinity;
   }
 
-  /** Installs how a hold is renewed (the lease's heartbeat); ready() calls it when the hold runs out. */
-  renewWith(renew: () => Promise<void>): void {
+  /** Installs how a hold is renewed (the lease's heartbeat); ready() calls it once less than `marginMs` of the hold is left. */
+  renewWith(renew: () => Promise<void>, marginMs: number): void {
     this.renew = renew;
+    this.renewMarginMs = marginMs;
   }
 
   /**
-   * Undefined while ids may be issued for `marginMs` yet (or nothing holds this generator); otherwise the renewal, shared
-   * by concurrent callers, so work after a long pause waits for it instead of being refused.
+   * Undefined while ids may be issued for the renewal margin yet (or nothing holds this generator); otherwise the
+   * renewal, shared by concurrent callers, so work after a long pause waits for it instead of being refused.
    */
-  ready(now: () => number, marginMs: number): Promise<void> | undefined {
-    if (this.heldUntil === undefined || !this.renew || now() + marginMs <= this.heldUntil) return undefined;
-    return this.renewUntilHeld(now, marginMs);
+  ready(now: () => number): Promise<void> | undefined {
+    if (this.heldUntil === undefined || !this.renew || now() + this.renewMarginMs <= this.heldUntil) return undefined;
+    return this.renewUntilHeld(now);
   }
 
-  private async renewUntilHeld(now: () => number, marginMs: number): Promise<void> {
+  private async renewUntilHeld(now: () => number): Promise<void> {
     // A renewal begun before a pause can end with a hold that is stale again: renew once more (bounded).
     for (let i = 0; i < 3; i++) {
       await (this.renewing ??= this.renew!().finally(() => (this.renewing = undefined)));
-      if (now() + marginMs <= this.heldUntil!) return;
+      if (now() + this.renewMarginMs <= this.heldUntil!) return;
     }
     throw new AppError('upstream_unavailable', 'this server process could not confirm its id node; retry shortly');
   }
