@@ -67,13 +67,18 @@ export class Approvals {
    * its decision is posted); any other member gets the same not_found as for a missing approval.
    */
   private async load(sql: Sql, actor: Actor, approvalId: unknown): Promise<ApprovalRow> {
-    const row = await sql.get<ApprovalRow>(`SELECT ${COLS} FROM approvals WHERE id = ?`, [idOf(approvalId, 'approval')]);
+    const row = await this.read(sql, idOf(approvalId, 'approval'));
     const missing = () => new AppError('not_found', 'approval not found');
     if (!row) throw missing();
     await authorizeTarget(sql, actor, parseTarget(row.notify)).catch((e: unknown) => {
       throw e instanceof AppError && e.code === 'not_found' ? missing() : e;
     });
     return row;
+  }
+
+  /** The row as stored now (after this transaction's own change: the actor was authorized by load). */
+  private read(sql: Sql, id: string): Promise<ApprovalRow | undefined> {
+    return sql.get<ApprovalRow>(`SELECT ${COLS} FROM approvals WHERE id = ?`, [id]);
   }
 
   async request(actor: Actor, input: { subject: string; reason: string; notify?: string }): Promise<ApprovalDto> {
@@ -133,7 +138,7 @@ export class Approvals {
       if (claimed !== 1) throw new AppError('conflict', 'the approval changed concurrently', { hint: 'get the approval again' });
       const content = `Approval ${r.id} for ${r.subject} was ${decision} by ${actor.name}${n ? `: ${n}` : '.'}`;
       await new Messages(this.deps).insert(sql, actor, r.notify, content, null, []);
-      return one(sql, await this.load(sql, actor, r.id));
+      return one(sql, (await this.read(sql, r.id))!);
     });
   }
 
@@ -146,7 +151,7 @@ export class Approvals {
       if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       if ((await sql.run("UPDATE approvals SET status = 'cancelled', revision = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [r.revision + 1, now, r.id])) !== 1) throw new AppError('conflict', 'the approval changed concurrently');
-      return one(sql, await this.load(sql, actor, r.id));
+      return one(sql, (await this.read(sql, r.id))!);
     });
   }
 }
