@@ -2,7 +2,7 @@
 // delivered as a turn (a message in the run's target mentioning its agent) or as a Human approval; steps move only by
 // their assignee (approval steps by the approval's decision); every transition is checked, claimed and logged.
 import { idOf, isOwner, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit } from '../../server/pagination.js';
+import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
@@ -212,20 +212,21 @@ export class Runs {
   }
 
   async steps(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
-    normalizeLimit(input.limit);
-    const p = await this.deps.store.tx(async (sql) => {
-      const run = await this.readableRun(sql, actor, runId);
-      return keysetPage<StepRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: STEP_ORDER, columns: STEP_COLS, from: 'workflow_steps', where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
-    });
+    const p = await this.runPage<StepRow>(actor, runId, STEP_ORDER, STEP_COLS, 'workflow_steps', input);
     return { steps: p.rows.map(stepDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
   async logs(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
-    normalizeLimit(input.limit);
-    const p = await this.deps.store.tx(async (sql) => {
-      const run = await this.readableRun(sql, actor, runId);
-      return keysetPage<LogRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: LOG_ORDER, columns: LOG_COLS, from: 'workflow_logs', where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
-    });
+    const p = await this.runPage<LogRow>(actor, runId, LOG_ORDER, LOG_COLS, 'workflow_logs', input);
     return { logs: p.rows.map(logDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+  }
+
+  /** One keyset page of a run's rows in `from` (its steps or its logs), for a member who may read the run. */
+  private async runPage<R>(actor: Actor, runId: string, ordering: Ordering, columns: string, from: string, input: { limit?: number; cursor?: string }) {
+    normalizeLimit(input.limit);
+    return this.deps.store.tx(async (sql) => {
+      const run = await this.readableRun(sql, actor, runId);
+      return keysetPage<R & Record<string, unknown>>(sql, this.deps.cursors, { ordering, columns, from, where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
+    });
   }
 }
