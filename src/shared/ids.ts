@@ -1,5 +1,5 @@
 // Owns identifiers and secrets: random ids, opaque tokens with a kind prefix, keyed hashes and constant-time compares.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { AppError } from './errors.js';
 
 /** The grammar of every resource id (generated ones are a prefix + base64url or hex): in Exec inputs, server bodies and path segments. */
@@ -24,8 +24,8 @@ export function newToken(prefix: 'atm' | 'atx' | 'ato' | 'ats' | 'ata' | 'ati'):
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Keyed hash of a secret; stores keep only this. */
-export function keyedHash(key: Buffer, secret: string): Buffer {
+/** Keyed hash of a secret; stores keep only this. A KeyObject key (createSecretKey, made once) skips re-importing the key per call. */
+export function keyedHash(key: Buffer | KeyObject, secret: string): Buffer {
   return createHmac('sha256', key).update(secret).digest();
 }
 

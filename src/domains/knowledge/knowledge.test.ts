@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
 import { jsonBytes, textBytes } from '../../shared/bounds.js';
-import { CANDIDATES } from './rank.js';
 import { FETCH_PAGE_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SECTION_BYTES_MAX, SECTIONS_MAX, type SearchInput } from './contract.js';
 
 let t: TestServer;
@@ -81,8 +80,8 @@ test('a Human turn in #general finds #general knowledge and never the #eng sourc
 });
 
 test('ranking: the best visible sections in exact order (score, then insertion) even when another scope\'s sections outrank them all', async () => {
-  // Short #eng sections outrank every #general one, more than the candidates ranked before the source filter.
-  const crowd = Array.from({ length: CANDIDATES + 16 }, (_, i) => `## Crowd ${i}\nquokka quokka quokka`).join('\n');
+  // Short #eng sections outrank every #general one, more of them than any fixed window ranked before the source filter.
+  const crowd = Array.from({ length: 80 }, (_, i) => `## Crowd ${i}\nquokka quokka quokka`).join('\n');
   await put(engSrc, 'crowd.md', crowd);
   // One #general section outranks the crowd (inside the candidates), the others rank below all of it (outside them).
   await put(generalSrc, 'quokka.md', ['# Quokka best', 'quokka quokka quokka quokka', '# Quokka one', 'a quokka in a long line of other words about the zoo and its keepers', '# Quokka two', 'one more quokka among many other plain words here', '# Quokka three', 'the last quokka of the general handbook, with filler words'].join('\n'));
@@ -243,4 +242,13 @@ test('the owner lists a source\'s documents in keyset pages by path; every docum
   const firstPage = await t.owner.knowledge.documents(src);
   await assert.rejects(t.owner.knowledge.documents(other, firstPage.nextCursor), (e: { code?: string }) => e.code === 'validation_failed', 'a cursor of another source is refused');
   await assert.rejects(alice.knowledge.documents(src), (e: { code?: string }) => e.code === 'denied');
+});
+
+test('a removed agent is refused on its very next search (credentials are looked up per request, never cached)', async () => {
+  const c = await t.owner.members.createAgent({ name: 'carol' });
+  await t.owner.channels.addMember('general', c.agent.id);
+  const carol = t.client.as(c.credential);
+  assert.ok((await carol.knowledge.search(turn())).hits.length > 0);
+  await t.owner.members.remove(c.agent.id);
+  await assert.rejects(carol.knowledge.search(turn()), (e: { code?: string; message?: string }) => e.code === 'denied' && e.message === 'forbidden');
 });

@@ -1,5 +1,5 @@
 // Owns ranking knowledge sections for a search: the best `limit` sections of the sources a turn's scopes may read, with
-// snippets, on SQLite (FTS5 bm25) and PostgreSQL (ts_rank), computing snippets only for the rows returned.
+// snippets, on SQLite (FTS5 bm25) and PostgreSQL (ts_rank), scoring each match once and computing snippets only for the rows returned.
 import type { Sql, SqlValue } from '../../server/store/types.js';
 import { ftsMatch, pgWords } from './query.js';
 
@@ -12,33 +12,41 @@ export interface RankedRow {
   score: number;
 }
 
-/** Top matches FTS5 ranks before the ACL filter; when fewer than `limit` of them are visible the exact ranking runs. */
-export const CANDIDATES = 64;
-
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 export const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
 const COLS = 's.rid AS rid, s.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
 const SNIPPETS = "SELECT rowid AS rid, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet FROM kb_fts WHERE kb_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))";
+
+/**
+ * The sections no turn with these scopes may read: an upper bound on the invisible matches of any query (section_count
+ * is written with the sections, in putDocument's transaction).
+ */
+const hiddenSections = (n: number) => `SELECT COALESCE(SUM(section_count), 0) FROM kb_documents WHERE source_id NOT IN (${visibleSources(n)})`;
+/** Rows the window holds at most; past it a window short of `limit` visible rows falls back to the streamed exact ranking. */
+export const WINDOW_MAX = 1024;
+/** The best `limit + hidden` matches in (score, rowid) order: FTS5 scores each match once, a bounded sorter keeps the window. */
+const windowSql = (n: number) => `SELECT rowid AS rid, rank AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rank, rowid LIMIT min(? + (${hiddenSections(n)}), ${WINDOW_MAX})`;
 /**
  * Every visible match in the full order: bm25 runs once per match in a subquery SQLite keeps as a co-routine in
- * (score, rowid) order, so the outer ORDER BY needs no second sort and rows are joined and filtered only until `limit`
- * visible ones are found (joining every match first, then sorting, cost twice the ranking itself).
+ * (score, rowid) order, so rows are joined and filtered only until `limit` visible ones are found.
  */
 const exactSql = (n: number) =>
   `SELECT ${COLS}, t.score AS score FROM (SELECT rowid AS rid, bm25(kb_fts) AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY score, rowid LIMIT -1 OFFSET 0) t JOIN kb_sections s ON s.rid = t.rid JOIN kb_documents d ON d.id = s.document_id WHERE d.source_id IN (${visibleSources(n)}) ORDER BY t.score, t.rid LIMIT ?`;
+const metaSql = (n: number) => `SELECT ${COLS} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (SELECT value FROM json_each(?)) AND d.source_id IN (${visibleSources(n)})`;
 
 type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
 
 /**
- * SQLite: FTS5 orders all matches by bm25 itself (no join per match), the ACL filter then reads only the top CANDIDATES.
- * Exact: when CANDIDATES hold `limit` visible rows they are the first `limit` visible rows of the full order (score, rid);
- * otherwise every visible match is ranked. Security invariant: a row is returned only after the source filter.
+ * SQLite, one bm25 pass. The window is a prefix of the full order (score, rowid), so its first `limit` visible rows are the
+ * exact answer when it holds that many; it does unless capped: at most `hidden` of its rows are invisible, and a window
+ * that is not full holds every match. A capped window short of `limit` visible rows falls back to the exact ranking.
+ * Only the window is joined to its documents. Security invariant: a row is returned only after the source filter.
  */
 async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
   const match = ftsMatch(terms);
-  const top = await sql.all<{ rid: number; score: number }>('SELECT rowid AS rid, rank AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rank, rowid LIMIT ?', [match, CANDIDATES]);
+  const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
-  const meta = await sql.all<Meta>(`SELECT ${COLS} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (SELECT value FROM json_each(?)) AND d.source_id IN (${visibleSources(scopes.length)})`, [JSON.stringify(top.map((t) => t.rid)), ...scopes]);
+  const meta = await sql.all<Meta>(metaSql(scopes.length), [JSON.stringify(top.map((t) => t.rid)), ...scopes]);
   const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
   let rows: Array<Meta & { score: number }> = [];
   for (const t of top) {
@@ -46,7 +54,7 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
     if (m) rows.push({ ...m, score: t.score });
     if (rows.length === limit) break;
   }
-  if (rows.length < limit && top.length === CANDIDATES) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
+  if (rows.length < limit && top.length >= WINDOW_MAX) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
   if (rows.length === 0) return [];
   const snips = await sql.all<{ rid: number; snippet: string }>(SNIPPETS, [match, JSON.stringify(rows.map((r) => r.rid))]);
   const snip = new Map(snips.map((s) => [Number(s.rid), s.snippet]));

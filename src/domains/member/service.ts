@@ -1,4 +1,5 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { constantTimeEqual, keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
@@ -56,8 +57,13 @@ export class Members {
     return this.deps.meta;
   }
 
+  /** The credential key as a KeyObject, made once per key (meta's key is read each time, so a replaced key is never stale). */
+  private key: { raw: Buffer; obj: KeyObject } | undefined;
+
   private hash(credential: string): Buffer {
-    return keyedHash(this.meta.credentialKey, credential);
+    const raw = this.meta.credentialKey;
+    if (this.key?.raw !== raw) this.key = { raw, obj: createSecretKey(raw) };
+    return keyedHash(this.key.obj, credential);
   }
 
   /**

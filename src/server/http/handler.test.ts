@@ -2,7 +2,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import fc from 'fast-check';
 import { requestHash } from '../idempotency.js';
+import { hasDotSegment } from './handler.js';
 import { startTestServer, type TestServer } from '../test-helpers.js';
 
 let t: TestServer;
@@ -178,4 +180,11 @@ test('many concurrent mutations through one server all commit', async () => {
   const made = await Promise.all(Array.from({ length: 40 }, (_, i) => t.owner.tasks.create({ title: `parallel ${i}` })));
   assert.equal(new Set(made.map((x) => x.id)).size, 40);
   assert.equal(await taskCount(), before + 40);
+});
+
+test('hasDotSegment: its fast path (no `.` and no `%`) answers as the segment-by-segment check does, for any path', () => {
+  const slow = (raw: string) => raw.split(/[?#]/, 1)[0]!.split('/').some((p) => /^(\.|%2e){1,2}$/i.test(p));
+  fc.assert(fc.property(fc.array(fc.constantFrom('/', '.', '%', '2', 'e', 'E', 'a', '?', '#'), { maxLength: 24 }).map((c) => c.join('')), (raw) => hasDotSegment(raw) === slow(raw)), { numRuns: 2000 });
+  assert.equal(hasDotSegment('/v1/tasks/%2E%2e'), true);
+  assert.equal(hasDotSegment('/v1/tasks/a?x=..'), false);
 });

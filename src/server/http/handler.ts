@@ -21,6 +21,8 @@ import { aliasesOf, applyAliases, BodyValidator } from './schemas.js';
 
 /** True when the raw request path has a `.` or `..` segment, literal or percent-encoded. */
 export function hasDotSegment(rawUrl: string): boolean {
+  // Without a `.` or a `%` anywhere there is no dot segment, literal or encoded (the common case, checked without splitting).
+  if (!rawUrl.includes('.') && !rawUrl.includes('%')) return false;
   const path = rawUrl.split(/[?#]/, 1)[0]!;
   return path.split('/').some((p) => /^(\.|%2e){1,2}$/i.test(p));
 }
@@ -155,7 +157,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
   router.add('POST', '/v1/join', (req, res) => dispatch('/v1/join', req, res, () => join(req)));
   for (const r of mountedRoutes()) {
-    router.add(r.method, r.path, (req, res, params) => dispatch(r.path, req, res, () => run(r, req, res, new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
+    router.add(r.method, r.path, (req, res, params, url) => dispatch(r.path, req, res, () => run(r, req, res, url ?? new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
 
   function send(res: ServerResponse, r: Reply): void {
@@ -210,7 +212,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     const url = new URL(req.url ?? '/', 'http://server.invalid');
     const m = router.match(req.method ?? 'GET', url.pathname);
     if (m.kind === 'found') {
-      Promise.resolve(m.handler(req, res, m.params)).catch((e) => {
+      Promise.resolve(m.handler(req, res, m.params, url)).catch((e) => {
         logger.error({ err: e }, 'server handler crashed');
         if (!res.headersSent) send(res, fail(new AppError('internal', 'internal server error')));
       });

@@ -26,8 +26,9 @@ export async function readBody(req: IncomingMessage, opts: ReadBodyOptions = {})
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > max) throw new AppError('payload_too_large', `request body exceeds ${max} bytes`);
   // One turn of the loop (not a microtask: node:http drains those between parser callbacks): a body that arrived in
-  // the same socket read as the headers has been parsed by then, and is taken without a timer or listeners.
-  await new Promise<void>((r) => setImmediate(r));
+  // the same socket read as the headers has been parsed by then, and is taken without a timer or listeners. A request
+  // already complete (its route awaited a turn before reading, e.g. for authentication) needs no further turn.
+  if (!req.complete) await new Promise<void>((r) => setImmediate(r));
   if (opts.signal?.aborted) throw new AppError('denied', 'request canceled');
   return readCompleteBody(req, max) ?? streamBody(req, max, opts);
 }

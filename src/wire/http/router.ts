@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type Params = Readonly<Record<string, string>>;
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Params) => void | Promise<void>;
+/** `url` is the request URL when the caller has parsed it already (so a route need not parse it again). */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: Params, url?: URL) => void | Promise<void>;
 
 interface Route {
   method: string;
