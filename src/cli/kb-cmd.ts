@@ -1,7 +1,8 @@
 // Owns `agentteam kb add-source|sync|ls`: folder sources with scope ACLs, incremental sync by mtime then hash, a progress bar on a terminal.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { readInside } from '../shared/read-inside.js';
 import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
 
 /** Files a folder source indexes, and the largest one sent (the owner route's JSON body cap leaves room for escaping). */
@@ -42,6 +43,16 @@ export function walkTextFiles(root: string): { path: string; abs: string; mtime:
   };
   visit(root);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * A walked file's text, or null when it is now too large, gone, or not a regular file inside the folder.
+ * Security invariant: read with readInside, so a symlink swapped in after the walk (by an agent editing the folder)
+ * never uploads a file from outside it into the knowledge base.
+ */
+export function readSourceFile(root: string, path: string): string | null {
+  const r = readInside(root, path, KB_FILE_MAX_BYTES + 1);
+  return r && r.stat.size <= KB_FILE_MAX_BYTES && r.bytes.length <= KB_FILE_MAX_BYTES ? r.bytes.toString('utf8') : null;
 }
 
 export async function kbAddSource(home: string, folder: string, scopes: string[]): Promise<Source> {
@@ -87,11 +98,11 @@ export async function kbSync(home: string, progress: NodeJS.WriteStream | null):
         r.unchanged++;
         continue;
       }
-      if (f.size > KB_FILE_MAX_BYTES) {
+      const content = f.size > KB_FILE_MAX_BYTES ? null : readSourceFile(s.name, f.path);
+      if (content === null) {
         r.skipped++;
         continue;
       }
-      const content = readFileSync(f.abs, 'utf8');
       const hash = createHash('sha256').update(content).digest('hex');
       const put = await call<{ changed: boolean }>(home, 'POST', `/api/daemon/kb/sources/${s.id}/documents`, { path: f.path, hash, mtime: f.mtime, content });
       if (put.changed) r.sent++;
