@@ -1,7 +1,7 @@
 // Tests reading files inside a folder others write to (Memory clones, knowledge folders): no symlink (file or folder), FIFO, or oversize.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, linkSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -93,6 +93,11 @@ test('kb sync reads a walked file only if it is still a regular file inside the 
     assert.equal(readSourceFile(root, 'big.md'), null);
     writeFileSync(join(root, 'edge.md'), 'x'.repeat(256 * 1024));
     assert.equal(readSourceFile(root, 'edge.md')?.length, 256 * 1024);
+    // A hard link to a file outside the folder (the home's owner.token, say) shows no outside path: refused.
+    writeFileSync(join(base, 'owner.token'), 'ato_secret\n');
+    linkSync(join(base, 'owner.token'), join(root, 'token.md'));
+    assert.equal(readSourceFile(root, 'token.md'), null);
+    assert.equal(readIndexed(root, 'token.md'), null);
     // A FIFO swapped in for a walked file answers null at once instead of blocking the sync on open or read.
     execFileSync('mkfifo', [join(root, 'pipe.md')]);
     assert.equal(readSourceFile(root, 'pipe.md'), null);

@@ -38,10 +38,12 @@ export function openedInside(fd: number, root: string, rel: string, useProc = pr
 }
 
 /**
- * Reads up to `maxBytes` of root/rel (a `/`-separated relative path), or null when it is gone, not a regular file, or
- * not inside root. `stat` is the opened file's, so a caller can refuse a file larger than it wants instead of a prefix.
- * Security invariant: opened with O_NOFOLLOW|O_NONBLOCK and checked by openedInside, so a symlink planted in the folder
- * (as the file or as any folder on its path) never exposes another file, and a FIFO never blocks the reader.
+ * Reads up to `maxBytes` of root/rel (a `/`-separated relative path), or null when it is gone, not a regular file, not
+ * inside root, or has more than one name. `stat` is the opened file's, so a caller can refuse a file larger than it
+ * wants instead of reading a prefix.
+ * Security invariants: opened with O_NOFOLLOW|O_NONBLOCK and checked by openedInside, so a symlink planted in the folder
+ * (as the file or as any folder on its path) never exposes another file, and a FIFO never blocks the reader; a hard
+ * link is refused, since it can name a file outside the folder (owner.token, another agent's clone) that no path shows.
  */
 export function readInside(root: string, rel: string, maxBytes: number): { bytes: Buffer; stat: Stats } | null {
   let fd: number;
@@ -52,7 +54,7 @@ export function readInside(root: string, rel: string, maxBytes: number): { bytes
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || !openedInside(fd, root, rel)) return null;
+    if (!stat.isFile() || stat.nlink !== 1 || !openedInside(fd, root, rel)) return null;
     const buf = Buffer.alloc(Math.min(stat.size, maxBytes));
     let n = 0;
     while (n < buf.length) {
