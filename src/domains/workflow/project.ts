@@ -69,7 +69,7 @@ const Position = Type.String({ description: 'Current step (1-based)/steps; absen
  * approve|reject take it); the assignee agent by name (no step call takes a member id); instructions in `step get`; a
  * note clipped to LOG_NOTE_BYTES.
  */
-export const StepItem = Strict({ id: Type.String(), title: Type.String(), agent: Agent, status: StepStatus, approvalId: opt(Type.String()), note: opt(Type.String()) });
+export const StepItem = Strict({ id: Type.String(), title: Type.String(), agent: Agent, status: StepStatus, approvalId: opt(Type.String()), note: opt(Type.String({ description: 'Clipped; step get has it whole.' })) });
 export type StepItem = Static<typeof StepItem>;
 
 export function projectStepItem(s: StepDto): StepItem {
