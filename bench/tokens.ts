@@ -3,6 +3,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';
 import { BenchDaemon } from './setup.js';
+import { knowledgeRows } from './tokens-knowledge.js';
 import { workflowAndScheduleRows } from './tokens-workflow.js';
 
 /** Realistic one-line chat messages and short task titles (the content a model came to read). */
@@ -85,6 +86,7 @@ export async function benchTokens(): Promise<BenchReport> {
       { what: 'Exec approval list (5 approvals)', text: (await exec('approval/list', {})).text, items: 5, content: reasons.reduce((s, r) => s + tok(r), 0), list: 'approvals' },
       { what: 'Exec workspace members (2)', text: (await exec('workspace/members', {})).text, items: 2, content: 0, list: 'members' },
       { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
+      ...(await knowledgeRows(tok)),
     ];
     rows.push(...(await workflowAndScheduleRows(exec, agentId, tok, LINES.slice(0, 10))));
     const out = rows.map((r) => {
