@@ -4,6 +4,7 @@ import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';
 import { BenchDaemon } from './setup.js';
 import { knowledgeRows } from './tokens-knowledge.js';
+import { workflowAndScheduleRows } from './tokens-workflow.js';
 
 /** Realistic one-line chat messages and short task titles (the content a model came to read). */
 export const LINES = [
@@ -87,6 +88,7 @@ export async function benchTokens(): Promise<BenchReport> {
       { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
       ...(await knowledgeRows(tok)),
     ];
+    rows.push(...(await workflowAndScheduleRows(exec, agentId, tok, LINES.slice(0, 10))));
     const out = rows.map((r) => {
       const total = tok(r.text);
       const perItem = (total - r.content) / r.items;
@@ -117,7 +119,8 @@ export async function benchTokens(): Promise<BenchReport> {
         ) +
         `\noverhead/item = (tokens - content) / items, the goal's figure; envelope = the same response with its list emptied;` +
         ` item beyond envelope = (tokens - content - envelope) / items.` +
-        `\nsample message: ${JSON.stringify(history.structured.messages[0])}`,
+        `\nsample message: ${JSON.stringify(history.structured.messages[0])}` +
+        `\nsample run list item: ${JSON.stringify(JSON.parse(out.find((r) => r.list === 'runs')!.text).data.runs[0])}`,
       goals,
       json: { rows: out.map(({ text: _t, ...r }) => r) },
     };

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { At, Content, Cron, Missed, RUNS_KEPT, Target, TimeZone } from './contract.js';
-import { ScheduleRunView, ScheduleView } from './project.js';
+import { ScheduleListItem, ScheduleRunView, ScheduleView } from './project.js';
 
 const ScheduleId = Id('Schedule id, e.g. sch_8f2k1.');
 const ScheduleOut = Strict({ schedule: ScheduleView });
@@ -36,7 +36,7 @@ export const scheduleList = defineAction({
   action: 'list',
   summary: 'List your schedules, newest first.',
   input: Strict({ limit: Limit, cursor: Cursor, filters: Type.Optional(Strict({ enabled: Type.Optional(Type.Boolean()) })) }),
-  output: Strict({ schedules: Type.Array(ScheduleView), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ schedules: Type.Array(ScheduleListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { enabled: true } },
   risk: 'read',
   resultPolicy: 'cursor',

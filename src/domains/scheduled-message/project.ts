@@ -26,6 +26,28 @@ export const ScheduleView = Strict({
 });
 export type ScheduleView = Static<typeof ScheduleView>;
 
+/**
+ * A schedule in a list: what it posts where and when, `id` for the follow-ups; revision and updatedAt (no later call
+ * takes them; `get` shows them) dropped; missedPolicy only when not the default skip, enabled only when false.
+ */
+export const ScheduleListItem = Strict({
+  id: Type.String(),
+  target: Type.String(),
+  content: Type.String(),
+  at: Type.Optional(Time),
+  cron: Type.Optional(Type.String()),
+  timeZone: Type.Optional(Type.String()),
+  missedPolicy: Type.Optional(Type.Literal('fireOnce', { description: 'Absent: skip.' })),
+  enabled: Type.Optional(Type.Literal(false, { description: 'Absent: enabled.' })),
+  nextRunAt: Type.Optional(Time),
+});
+export type ScheduleListItem = Static<typeof ScheduleListItem>;
+
+export function projectScheduleListItem(s: ScheduleDto): ScheduleListItem {
+  const { revision: _r, updatedAt: _u, missedPolicy, enabled, ...v } = projectSchedule(s);
+  return { ...v, ...(missedPolicy === 'fireOnce' ? { missedPolicy } : {}), ...(enabled ? {} : { enabled: false as const }) };
+}
+
 /** A run: `messageId` once sent (message_react / replyTo take it), `error` once failed; nulls omitted; createdAt dropped. */
 export const ScheduleRunView = Strict({
   id: Type.String(),

@@ -44,7 +44,9 @@ before(async () => {
     { name: 'disable', run: ['scheduled-message', 'disable'], input: { scheduleId: '${cron.data.schedule.id}' } },
     { name: 'disableAgain', run: ['scheduled-message', 'disable'], input: { scheduleId: '${cron.data.schedule.id}' } },
     { name: 'enabledOnly', run: ['scheduled-message', 'list'], input: { filters: { enabled: true } } },
-    { name: 'enable', run: ['scheduled-message', 'enable'], input: { scheduleId: '${cron.data.schedule.id}' } },
+    // Enabled again by the id a list page showed.
+    { name: 'disabledOnly', run: ['scheduled-message', 'list'], input: { filters: { enabled: false } } },
+    { name: 'enable', run: ['scheduled-message', 'enable'], input: { scheduleId: '${disabledOnly.data.schedules.0.id}' } },
     { name: 'runs', run: ['scheduled-message', 'runs'], input: { scheduleId: '${cron.data.schedule.id}' } },
     { name: 'delete', run: ['scheduled-message', 'delete'], input: { scheduleId: '${cron.data.schedule.id}' } },
     { name: 'deleted', run: ['scheduled-message', 'get'], input: { scheduleId: '${cron.data.schedule.id}' } },
@@ -110,7 +112,9 @@ test('create, replay, get, list, update, disable/enable (idempotent), runs and d
   assert.deepEqual([a.disable.out.data.schedule.enabled, a.disable.out.data.schedule.nextRunAt], [false, undefined]);
   assert.deepEqual(a.disableAgain.out.data.schedule, a.disable.out.data.schedule);
   assert.deepEqual(a.enabledOnly.out.data.schedules.map((x: any) => x.id), [k.id, s.id]);
-  assert.equal(a.enable.out.data.schedule.enabled, true);
+  // A list item: no revision/updatedAt (get has them); missedPolicy only when not skip, enabled only when false.
+  assert.deepEqual(a.disabledOnly.out.data.schedules, [{ id: a.cron.out.data.schedule.id, target: 'channel:general', content: 'standup now', cron: '55 8 * * 1-5', timeZone: 'Europe/Berlin', missedPolicy: 'fireOnce', enabled: false }]);
+  assert.deepEqual([a.enable.out.data.schedule.id, a.enable.out.data.schedule.enabled], [a.cron.out.data.schedule.id, true]);
   assert.deepEqual(a.runs.out.data, { runs: [], hasMore: false });
   assert.deepEqual(a.delete.out.data, { scheduleId: a.cron.out.data.schedule.id, deleted: true });
   assert.equal(a.deleted.out.error.code, 'not_found');

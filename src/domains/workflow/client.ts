@@ -1,11 +1,11 @@
 // Owns the daemon's `workflow` client: `api.workflows.*` over the server's /v1/workflow routes.
 import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
-import type { LogPage, PlanDto, PlanPage, PlanVersionDto, RunDto, RunPage, StepDefDto, StepDto, StepOutcome, StepPage, TriggerDto, TriggerPage, Validation } from './contract.js';
+import type { LogPage, PlanDto, PlanPage, PlanVersionDto, RunDetailDto, RunPage, StepDefDto, StepDto, StepOutcome, StepPage, TriggerDto, TriggerPage, Validation } from './contract.js';
 
 type PageIn = { limit?: number; cursor?: string };
 
 export interface WorkflowApi {
-  /** Plans, triggers and runs: createdAt DESC, id DESC; steps: plan order; logs: written order. limit 1..100, default 20. */
+  /** Plans, triggers and runs: createdAt DESC, id DESC; steps: plan order; logs: written order. limit 1..100, default 20. A run's show/start/cancel carry its steps. */
   listPlans(input: PageIn & { status?: string }, o?: CallOptions): Promise<PlanPage>;
   showPlan(planId: string, o?: CallOptions): Promise<{ plan: PlanDto; version: PlanVersionDto }>;
   planVersion(planId: string, version: number, o?: CallOptions): Promise<PlanVersionDto>;
@@ -20,10 +20,10 @@ export interface WorkflowApi {
   updateTrigger(triggerId: string, input: { revision: number; name?: string; target?: string }, o?: CallOptions): Promise<TriggerDto>;
   triggerOp(triggerId: string, op: 'enable' | 'disable' | 'archive', revision: number | undefined, o?: CallOptions): Promise<TriggerDto>;
   listRuns(input: PageIn & { planId?: string; status?: string }, o?: CallOptions): Promise<RunPage>;
-  showRun(runId: string, o?: CallOptions): Promise<RunDto>;
+  showRun(runId: string, o?: CallOptions): Promise<RunDetailDto>;
   runLogs(runId: string, input: PageIn, o?: CallOptions): Promise<LogPage>;
-  startRun(input: { planId?: string; triggerId?: string; target?: string }, o?: CallOptions): Promise<RunDto>;
-  cancelRun(runId: string, o?: CallOptions): Promise<RunDto>;
+  startRun(input: { planId?: string; triggerId?: string; target?: string }, o?: CallOptions): Promise<RunDetailDto>;
+  cancelRun(runId: string, o?: CallOptions): Promise<RunDetailDto>;
   listSteps(runId: string, input: PageIn, o?: CallOptions): Promise<StepPage>;
   getStep(stepId: string, o?: CallOptions): Promise<StepDto>;
   moveStep(stepId: string, outcome: StepOutcome, note: string | undefined, o?: CallOptions): Promise<StepDto>;

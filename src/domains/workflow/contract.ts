@@ -1,7 +1,7 @@
 // Owns the `workflow` domain contract: plan/trigger/run/step/log DTOs (TypeBox), statuses, the closed operation matrix,
 // every bound in characters and serialized bytes, and who may do what.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { OperationPolicy } from '../../catalog/types.js';
 import type { TextBound } from '../../shared/bounds.js';
 import type { Page } from '../../shared/page.js';
@@ -82,6 +82,8 @@ export const Plan = Strict({
   latestVersion: Type.Integer(),
   publishedVersion: Type.Union([Type.Integer(), Type.Null()]),
   createdBy: Type.String(),
+  /** createdBy's display name and kind, read with the row (one batched lookup per page). */
+  creator: MemberRef,
   revision: Type.Integer(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -106,6 +108,7 @@ export const Trigger = Strict({
   target: Type.String({ description: 'Where its runs deliver steps.' }),
   status: lit(TRIGGER_STATUSES),
   createdBy: Type.String(),
+  creator: MemberRef,
   revision: Type.Integer(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -115,6 +118,8 @@ export type TriggerDto = Static<typeof Trigger>;
 export const Run = Strict({
   id: Type.String(),
   planId: Type.String(),
+  /** The plan's current name and startedBy's display name, read with the row (one batched lookup per page). */
+  planName: Type.String(),
   version: Type.Integer(),
   triggerId: Type.Union([Type.String(), Type.Null()]),
   target: Type.String(),
@@ -122,6 +127,7 @@ export const Run = Strict({
   currentStep: Type.Union([Type.Integer(), Type.Null()]),
   stepCount: Type.Integer(),
   startedBy: Type.String(),
+  starter: MemberRef,
   revision: Type.Integer(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -135,6 +141,8 @@ export const Step = Strict({
   title: Type.String(),
   instructions: Type.String(),
   assignee: Type.String(),
+  /** The assignee agent's display name and kind; null for an approval step. */
+  agent: Type.Union([MemberRef, Type.Null()]),
   status: lit(STEP_STATUSES),
   approvalId: Type.Union([Type.String(), Type.Null()]),
   messageId: Type.Union([Type.String(), Type.Null()]),
@@ -145,12 +153,19 @@ export const Step = Strict({
 });
 export type StepDto = Static<typeof Step>;
 
+/** A run as show, start and cancel return it: with its steps in plan order (at most STEPS_MAX), read in the same transaction. */
+export const RunDetail = Strict({ ...Run.properties, steps: Type.Array(Step, { maxItems: STEPS_MAX }) });
+export type RunDetailDto = Static<typeof RunDetail>;
+
 export const LogEntry = Strict({
   seq: Type.Integer(),
   runId: Type.String(),
   stepId: Type.Union([Type.String(), Type.Null()]),
+  /** The step's 0-based position in the plan, with stepId. */
+  stepIndex: Type.Union([Type.Integer(), Type.Null()]),
   event: Type.String(),
   actorId: Type.String(),
+  actor: MemberRef,
   note: Type.Union([Type.String(), Type.Null()]),
   createdAt: Timestamp,
 });

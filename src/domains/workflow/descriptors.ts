@@ -3,8 +3,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { strongest } from '../../catalog/operations.js';
-import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { LogEntry, MATRIX, Note, operationPolicies, Plan, PLAN_STATUSES, PlanVersion, Revision, Run, RUN_STATUSES, Step, Steps, Target, Trigger, TRIGGER_STATUSES, type Resource } from './contract.js';
+import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
+import { MATRIX, Note, operationPolicies, PLAN_STATUSES, Revision, RUN_STATUSES, Steps, Target, TRIGGER_STATUSES, type Resource } from './contract.js';
+import { LogItem, PlanListItem, PlanView, RunListItem, RunView, StepItem, StepView, TriggerListItem, TriggerView, VersionView } from './project.js';
 
 const opt = Type.Optional;
 const lit = (xs: readonly string[]) => Type.Union(xs.map((x) => Type.Literal(x)));
@@ -34,7 +35,7 @@ export const workflowPlan = defineAction({
     ...page,
     ...mutationSelectors,
   }),
-  output: Strict({ plan: opt(Plan), plans: opt(Type.Array(Plan)), version: opt(PlanVersion), ...Valid, ...more }),
+  output: Strict({ plan: opt(PlanView), plans: opt(Type.Array(PlanListItem)), version: opt(VersionView), ...Valid, ...more }),
   example: { operation: 'list' },
   ...policy('plan'),
 });
@@ -54,7 +55,7 @@ export const workflowTrigger = defineAction({
     ...page,
     ...mutationSelectors,
   }),
-  output: Strict({ trigger: opt(Trigger), triggers: opt(Type.Array(Trigger)), ...Valid, ...more }),
+  output: Strict({ trigger: opt(TriggerView), triggers: opt(Type.Array(TriggerListItem)), ...Valid, ...more }),
   example: { operation: 'list' },
   ...policy('trigger'),
 });
@@ -62,7 +63,7 @@ export const workflowTrigger = defineAction({
 export const workflowRun = defineAction({
   domain: 'workflow',
   action: 'run',
-  summary: 'Runs of a published plan. start {planId,target} or {triggerId}; show/logs/cancel take runId.',
+  summary: 'Runs of a published plan. start {planId,target} or {triggerId}; show (with steps)/logs/cancel take runId.',
   input: Strict({
     operation: Operation('run'),
     runId: opt(RunId),
@@ -73,7 +74,7 @@ export const workflowRun = defineAction({
     ...page,
     ...mutationSelectors,
   }),
-  output: Strict({ run: opt(Run), runs: opt(Type.Array(Run)), logs: opt(Type.Array(LogEntry)), ...more }),
+  output: Strict({ run: opt(RunView), runs: opt(Type.Array(RunListItem)), logs: opt(Type.Array(LogItem)), authors: opt(Authors), ...more }),
   example: { operation: 'list' },
   ...policy('run'),
 });
@@ -83,7 +84,7 @@ export const workflowStep = defineAction({
   action: 'step',
   summary: "A run's steps. list {runId}; get and your outcome complete/fail/pause/park {stepId, note?}.",
   input: Strict({ operation: Operation('step'), stepId: opt(Id('Step id.')), runId: opt(RunId), note: opt(Note), ...page, ...mutationSelectors }),
-  output: Strict({ step: opt(Step), steps: opt(Type.Array(Step)), ...more }),
+  output: Strict({ step: opt(StepView), steps: opt(Type.Array(StepItem)), ...more }),
   example: { operation: 'get', stepId: 'wfs_8f2k1' },
   ...policy('step'),
 });

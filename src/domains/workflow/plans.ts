@@ -8,7 +8,19 @@ import { AppError } from '../../shared/errors.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { APPROVAL_ASSIGNEE, BOUNDS, PLAN_STATUSES, STEPS_BYTES_MAX, STEPS_MAX, TRIGGER_STATUSES, type PlanDto, type PlanPage, type PlanVersionDto, type StepDefDto, type TriggerDto, type TriggerPage, type Validation } from './contract.js';
-import { PLAN_COLS, PLAN_ORDER, planDto, TRIGGER_COLS, TRIGGER_ORDER, triggerDto, VERSION_COLS, versionDto, type PlanRow, type TriggerRow, type VersionRow } from './rows.js';
+import { PLAN_COLS, PLAN_ORDER, planDto, readNames, TRIGGER_COLS, TRIGGER_ORDER, triggerDto, VERSION_COLS, versionDto, type PlanRow, type TriggerRow, type VersionRow } from './rows.js';
+
+/** DTOs of plan or trigger rows with their creators' names (one batched lookup for the whole set). */
+const plans = async (sql: Sql, rows: PlanRow[]): Promise<PlanDto[]> => {
+  const names = await readNames(sql, { members: rows.map((r) => r.created_by) });
+  return rows.map((r) => planDto(r, names));
+};
+const triggers = async (sql: Sql, rows: TriggerRow[]): Promise<TriggerDto[]> => {
+  const names = await readNames(sql, { members: rows.map((r) => r.created_by) });
+  return rows.map((r) => triggerDto(r, names));
+};
+const onePlan = async (sql: Sql, r: PlanRow): Promise<PlanDto> => (await plans(sql, [r]))[0]!;
+const oneTrigger = async (sql: Sql, r: TriggerRow): Promise<TriggerDto> => (await triggers(sql, [r]))[0]!;
 
 /** Security invariant: a plan or trigger is changed only by its creator or a workspace owner/admin. */
 export function requireEditor(actor: Actor, createdBy: string, what: string): void {
@@ -73,7 +85,7 @@ export class Plans {
       const id = this.deps.ids.next('wfp', now);
       await sql.run(`INSERT INTO workflow_plans (${PLAN_COLS}) VALUES (?, ?, 'active', 1, NULL, ?, 1, ?, ?)`, [id, name, actor.id, now, now]);
       await sql.run(`INSERT INTO workflow_plan_versions (${VERSION_COLS}) VALUES (?, 1, 'draft', ?, ?, NULL)`, [id, JSON.stringify(steps), now]);
-      return planDto(await this.loadPlan(sql, id));
+      return onePlan(sql, await this.loadPlan(sql, id));
     });
   }
 
@@ -96,7 +108,7 @@ export class Plans {
       }
       const changed = await sql.run('UPDATE workflow_plans SET name = ?, latest_version = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [name ?? p.name, latest, Number(p.revision) + 1, now, p.id, p.revision]);
       if (changed !== 1) throw new AppError('conflict', 'the plan changed concurrently', { hint: 'read it again' });
-      return planDto(await this.loadPlan(sql, p.id));
+      return onePlan(sql, await this.loadPlan(sql, p.id));
     });
   }
 
@@ -112,7 +124,7 @@ export class Plans {
       const now = this.now(p.updated_at);
       await sql.run("UPDATE workflow_plan_versions SET state = 'published', published_at = ? WHERE plan_id = ? AND version = ? AND state = 'draft'", [now, p.id, v.version]);
       if ((await sql.run('UPDATE workflow_plans SET published_version = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [v.version, Number(p.revision) + 1, now, p.id, p.revision])) !== 1) throw new AppError('conflict', 'the plan changed concurrently');
-      return planDto(await this.loadPlan(sql, p.id));
+      return onePlan(sql, await this.loadPlan(sql, p.id));
     });
   }
 
@@ -123,24 +135,25 @@ export class Plans {
       if (p.status !== 'active') throw new AppError('conflict', 'the plan is already archived');
       checkRevision(input.revision, p.revision);
       if ((await sql.run("UPDATE workflow_plans SET status = 'archived', revision = ?, updated_at = ? WHERE id = ? AND revision = ?", [Number(p.revision) + 1, this.now(p.updated_at), p.id, p.revision])) !== 1) throw new AppError('conflict', 'the plan changed concurrently');
-      return planDto(await this.loadPlan(sql, p.id));
+      return onePlan(sql, await this.loadPlan(sql, p.id));
     });
   }
 
   async list(_actor: Actor, input: { status?: string; limit?: number; cursor?: string }): Promise<PlanPage> {
     const status = oneOf(input.status, PLAN_STATUSES, 'status');
     normalizeLimit(input.limit);
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<PlanRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: PLAN_ORDER, columns: PLAN_COLS, from: 'workflow_plans', where: status ? 'status = ?' : '1 = 1', params: status ? [status] : [], filter: { status: status ?? null }, limit: input.limit, cursor: input.cursor }),
-    );
-    return { plans: p.rows.map(planDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const { p, items } = await this.deps.store.tx(async (sql) => {
+      const p = await keysetPage<PlanRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: PLAN_ORDER, columns: PLAN_COLS, from: 'workflow_plans', where: status ? 'status = ?' : '1 = 1', params: status ? [status] : [], filter: { status: status ?? null }, limit: input.limit, cursor: input.cursor });
+      return { p, items: await plans(sql, p.rows) };
+    });
+    return { plans: items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
   /** The plan and its latest version (the draft being edited, or the last published one). */
   async show(_actor: Actor, planId: string): Promise<{ plan: PlanDto; version: PlanVersionDto }> {
     return this.deps.store.tx(async (sql) => {
       const p = await this.loadPlan(sql, planId);
-      return { plan: planDto(p), version: versionDto(await this.loadVersion(sql, p.id, Number(p.latest_version))) };
+      return { plan: await onePlan(sql, p), version: versionDto(await this.loadVersion(sql, p.id, Number(p.latest_version))) };
     });
   }
 
@@ -187,7 +200,7 @@ export class Triggers {
       const now = this.deps.clock.now();
       const id = this.deps.ids.next('wft', now);
       await sql.run(`INSERT INTO workflow_triggers (${TRIGGER_COLS}) VALUES (?, ?, ?, 'manual', ?, 'enabled', ?, 1, ?, ?)`, [id, c.planId, c.name, c.target, actor.id, now, now]);
-      return triggerDto(await this.loadTrigger(sql, id));
+      return oneTrigger(sql, await this.loadTrigger(sql, id));
     });
   }
 
@@ -211,7 +224,7 @@ export class Triggers {
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       const n = await sql.run('UPDATE workflow_triggers SET name = ?, target = ?, status = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [next.name, next.target, next.status, Number(r.revision) + 1, now, r.id, r.revision]);
       if (n !== 1) throw new AppError('conflict', 'the trigger changed concurrently', { hint: 'read it again' });
-      return triggerDto(await this.loadTrigger(sql, r.id));
+      return oneTrigger(sql, await this.loadTrigger(sql, r.id));
     });
   }
 
@@ -239,13 +252,14 @@ export class Triggers {
     const params: string[] = [];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (status) (where.push('status = ?'), params.push(status));
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<TriggerRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: TRIGGER_ORDER, columns: TRIGGER_COLS, from: 'workflow_triggers', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: status ?? null }, limit: input.limit, cursor: input.cursor }),
-    );
-    return { triggers: p.rows.map(triggerDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const { p, items } = await this.deps.store.tx(async (sql) => {
+      const p = await keysetPage<TriggerRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: TRIGGER_ORDER, columns: TRIGGER_COLS, from: 'workflow_triggers', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: status ?? null }, limit: input.limit, cursor: input.cursor });
+      return { p, items: await triggers(sql, p.rows) };
+    });
+    return { triggers: items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
   async show(_actor: Actor, triggerId: string): Promise<TriggerDto> {
-    return this.deps.store.tx(async (sql) => triggerDto(await this.loadTrigger(sql, triggerId)));
+    return this.deps.store.tx(async (sql) => oneTrigger(sql, await this.loadTrigger(sql, triggerId)));
   }
 }

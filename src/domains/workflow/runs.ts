@@ -10,11 +10,28 @@ import { Approvals } from '../approval/service.js';
 import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
-import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogPage, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
+import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogEntryDto, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
 import type { Plans, Triggers } from './plans.js';
-import { LOG_COLS, LOG_ORDER, logDto, RUN_COLS, RUN_ORDER, runDto, STEP_COLS, STEP_ORDER, stepDto, type LogRow, type RunRow, type StepRow } from './rows.js';
+import { LOG_COLS, LOG_ORDER, logDto, readNames, RUN_COLS, RUN_ORDER, runDto, STEP_COLS, STEP_ORDER, stepDto, type LogRow, type RunRow, type StepRow } from './rows.js';
 
 const RUN_OF_OUTCOME: Record<StepOutcome, 'paused' | 'parked' | 'failed' | null> = { complete: null, fail: 'failed', pause: 'paused', park: 'parked' };
+
+const agentsOf = (rows: StepRow[]) => rows.map((s) => (s.assignee === APPROVAL_ASSIGNEE ? null : s.assignee));
+/** DTOs of run rows with their plans' and starters' names (one batched lookup each for the whole set). */
+async function runDtos(sql: Sql, rows: RunRow[]): Promise<RunDto[]> {
+  const names = await readNames(sql, { members: rows.map((r) => r.started_by), plans: rows.map((r) => r.plan_id) });
+  return rows.map((r) => runDto(r, names));
+}
+async function stepDtos(sql: Sql, rows: StepRow[]): Promise<StepDto[]> {
+  const names = await readNames(sql, { members: agentsOf(rows) });
+  return rows.map((r) => stepDto(r, names));
+}
+/** A run with its steps in plan order (at most STEPS_MAX), read in the caller's transaction. */
+async function runDetail(sql: Sql, run: RunRow): Promise<RunDetailDto> {
+  const steps = await sql.all<StepRow>(`SELECT ${STEP_COLS} FROM workflow_steps WHERE run_id = ? ORDER BY idx ASC`, [run.id]);
+  const names = await readNames(sql, { members: [run.started_by, ...agentsOf(steps)], plans: [run.plan_id] });
+  return { ...runDto(run, names), steps: steps.map((r) => stepDto(r, names)) };
+}
 
 export class Runs {
   constructor(private readonly deps: DomainDeps, private readonly plans: Plans, private readonly triggers: Triggers) {}
@@ -53,7 +70,7 @@ export class Runs {
    * Starts a run of a plan's published version, from the plan (with a target) or from an enabled trigger (its target).
    * Security invariant: the starter may post to the target; every step turn and approval of the run acts as the starter.
    */
-  async start(actor: Actor, input: { planId?: string; triggerId?: string; target?: string }): Promise<RunDto> {
+  async start(actor: Actor, input: { planId?: string; triggerId?: string; target?: string }): Promise<RunDetailDto> {
     if ((input.planId === undefined) === (input.triggerId === undefined)) throw new AppError('validation_failed', 'give exactly one of planId or triggerId');
     if (input.planId !== undefined && input.target === undefined) throw new AppError('validation_failed', 'a run started from a plan needs a target');
     if (input.triggerId !== undefined && input.target !== undefined) throw new AppError('validation_failed', "a run started from a trigger uses the trigger's target");
@@ -80,7 +97,7 @@ export class Runs {
       const run = await this.loadRun(sql, runId);
       await this.log(sql, run, null, 'started', actor.id);
       await this.activate(sql, run, 0);
-      return runDto(await this.loadRun(sql, runId));
+      return runDetail(sql, await this.loadRun(sql, runId));
     });
   }
 
@@ -136,12 +153,12 @@ export class Runs {
       await this.log(sql, run, s.id, move.to, actor.id, n);
       if (outcome === 'complete' && !last) await this.activate(sql, await this.loadRun(sql, run.id), Number(s.idx) + 1);
       if (runStatus === 'completed') await this.log(sql, run, null, 'completed', actor.id);
-      return stepDto(await this.loadStep(sql, s.id));
+      return (await stepDtos(sql, [await this.loadStep(sql, s.id)]))[0]!;
     });
   }
 
   /** Security invariant: only the run's starter or an owner/admin cancels it; its pending approval is withdrawn too. */
-  async cancel(actor: Actor, runId: string): Promise<RunDto> {
+  async cancel(actor: Actor, runId: string): Promise<RunDetailDto> {
     return this.deps.store.tx(async (sql) => {
       const run = await this.loadRun(sql, runId);
       if (actor.id !== run.started_by && !isOwner(actor) && actor.role !== 'admin') throw new AppError('denied', 'only the run\'s starter or an owner/admin may cancel it');
@@ -159,7 +176,7 @@ export class Runs {
         }
       }
       await this.log(sql, run, null, 'cancelled', actor.id);
-      return runDto(await this.loadRun(sql, run.id));
+      return runDetail(sql, await this.loadRun(sql, run.id));
     });
   }
 
@@ -178,8 +195,8 @@ export class Runs {
     return run;
   }
 
-  async show(actor: Actor, runId: string): Promise<RunDto> {
-    return this.deps.store.tx(async (sql) => runDto(await this.readableRun(sql, actor, runId)));
+  async show(actor: Actor, runId: string): Promise<RunDetailDto> {
+    return this.deps.store.tx(async (sql) => runDetail(sql, await this.readableRun(sql, actor, runId)));
   }
 
   async getStep(actor: Actor, stepId: string): Promise<StepDto> {
@@ -191,7 +208,7 @@ export class Runs {
         if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'step not found');
         throw e;
       }
-      return stepDto(step);
+      return (await stepDtos(sql, [step]))[0]!;
     });
   }
 
@@ -205,28 +222,33 @@ export class Runs {
     const params: string[] = [...readable.params];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (input.status !== undefined) (where.push('status = ?'), params.push(input.status));
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'workflow_runs', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: input.status ?? null }, limit: input.limit, cursor: input.cursor }),
-    );
-    return { runs: p.rows.map(runDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const { p, runs } = await this.deps.store.tx(async (sql) => {
+      const p = await keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'workflow_runs', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: input.status ?? null }, limit: input.limit, cursor: input.cursor });
+      return { p, runs: await runDtos(sql, p.rows) };
+    });
+    return { runs, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
   async steps(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
-    const p = await this.runPage<StepRow>(actor, runId, STEP_ORDER, STEP_COLS, 'workflow_steps', input);
-    return { steps: p.rows.map(stepDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const p = await this.runPage<StepRow, StepDto>(actor, runId, STEP_ORDER, STEP_COLS, 'workflow_steps', input, stepDtos);
+    return { steps: p.items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
   async logs(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
-    const p = await this.runPage<LogRow>(actor, runId, LOG_ORDER, LOG_COLS, 'workflow_logs', input);
-    return { logs: p.rows.map(logDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const p = await this.runPage<LogRow, LogEntryDto>(actor, runId, LOG_ORDER, LOG_COLS, 'workflow_logs', input, async (sql, rows) => {
+      const names = await readNames(sql, { members: rows.map((r) => r.actor_id), ...(rows[0] ? { stepsOfRun: rows[0].run_id } : {}) });
+      return rows.map((r) => logDto(r, names));
+    });
+    return { logs: p.items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
-  /** One keyset page of a run's rows in `from` (its steps or its logs), for a member who may read the run. */
-  private async runPage<R>(actor: Actor, runId: string, ordering: Ordering, columns: string, from: string, input: { limit?: number; cursor?: string }) {
+  /** One keyset page of a run's rows in `from` (its steps or its logs), for a member who may read the run, as DTOs. */
+  private async runPage<R, D>(actor: Actor, runId: string, ordering: Ordering, columns: string, from: string, input: { limit?: number; cursor?: string }, dtos: (sql: Sql, rows: R[]) => Promise<D[]>) {
     normalizeLimit(input.limit);
     return this.deps.store.tx(async (sql) => {
       const run = await this.readableRun(sql, actor, runId);
-      return keysetPage<R & Record<string, unknown>>(sql, this.deps.cursors, { ordering, columns, from, where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
+      const p = await keysetPage<R & Record<string, unknown>>(sql, this.deps.cursors, { ordering, columns, from, where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
+      return { ...p, items: await dtos(sql, p.rows) };
     });
   }
 }

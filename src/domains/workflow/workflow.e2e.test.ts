@@ -40,11 +40,24 @@ before(async () => {
     { name: 'triggers', run: ['workflow', 'trigger'], input: { operation: 'list', filters: { planId: '${create.data.plan.id}' } } },
     { name: 'start', run: ['workflow', 'run'], input: { operation: 'start', triggerId: '${trigger.data.trigger.id}', idempotencyKey: 'wf-e2e-run' } },
     { name: 'startReplay', run: ['workflow', 'run'], input: { operation: 'start', triggerId: '${trigger.data.trigger.id}', idempotencyKey: 'wf-e2e-run' } },
-    { name: 'steps', run: ['workflow', 'step'], input: { operation: 'list', runId: '${start.data.run.id}' } },
-    { name: 'pause', run: ['workflow', 'step'], input: { operation: 'pause', stepId: '${steps.data.steps.0.id}', note: 'waiting' } },
-    { name: 'pauseAgain', run: ['workflow', 'step'], input: { operation: 'pause', stepId: '${steps.data.steps.0.id}' } },
+    // Follow-ups work from what was shown: the run list's id → run show → the step ids it lists; next pages by the shown cursor.
+    { name: 'runs0', run: ['workflow', 'run'], input: { operation: 'list', limit: 1 } },
+    { name: 'shown', run: ['workflow', 'run'], input: { operation: 'show', runId: '${runs0.data.runs.0.id}' } },
+    { name: 'steps', run: ['workflow', 'step'], input: { operation: 'list', runId: '${runs0.data.runs.0.id}', limit: 1 } },
+    { name: 'steps2', run: ['workflow', 'step'], input: { operation: 'list', runId: '${runs0.data.runs.0.id}', limit: 1, cursor: '${steps.data.nextCursor}' } },
+    { name: 'pause', run: ['workflow', 'step'], input: { operation: 'pause', stepId: '${shown.data.run.steps.0.id}', note: 'waiting' } },
+    { name: 'pauseAgain', run: ['workflow', 'step'], input: { operation: 'pause', stepId: '${shown.data.run.steps.0.id}' } },
     { name: 'complete', run: ['workflow', 'step'], input: { operation: 'complete', stepId: '${steps.data.steps.0.id}' } },
-    { name: 'notMine', run: ['workflow', 'step'], input: { operation: 'complete', stepId: '${steps.data.steps.1.id}' } },
+    { name: 'notMine', run: ['workflow', 'step'], input: { operation: 'complete', stepId: '${shown.data.run.steps.1.id}' } },
+    // A plan with a Human approval step: the approval id run show gives is the one approval get takes (an agent may not decide it).
+    { name: 'gate', run: ['workflow', 'plan'], input: { operation: 'create', name: 'Gate', steps: [{ title: 'Sign off', assignee: 'approval' }] } },
+    { name: 'gatePub', run: ['workflow', 'plan'], input: { operation: 'publish', planId: '${gate.data.plan.id}' } },
+    { name: 'gateRun', run: ['workflow', 'run'], input: { operation: 'start', planId: '${gate.data.plan.id}', target: 'task:${task.data.task.id}' } },
+    { name: 'gateShown', run: ['workflow', 'run'], input: { operation: 'show', runId: '${gateRun.data.run.id}' } },
+    { name: 'gateApproval', run: ['approval', 'get'], input: { approvalId: '${gateShown.data.run.steps.0.approvalId}' } },
+    { name: 'gateApprove', run: ['approval', 'approve'], input: { approvalId: '${gateShown.data.run.steps.0.approvalId}' } },
+    { name: 'gateCancel', run: ['workflow', 'run'], input: { operation: 'cancel', runId: '${gateShown.data.run.id}' } },
+    { name: 'gateWithdrawn', run: ['approval', 'get'], input: { approvalId: '${gateShown.data.run.steps.0.approvalId}' } },
     { name: 'missingField', run: ['workflow', 'plan'], input: { operation: 'show' } },
     { name: 'foreignField', run: ['workflow', 'run'], input: { operation: 'list', runId: '${start.data.run.id}' } },
     { name: 'readWithKey', run: ['workflow', 'plan'], input: { operation: 'list', idempotencyKey: 'k' } },
@@ -52,16 +65,18 @@ before(async () => {
     { name: 'examples', examples: 'workflow' },
   ]);
   b = await runExecSteps(d, 'bob', [
-    { name: 'get', run: ['workflow', 'step'], input: { operation: 'get', stepId: a.steps.out.data.steps[1].id } },
-    { name: 'complete', run: ['workflow', 'step'], input: { operation: 'complete', stepId: a.steps.out.data.steps[1].id, note: 'shipped' } },
+    { name: 'get', run: ['workflow', 'step'], input: { operation: 'get', stepId: a.steps2.out.data.steps[0].id } },
+    { name: 'complete', run: ['workflow', 'step'], input: { operation: 'complete', stepId: '${get.data.step.id}', note: 'shipped' } },
     { name: 'run', run: ['workflow', 'run'], input: { operation: 'show', runId: a.start.out.data.run.id } },
     { name: 'cancelOthers', run: ['workflow', 'run'], input: { operation: 'cancel', runId: a.start.out.data.run.id } },
   ]);
   a2 = await runExecSteps(d, 'alice', [
-    { name: 'logs', run: ['workflow', 'run'], input: { operation: 'logs', runId: a.start.out.data.run.id } },
+    { name: 'logs', run: ['workflow', 'run'], input: { operation: 'logs', runId: a.start.out.data.run.id, limit: 4 } },
+    { name: 'logs2', run: ['workflow', 'run'], input: { operation: 'logs', runId: a.start.out.data.run.id, limit: 4, cursor: '${logs.data.nextCursor}' } },
     { name: 'runs', run: ['workflow', 'run'], input: { operation: 'list', filters: { status: 'completed' } } },
     { name: 'again', run: ['workflow', 'run'], input: { operation: 'start', planId: a.create.out.data.plan.id, target: `task:${a.task.out.data.task.id}` } },
-    { name: 'cancel', run: ['workflow', 'run'], input: { operation: 'cancel', runId: '${again.data.run.id}' } },
+    { name: 'live', run: ['workflow', 'run'], input: { operation: 'list', filters: { status: 'running' } } },
+    { name: 'cancel', run: ['workflow', 'run'], input: { operation: 'cancel', runId: '${live.data.runs.0.id}' } },
     { name: 'cancelAgain', run: ['workflow', 'run'], input: { operation: 'cancel', runId: '${again.data.run.id}' } },
     { name: 'update', run: ['workflow', 'plan'], input: { operation: 'update', planId: a.create.out.data.plan.id, revision: a.publish.out.data.plan.revision, name: 'Release v2', steps: [{ title: 'Ship v2', assignee: bobId }] } },
     { name: 'archive', run: ['workflow', 'plan'], input: { operation: 'archive', planId: a.create.out.data.plan.id } },
@@ -83,19 +98,44 @@ test('a plan goes from create to publish; a trigger starts a run; two agents com
   assert.equal(a.tvalidate.out.data.valid, false);
   assert.equal(a.startReplay.out.data.run.id, a.start.out.data.run.id);
   assert.deepEqual(a.triggers.out.data.triggers.map((t: any) => t.status), ['enabled']);
-  assert.deepEqual(a.steps.out.data.steps.map((s: any) => [s.assignee, s.status]), [[aliceId, 'active'], [bobId, 'pending']]);
+  // run show: the plan by name, the starter as name (kind), its steps (agent names; pending has no status), no member ids.
+  for (const k of ['runs0', 'shown', 'steps2']) ok(a, k);
+  const shown = a.shown.out.data.run;
+  assert.equal(a.runs0.out.data.runs[0].id, a.start.out.data.run.id);
+  assert.deepEqual(a.runs0.out.data.runs[0], { id: a.start.out.data.run.id, plan: 'Release', progress: '1/2' });
+  assert.deepEqual([shown.plan, shown.by, shown.target, 'status' in shown], ['Release', 'alice (agent)', `task:${a.task.out.data.task.id}`, false]);
+  assert.deepEqual(shown.steps.map((s: any) => [s.agent, s.status]), [['alice', 'active'], ['bob', undefined]]);
+  assert.match(shown.updatedAt, /^\d{8}T\d{6}Z$/);
+  assert.ok(!JSON.stringify(shown).includes(aliceId) && !JSON.stringify(shown).includes(bobId), 'no member ids in a run');
+  assert.deepEqual([...a.steps.out.data.steps, ...a.steps2.out.data.steps].map((s: any) => s.id), shown.steps.map((s: any) => s.id));
+  assert.equal(a.steps2.out.data.hasMore, false);
+  // A version's steps keep assignee ids: plan update takes them back.
+  assert.deepEqual(a.version.out.data.version.steps.map((s: any) => s.assignee), [aliceId, bobId]);
   assert.equal(a.pause.out.data.step.status, 'paused');
   assert.equal(a.complete.out.data.step.status, 'completed');
   for (const k of ['get', 'complete', 'run']) ok(b, k);
   assert.equal(b.get.out.data.step.status, 'active');
   assert.deepEqual([b.complete.out.data.step.status, b.complete.out.data.step.note], ['completed', 'shipped']);
-  assert.deepEqual([b.run.out.data.run.status, b.run.out.data.run.currentStep], ['completed', null]);
+  assert.deepEqual([b.run.out.data.run.status, 'progress' in b.run.out.data.run], ['completed', false]);
   ok(a2, 'logs');
-  assert.deepEqual(a2.logs.out.data.logs.map((l: any) => l.event), ['started', 'delivered', 'paused', 'completed', 'delivered', 'completed', 'completed']);
+  ok(a2, 'logs2');
+  const logs = [...a2.logs.out.data.logs, ...a2.logs2.out.data.logs];
+  assert.deepEqual(logs.map((l: any) => [l.event, l.step, l.by]), [['started', undefined, 'alice'], ['delivered', 1, 'alice'], ['paused', 1, 'alice'], ['completed', 1, 'alice'], ['delivered', 2, 'alice'], ['completed', 2, 'bob'], ['completed', undefined, 'bob']]);
+  assert.deepEqual([a2.logs.out.data.authors, a2.logs2.out.data.authors, a2.logs2.out.data.hasMore], [{ alice: 'agent' }, { alice: 'agent', bob: 'agent' }, false]);
+  assert.equal(logs[2].note, 'waiting');
   assert.ok(a2.runs.out.data.runs.some((r: any) => r.id === a.start.out.data.run.id));
   for (const k of ['again', 'cancel', 'update', 'archive', 'archiveTrigger']) ok(a2, k);
-  assert.equal(a2.cancel.out.data.run.status, 'cancelled');
+  assert.deepEqual([a2.cancel.out.data.run.id, a2.cancel.out.data.run.status], [a2.again.out.data.run.id, 'cancelled']);
   assert.deepEqual([a2.update.out.data.plan.latestVersion, a2.archive.out.data.plan.status], [2, 'archived']);
+});
+
+test('an approval step shows the approval id that approval get takes; cancelling the run by the shown id withdraws it', () => {
+  for (const k of ['gate', 'gatePub', 'gateRun', 'gateShown', 'gateApproval', 'gateCancel', 'gateWithdrawn']) ok(a, k);
+  const [step] = a.gateShown.out.data.run.steps;
+  assert.deepEqual([step.status, 'agent' in step, step.approvalId], ['active', false, a.gateApproval.out.data.approval.id]);
+  assert.equal(a.gateApproval.out.data.approval.subject, `step:${step.id}`);
+  err(a, 'gateApprove', 'denied', 4);
+  assert.deepEqual([a.gateCancel.out.data.run.status, a.gateCancel.out.data.run.steps[0].status, a.gateWithdrawn.out.data.approval.status], ['cancelled', 'cancelled', 'cancelled']);
 });
 
 test('illegal transitions are conflicts, other members are denied, bad input is typed; keys replay once', () => {

@@ -111,6 +111,28 @@ test('plan create → publish → trigger → run start → every step outcome �
   assert.deepEqual(logs.map((l) => l.seq), logs.map((_, i) => i + 1));
 });
 
+test("DTOs name what a reader needs: creators, a run's plan (its current name) and starter, its steps with their agents, log actors and step positions", async () => {
+  const alicePerson = { name: 'alice', kind: 'agent' };
+  const p = await publishedPlan('Named');
+  assert.deepEqual(p.creator, alicePerson);
+  assert.deepEqual((await alice.workflows.createTrigger({ planId: p.id, name: 'Named train', target })).creator, alicePerson);
+  const run = await alice.workflows.startRun({ planId: p.id, target });
+  assert.deepEqual([run.planName, run.starter], ['Named', alicePerson]);
+  // start, show and cancel carry the run's steps in plan order, each with its agent's name (null: an approval step).
+  assert.deepEqual(run.steps.map((s) => [s.index, s.status, s.agent]), [[0, 'active', alicePerson], [1, 'pending', null], [2, 'pending', { name: 'bob', kind: 'agent' }]]);
+  assert.deepEqual(run.steps, await stepsOf(run.id));
+  assert.deepEqual((await bob.workflows.getStep(run.steps[2]!.id)).agent, { name: 'bob', kind: 'agent' });
+  await alice.workflows.updatePlan(p.id, { revision: p.revision, name: 'Named v2' });
+  const [listed] = (await alice.workflows.listRuns({ planId: p.id, limit: 1 })).runs;
+  assert.deepEqual([listed!.id, listed!.planName, listed!.starter], [run.id, 'Named v2', alicePerson]);
+  const cancelled = await t.owner.workflows.cancelRun(run.id);
+  assert.deepEqual([cancelled.status, cancelled.steps.map((s) => s.status)], ['cancelled', ['cancelled', 'pending', 'pending']]);
+  assert.deepEqual((await alice.workflows.showRun(run.id)).steps, cancelled.steps);
+  const logs = (await alice.workflows.runLogs(run.id, { limit: 100 })).logs;
+  assert.deepEqual(logs.map((l) => [l.event, l.stepIndex, l.actor.name]), [['started', null, 'alice'], ['delivered', 0, 'alice'], ['cancelled', null, 'Owner']]);
+  assert.equal(logs[2]!.actor.kind, 'human');
+});
+
 test('fail ends the run; a rejected approval fails its step; cancel withdraws the pending approval; only the starter or an admin cancels', async () => {
   const p = await publishedPlan('Outcomes');
   const r1 = await alice.workflows.startRun({ planId: p.id, target });
@@ -232,7 +254,7 @@ test('every stored item at its bounds stays under ITEM_BYTES_MAX; the steps aggr
   const version: PlanVersionDto = { planId: id, version: 2 ** 31, state: 'published', steps: Array.from({ length: STEPS_MAX }, () => ({ title: 't'.repeat(BOUNDS.title.bytes), instructions: 'i'.repeat(BOUNDS.instructions.bytes), assignee: id })), createdAt: new Date(8.64e15).toISOString(), publishedAt: new Date(8.64e15).toISOString() };
   assert.ok(jsonBytes(version.steps) <= STEPS_BYTES_MAX, `${jsonBytes(version.steps)} bytes of steps at every bound`);
   assert.ok(jsonBytes(version) <= ITEM_BYTES_MAX);
-  const step: StepDto = { id, runId: id, index: 15, title: 't'.repeat(BOUNDS.title.bytes), instructions: 'i'.repeat(BOUNDS.instructions.bytes), assignee: id, status: 'completed', approvalId: id, messageId: id, note: 'n'.repeat(BOUNDS.note.bytes), revision: 2 ** 40, createdAt: version.createdAt, updatedAt: version.createdAt };
+  const step: StepDto = { id, runId: id, index: 15, title: 't'.repeat(BOUNDS.title.bytes), instructions: 'i'.repeat(BOUNDS.instructions.bytes), assignee: id, agent: { name: 'n'.repeat(240), kind: 'agent' }, status: 'completed', approvalId: id, messageId: id, note: 'n'.repeat(BOUNDS.note.bytes), revision: 2 ** 40, createdAt: version.createdAt, updatedAt: version.createdAt };
   assert.ok(jsonBytes(step) <= ITEM_BYTES_MAX);
 });
 

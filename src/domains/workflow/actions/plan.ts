@@ -3,7 +3,7 @@ import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { MATRIX, type OperationOf } from '../contract.js';
 import { workflowPlan } from '../descriptors.js';
-import { projectPlan, projectVersion } from '../project.js';
+import { projectPlan, projectPlanListItem, projectVersion } from '../project.js';
 import { bind } from './bind.js';
 import { checkFields, type FieldRule } from './fields.js';
 
@@ -25,7 +25,7 @@ export const plan = bind(workflowPlan, async (input, ctx) => {
   switch (op) {
     case 'list': {
       const p = await callServer(ctx, (o) => api.listPlans({ ...(input.filters?.status ? { status: input.filters.status } : {}), ...(input.limit ? { limit: input.limit } : {}), ...(input.cursor ? { cursor: input.cursor } : {}) }, o));
-      return { data: { plans: p.plans.map(projectPlan), ...pageFields(p) } };
+      return { data: { plans: p.plans.map(projectPlanListItem), ...pageFields(p) } };
     }
     case 'show': {
       const s = await callServer(ctx, (o) => api.showPlan(input.planId!, o));

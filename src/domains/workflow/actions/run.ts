@@ -3,7 +3,7 @@ import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { MATRIX, type OperationOf } from '../contract.js';
 import { workflowRun } from '../descriptors.js';
-import { projectLog, projectRun } from '../project.js';
+import { projectLogPage, projectRun, projectRunListItem } from '../project.js';
 import { bind } from './bind.js';
 import { checkFields, type FieldRule } from './fields.js';
 
@@ -24,13 +24,13 @@ export const run = bind(workflowRun, async (input, ctx) => {
     case 'list': {
       const f = input.filters ?? {};
       const p = await callServer(ctx, (o) => api.listRuns({ ...(f.planId ? { planId: f.planId } : {}), ...(f.status ? { status: f.status } : {}), ...page }, o));
-      return { data: { runs: p.runs.map(projectRun), ...pageFields(p) } };
+      return { data: { runs: p.runs.map(projectRunListItem), ...pageFields(p) } };
     }
     case 'show':
       return { data: { run: projectRun(await callServer(ctx, (o) => api.showRun(input.runId!, o))) } };
     case 'logs': {
       const p = await callServer(ctx, (o) => api.runLogs(input.runId!, page, o));
-      return { data: { logs: p.logs.map(projectLog), ...pageFields(p) } };
+      return { data: { ...projectLogPage(p.logs), ...pageFields(p) } };
     }
     default: {
       const r = await callServer(ctx, (o) =>

@@ -3,7 +3,7 @@ import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { MATRIX, type OperationOf } from '../contract.js';
 import { workflowStep } from '../descriptors.js';
-import { projectStep } from '../project.js';
+import { projectStep, projectStepItem } from '../project.js';
 import { bind } from './bind.js';
 import { checkFields, type FieldRule } from './fields.js';
 
@@ -17,7 +17,7 @@ export const step = bind(workflowStep, async (input, ctx) => {
   switch (op) {
     case 'list': {
       const p = await callServer(ctx, (o) => api.listSteps(input.runId!, { ...(input.limit ? { limit: input.limit } : {}), ...(input.cursor ? { cursor: input.cursor } : {}) }, o));
-      return { data: { steps: p.steps.map(projectStep), ...pageFields(p) } };
+      return { data: { steps: p.steps.map(projectStepItem), ...pageFields(p) } };
     }
     case 'get':
       return { data: { step: projectStep(await callServer(ctx, (o) => api.getStep(input.stepId!, o))) } };

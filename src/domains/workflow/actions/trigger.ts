@@ -3,7 +3,7 @@ import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { MATRIX, type OperationOf } from '../contract.js';
 import { workflowTrigger } from '../descriptors.js';
-import { projectTrigger } from '../project.js';
+import { projectTrigger, projectTriggerListItem } from '../project.js';
 import { bind } from './bind.js';
 import { checkFields, type FieldRule } from './fields.js';
 
@@ -26,7 +26,7 @@ export const trigger = bind(workflowTrigger, async (input, ctx) => {
     case 'list': {
       const f = input.filters ?? {};
       const p = await callServer(ctx, (o) => api.listTriggers({ ...(f.planId ? { planId: f.planId } : {}), ...(f.status ? { status: f.status } : {}), ...(input.limit ? { limit: input.limit } : {}), ...(input.cursor ? { cursor: input.cursor } : {}) }, o));
-      return { data: { triggers: p.triggers.map(projectTrigger), ...pageFields(p) } };
+      return { data: { triggers: p.triggers.map(projectTriggerListItem), ...pageFields(p) } };
     }
     case 'show':
       return { data: { trigger: projectTrigger(await callServer(ctx, (o) => api.showTrigger(input.triggerId!, o))) } };
