@@ -4,6 +4,7 @@ import { ServerClient } from '../src/server-client/client.js';
 import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';
 import { BenchDaemon } from './setup.js';
+import { knowledgeRows } from './tokens-knowledge.js';
 
 /** Realistic one-line chat messages and short task titles (the content a model came to read). */
 export const LINES = [
@@ -128,6 +129,7 @@ export async function benchTokens(): Promise<BenchReport> {
       { what: `Exec team list (${TEAMS.length} teams)`, text: (await exec('team/list', {})).text, items: TEAMS.length, content: sum(TEAMS, teamContent), list: 'teams' },
       { what: 'Exec team members (4)', text: (await exec('team/members', { teamId: teamIds[0]! })).text, items: 4, content: 0, list: 'members' },
       { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
+      ...(await knowledgeRows(tok)),
     ];
     if (process.env.SHOW_TEXTS) for (const r of rows) console.error(r.what, r.text);
     const out = rows.map((r) => {

@@ -2,7 +2,7 @@
 // calls kb_search and kb_fetch over MCP and sees exactly the knowledge #general may read.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, cliJson } from './harness.js';
@@ -67,4 +67,26 @@ test('kb sync walks the server listing page by page: 230 files (pages of 100) sy
   assert.deepEqual([again.sent, again.unchanged, again.removed], [0, 229, 1]);
   const ls = (cliJson(await d.run(['kb', 'ls'])) as { name: string; documents: number }[]).find((x) => x.name === many)!;
   assert.equal(ls.documents, 229);
+});
+
+test('kb sync never uploads a hard link to a file outside the folder: skipped with its reason, and its earlier version removed', async () => {
+  const docs = join(dir, 'repo-docs');
+  mkdirSync(docs);
+  writeFileSync(join(docs, 'notes.md'), '# Notes\nordinary notes');
+  writeFileSync(join(docs, 'keep.md'), '# Keep\nstays');
+  assert.equal((await d.run(['kb', 'add-source', docs, '--scope', 'workspace'])).code, 0);
+  const first = (cliJson(await d.run(['kb', 'sync'])) as { source: string; sent: number }[]).find((x) => x.source === docs)!;
+  assert.equal(first.sent, 2);
+  // An agent editing the repository swaps notes.md for a hard link to a private file (the home's token, say).
+  const secret = join(dir, 'private.token');
+  writeFileSync(secret, 'ato_supersecret_value');
+  rmSync(join(docs, 'notes.md'));
+  linkSync(secret, join(docs, 'notes.md'));
+  type Report = { source: string; sent: number; unchanged: number; removed: number; skipped: number; skippedFiles?: { path: string; why: string }[] };
+  const again = (cliJson(await d.run(['kb', 'sync'])) as Report[]).find((x) => x.source === docs)!;
+  assert.deepEqual([again.sent, again.unchanged, again.removed, again.skipped], [0, 1, 1, 1]);
+  assert.equal(again.skippedFiles?.[0]?.path, 'notes.md');
+  assert.match(again.skippedFiles![0]!.why, /hard link/);
+  const ls = (cliJson(await d.run(['kb', 'ls'])) as { name: string; documents: number }[]).find((x) => x.name === docs)!;
+  assert.equal(ls.documents, 1, 'the earlier notes.md is no longer searchable either');
 });

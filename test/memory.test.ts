@@ -39,7 +39,8 @@ test("a runtime writes a memory file and finds it with memory_search; it never s
   assert.equal(statSync(out.dir).mode & 0o777, 0o700);
   assert.equal(statSync(out.dir).uid, process.getuid!());
   assert.ok(existsSync(join(out.dir, '.git')), 'the clone is a git repository');
-  assert.deepEqual({ path: out.found.path, startLine: out.found.startLine, endLine: out.found.endLine }, { path: 'notes/tangerine.md', startLine: 1, endLine: 3 });
+  assert.deepEqual({ path: out.found.path, lines: out.found.lines }, { path: 'notes/tangerine.md', lines: '1-3' });
+  assert.equal(typeof out.found.score, 'number');
   assert.match(out.found.snippet, /tangerine/);
   assert.deepEqual(out.otherHits, [], "bob's word is not in alice's memory");
   // The index lives in its own private database under the home.

@@ -1,7 +1,8 @@
 // Owns `agentteam kb add-source|sync|ls`: folder sources with scope ACLs, incremental sync by mtime then hash, a progress bar on a terminal.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { readInside } from '../shared/read-inside.js';
 import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
 
 /** Files a folder source indexes, and the largest one sent (the owner route's JSON body cap leaves room for escaping). */
@@ -44,6 +45,16 @@ export function walkTextFiles(root: string): { path: string; abs: string; mtime:
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/**
+ * A walked file's text, or null when it is now too large, gone, or not a regular file inside the folder.
+ * Security invariant: read with readInside, so a symlink swapped in after the walk (by an agent editing the folder)
+ * never uploads a file from outside it into the knowledge base.
+ */
+export function readSourceFile(root: string, path: string): string | null {
+  const r = readInside(root, path, KB_FILE_MAX_BYTES + 1);
+  return r && r.stat.size <= KB_FILE_MAX_BYTES && r.bytes.length <= KB_FILE_MAX_BYTES ? r.bytes.toString('utf8') : null;
+}
+
 export async function kbAddSource(home: string, folder: string, scopes: string[]): Promise<Source> {
   const root = resolve(folder);
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`${folder} is not a folder`, 2);
@@ -72,26 +83,41 @@ async function heldDocuments(home: string, sourceId: string): Promise<Map<string
   return held;
 }
 
+/** Skipped files named in a sync report (the count covers them all). */
+const SKIPPED_SHOWN = 20;
+
+interface SyncReport {
+  source: string;
+  sent: number;
+  unchanged: number;
+  removed: number;
+  skipped: number;
+  skippedFiles?: { path: string; why: string }[];
+}
+
 /** Sends files whose mtime moved and whose hash changed, removes vanished ones; unchanged files cost one stat. */
-export async function kbSync(home: string, progress: NodeJS.WriteStream | null): Promise<{ source: string; sent: number; unchanged: number; removed: number; skipped: number }[]> {
+export async function kbSync(home: string, progress: NodeJS.WriteStream | null): Promise<SyncReport[]> {
   const report = [];
   for (const s of (await kbList(home)).filter((x) => x.kind === 'folder')) {
     const held = await heldDocuments(home, s.id);
     const files = statSync(s.name, { throwIfNoEntry: false })?.isDirectory() ? walkTextFiles(s.name) : [];
-    const r = { source: s.name, sent: 0, unchanged: 0, removed: 0, skipped: 0 };
+    const r: SyncReport = { source: s.name, sent: 0, unchanged: 0, removed: 0, skipped: 0 };
     for (const [i, f] of files.entries()) {
       progress?.write(bar(i, files.length, f.path));
       const old = held.get(f.path);
-      held.delete(f.path);
       if (old && old.mtime === f.mtime) {
+        held.delete(f.path);
         r.unchanged++;
         continue;
       }
-      if (f.size > KB_FILE_MAX_BYTES) {
+      const content = f.size > KB_FILE_MAX_BYTES ? null : readSourceFile(s.name, f.path);
+      if (content === null) {
+        // Not sent, and a version sent before is removed below (it stays in `held`): nothing stale stays searchable.
         r.skipped++;
+        if ((r.skippedFiles ??= []).length < SKIPPED_SHOWN) r.skippedFiles.push({ path: f.path, why: f.size > KB_FILE_MAX_BYTES ? 'larger than 256 KiB' : 'not a plain file of the folder (a symlink or hard link, or it changed during the sync)' });
         continue;
       }
-      const content = readFileSync(f.abs, 'utf8');
+      held.delete(f.path);
       const hash = createHash('sha256').update(content).digest('hex');
       const put = await call<{ changed: boolean }>(home, 'POST', `/api/daemon/kb/sources/${s.id}/documents`, { path: f.path, hash, mtime: f.mtime, content });
       if (put.changed) r.sent++;

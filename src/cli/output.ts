@@ -28,8 +28,19 @@ export function printList<T>(rows: readonly T[], cols: readonly Column<T>[], jso
   else printJson(jsonValue);
 }
 
+/**
+ * Text from other members (names, message content) as a terminal may show it: C0/C1 control characters (ESC, CR,
+ * backspace…) and bidirectional overrides become visible \u escapes, so a message can neither drive the owner's terminal
+ * (colors, title, clipboard via OSC 52, cursor moves that overwrite earlier lines) nor reorder what it displays.
+ * Newlines and tabs stay unless `oneLine`.
+ */
+export function terminalText(s: string, oneLine = false): string {
+  const re = oneLine ? /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g : /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  return s.replace(re, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function oneLine(s: string): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  const flat = terminalText(s.replace(/\s+/g, ' ').trim(), true);
   return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 }
 

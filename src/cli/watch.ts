@@ -1,5 +1,6 @@
 // Owns `agentteam message watch`: follows one target and prints each new message once, oldest first, until interrupted.
 import { ownerRequest, type Envelope } from './daemon-client.js';
+import { terminalText } from './output.js';
 
 interface Msg {
   id: string;
@@ -41,7 +42,8 @@ export async function newerThan(fetch: Fetch, target: string, last: { createdAt:
 
 export function formatLine(m: Msg): string {
   const t = m.createdAt.slice(11, 19);
-  return `${t} ${m.author.name}${m.author.kind === 'agent' ? ' (agent)' : ''}: ${m.content}`;
+  // Security invariant: another member's name and text never reach the terminal as control sequences.
+  return `${t} ${terminalText(m.author.name, true)}${m.author.kind === 'agent' ? ' (agent)' : ''}: ${terminalText(m.content)}`;
 }
 
 export async function watch(home: string, target: string, json: boolean, signal: AbortSignal): Promise<void> {

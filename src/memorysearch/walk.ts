@@ -1,7 +1,7 @@
 // Owns which files of a clone are indexed and how they are read: Markdown only, no dot-paths, no symlinks, bounded size.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { readInside } from '../shared/read-inside.js';
 import type { FileStamp } from './store.js';
 
 /** Bytes of one file that are indexed; the rest of a larger file is not searchable. */
@@ -57,30 +57,11 @@ export async function walk(root: string): Promise<Map<string, FileStamp>> {
 }
 
 /**
- * Reads up to MAX_FILE_BYTES of a clone file, or null when it is gone or not a regular file.
- * Security invariant: opened with O_NOFOLLOW, so a symlink planted in the clone never exposes another file's text.
+ * Reads up to MAX_FILE_BYTES of a clone file, or null when it is gone, not a regular file, or not inside the clone.
+ * Security invariant: read with readInside, so a symlink planted in the clone (as the file or as any folder on its
+ * path) never exposes another file's text.
  */
 export function readIndexed(root: string, rel: string): { text: string; stamp: FileStamp } | null {
-  let fd: number;
-  try {
-    fd = openSync(join(root, rel), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const buf = Buffer.alloc(Math.min(st.size, MAX_FILE_BYTES));
-    let n = 0;
-    while (n < buf.length) {
-      const r = readSync(fd, buf, n, buf.length - n, n);
-      if (r === 0) break;
-      n += r;
-    }
-    return { text: buf.subarray(0, n).toString('utf8'), stamp: { mtimeMs: st.mtimeMs, size: st.size } };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  const r = readInside(root, rel, MAX_FILE_BYTES);
+  return r && { text: r.bytes.toString('utf8'), stamp: { mtimeMs: r.stat.mtimeMs, size: r.stat.size } };
 }

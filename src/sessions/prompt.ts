@@ -45,7 +45,7 @@ export class PromptCompiler {
     const turn = [
       '## This turn',
       '',
-      `You are @${t.agentName}. ${t.authorName} (${t.authorKind}) wrote in \`${t.target}\` (message \`${t.messageId}\`):`,
+      `You are @${promptName(t.agentName)}. ${promptName(t.authorName)} (${t.authorKind}) wrote in \`${t.target}\` (message \`${t.messageId}\`):`,
       '',
       fence,
       t.content,
@@ -55,6 +55,16 @@ export class PromptCompiler {
     ].join('\n');
     return { stable: p.stable, prompt: `${p.route}\n\n${turn}` };
   }
+}
+
+/**
+ * A member's name as the turn part shows it. Security invariant: a name is chosen by its member (a joining Human, an
+ * agent's owner), so one holding a newline, a control or bidi character or a backtick is shown JSON-quoted and can
+ * never forge the prompt's structure (a second "This turn" section, another author, a closed fence).
+ */
+export function promptName(name: string): string {
+  if (!/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029`]/u.test(name)) return name;
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029`]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function longestRun(s: string, ch: string): number {

@@ -45,6 +45,16 @@ export function checkText(v: unknown, b: TextBound): string {
   return v;
 }
 
+/** Control characters (C0, DEL, C1), bidirectional overrides and line/paragraph separators: never part of a name. */
+const NOT_IN_NAMES = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
+
+/** A name (shown in prompts, lists and terminals): a bounded text on one line of visible characters. */
+export function checkName(v: unknown, b: TextBound): string {
+  const s = checkText(v, b);
+  if (NOT_IN_NAMES.test(s)) throw new AppError('validation_failed', `${b.field} must be one line without control or bidirectional-override characters`);
+  return s;
+}
+
 /** An optional field: undefined passes through. */
 export function checkOptionalText(v: unknown, b: TextBound): string | undefined {
   return v === undefined ? undefined : checkText(v, b);

@@ -2,7 +2,7 @@
 import { keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
-import { checkText } from '../../shared/bounds.js';
+import { checkName } from '../../shared/bounds.js';
 import { INVITE_TTL_MS, MEMBER_NAME, MEMBERS_MAX, type InviteCreated, type Joined } from './contract.js';
 import type { Sql } from '../../server/store/types.js';
 
@@ -26,7 +26,7 @@ export class Invites {
   /** Owner or admin. The code is returned once; only its keyed hash is stored. Admin invites need the owner. */
   async create(actor: Actor, input: { name: string; role?: 'member' | 'admin' }): Promise<InviteCreated> {
     requireAdmin(actor, 'invite members');
-    const name = checkText(input.name, MEMBER_NAME);
+    const name = checkName(input.name, MEMBER_NAME);
     const role = input.role ?? 'member';
     if (role === 'admin' && actor.role !== 'owner') throw new AppError('denied', 'only the workspace owner may invite an admin');
     const code = newToken('ati');

@@ -25,6 +25,18 @@ const count = async (sql: string) => Number((await t.querySql<{ n: number }>(sql
 /** Fills a table with `n` rows in one statement (a recursive series; the same SQL on both engines). */
 const fill = (n: number, insert: string) => t.runSql(`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?) ${insert}`, [n]);
 
+test('a member name is one line of visible text: control characters, newlines and bidi overrides are refused and nothing is stored', async () => {
+  const before = await count('SELECT COUNT(*) AS n FROM members');
+  for (const name of ['bot\u001b[31m', 'two\nlines', 'evil\u202eexe', 'del\u007f', 'sep\u2028x', 'c1\u009b']) {
+    await assert.rejects(t.owner.members.createAgent({ name }), refused(/name must be one line without control/), JSON.stringify(name));
+    await assert.rejects(t.owner.members.invite({ name }), refused(/name must be one line without control/), JSON.stringify(name));
+  }
+  assert.equal(await count('SELECT COUNT(*) AS n FROM members'), before);
+  const ok = await t.owner.members.createAgent({ name: 'Zoë 🤖 Ng' });
+  assert.equal(ok.agent.name, 'Zoë 🤖 Ng');
+  await t.owner.members.remove(ok.agent.id);
+});
+
 test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or an invited person is refused, the invite stays unused, and a removal makes room`, async () => {
   const hash = t.db.startsWith('postgres') ? "decode(md5('f' || i), 'hex')" : 'randomblob(32)';
   const present = await count('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL');

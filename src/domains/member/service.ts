@@ -5,7 +5,7 @@ import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/con
 import { checkMemberRoom, Invites } from './invites.js';
 import { BatchedLookup } from './lookups.js';
 import type { Sql } from '../../server/store/types.js';
-import { checkText, clipText } from '../../shared/bounds.js';
+import { checkName, clipText } from '../../shared/bounds.js';
 import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
 
 interface MemberRow {
@@ -65,7 +65,7 @@ export class Members {
    * the owner's credential; later calls return the same workspace and owner without any credential.
    */
   async bootstrap(input: { ownerName?: string }): Promise<BootstrapResult> {
-    const ownerName = input.ownerName === undefined ? 'Owner' : checkText(input.ownerName, { ...MEMBER_NAME, field: 'ownerName' });
+    const ownerName = input.ownerName === undefined ? 'Owner' : checkName(input.ownerName, { ...MEMBER_NAME, field: 'ownerName' });
     const now = this.deps.clock.now();
     return this.deps.store.tx(async (sql) => {
       const existing = await sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE role = 'owner'`);
@@ -114,7 +114,7 @@ export class Members {
    */
   async createAgent(actor: Actor, input: { name: string }): Promise<AgentCreated> {
     requireAdmin(actor, 'add agents');
-    const name = checkText(input.name, MEMBER_NAME);
+    const name = checkName(input.name, MEMBER_NAME);
     const credential = newToken('ats');
     const row: MemberRow = { id: newCompactId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx(async (sql) => {
@@ -127,7 +127,7 @@ export class Members {
 
   /** Renames an agent (an admin, or the Human who created it); agent names stay unique in the workspace. */
   async renameAgent(actor: Actor, memberId: string, input: { name: string }): Promise<MemberDto> {
-    const name = checkText(input.name, MEMBER_NAME);
+    const name = checkName(input.name, MEMBER_NAME);
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
       await requireAdminOrCreator(sql, actor, memberId, 'rename agents');

@@ -38,9 +38,23 @@ test('an agent finds its own memory, with locators only', async () => {
   const s = structured(r);
   assert.deepEqual(Object.keys(s), ['hits']);
   assert.equal(s.hits.length, 1);
-  assert.deepEqual(Object.keys(s.hits[0]).sort(), ['endLine', 'path', 'snippet', 'startLine']);
+  assert.deepEqual(Object.keys(s.hits[0]), ['path', 'lines', 'score', 'snippet']);
   assert.equal(s.hits[0].path, 'billing.md');
-  assert.equal(s.hits[0].startLine, 1);
+  assert.equal(s.hits[0].lines, '1-3');
+  assert.equal(typeof s.hits[0].score, 'number');
+});
+
+test('hits are best first with a score to two significant digits', async () => {
+  const dir = memory.ensure('agt_s').dir;
+  writeFileSync(join(dir, 'deploy.md'), '# Deploy\n\n- deploy staging, then deploy production; a deploy needs approval\n');
+  writeFileSync(join(dir, 'log.md'), '# Log\n\n- 2026-11-03: wrote about the deploy dashboard and many other unrelated things today\n');
+  for (const n of ['a', 'b', 'c', 'd']) writeFileSync(join(dir, `${n}.md`), `# ${n}\n\n- nothing about that here\n`);
+  await ready('agt_s');
+  const s = structured(await h.callTool(ctx('agt_s'), 'agt_s', 'memory_search', { query: 'deploy' }));
+  assert.deepEqual(s.hits.map((x: { path: string }) => x.path), ['deploy.md', 'log.md']);
+  const [a, b] = s.hits.map((x: { score: number }) => x.score);
+  assert.ok(a > b && b > 0, `scores ${a}, ${b}`);
+  for (const x of [a, b]) assert.equal(x, Number(x.toPrecision(2)));
 });
 
 test("an agent can never search another agent's memory, whatever the route agent id says", async () => {

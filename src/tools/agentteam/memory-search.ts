@@ -35,8 +35,9 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
       // Security invariant: the clone searched is the one of the agent bound to the caller's credential, never an argument.
       const agentId = ctx.info.authorization.agentId;
       const out = memory ? memory.search(agentId, args.query as string, (args.limit as number | undefined) ?? MEMORY_DEFAULT_LIMIT) : ({ ok: false, reason: 'missing' } as const);
-      // Best first: the order is the rank, so the score is not shown.
-      if (out.ok) return toolResult({ hits: out.hits.map((h) => ({ path: h.path, startLine: h.startLine, endLine: h.endLine, snippet: h.snippet })) });
+      // Locators (ARCHITECTURE: path, line range, score, short snippet), best first: `lines` is "start-end" (1-based,
+      // inclusive), the score bm25 to two significant digits (higher is better; a line-number pair in keys cost ~10 tokens).
+      if (out.ok) return toolResult({ hits: out.hits.map((h) => ({ path: h.path, lines: `${h.startLine}-${h.endLine}`, score: Number(h.score.toPrecision(2)), snippet: h.snippet })) });
       if (out.reason === 'no_terms') return invalidInput('query has no words to search', 'use letters or digits; add * for a prefix');
       const why = out.reason === 'building' ? 'the memory index is being built' : 'there is no memory index yet';
       return toolError(INDEX_UNAVAILABLE, why, FALLBACK);
