@@ -1,5 +1,6 @@
 // Owns benchmark 8: what a model reads, in o200k tokens (gpt-tokenizer), per tool result and per Exec read, beside the content's own tokens.
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { ServerClient } from '../src/server-client/client.js';
 import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';
 import { BenchDaemon } from './setup.js';
@@ -21,7 +22,24 @@ export const TITLES = [
   'Write the migration guide', 'Measure token costs', 'Tag version 0.2.0',
 ];
 
+/** Projects and teams as a small team names them (some with a one-line description, as they are in practice). */
+export const PROJECTS = [
+  { name: 'Website relaunch', description: 'New landing page and docs site.' },
+  { name: 'Q1 release' },
+  { name: 'CI speed-up', description: 'Get the test suite under five minutes.' },
+  { name: 'PostgreSQL support' },
+  { name: 'Onboarding guide', description: 'A first-day guide for new agents.' },
+];
+export const TEAMS = [
+  { handle: 'web', displayName: 'Web team', description: 'Owns the website and the docs site.' },
+  { handle: 'platform', displayName: 'Platform' },
+  { handle: 'docs', displayName: 'Docs', description: 'Writes and reviews the guides.' },
+];
+
 const tok = (s: string) => encode(s).length;
+const sum = <T>(xs: readonly T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
+const projectContent = (p: { name: string; description?: string }) => tok(p.name) + (p.description ? tok(p.description) : 0);
+const teamContent = (t: { handle: string; displayName: string; description?: string }) => tok(t.handle) + tok(t.displayName) + (t.description ? tok(t.description) : 0);
 
 /**
  * The fixed envelope of a list result, measured: the same response with its list emptied (and its page's `authors`,
@@ -37,9 +55,19 @@ function envelopeTokens(text: string, list: string): number {
 
 export async function benchTokens(): Promise<BenchReport> {
   const d = await BenchDaemon.launch();
+  const server = new ServerClient({ baseUrl: d.serverUrl });
   try {
     const agentId = await d.addAgent('builder');
     const rt = await d.launchWithTokens(agentId);
+    // A realistic small team, added through the real owner API: the owner, two more Humans (invite → join; one an
+    // admin) and three agents (builder, the one the bench reads as, plus two more).
+    const humans: Record<string, string> = {};
+    for (const [name, role] of [['Ada', 'admin'], ['Grace', 'member']] as const) {
+      const inv = await d.owner('POST', '/api/daemon/invites', { name, role });
+      humans[name] = (await server.join(inv.code)).credential;
+    }
+    await d.addAgent('reviewer');
+    await d.addAgent('docs-bot');
     const mcpPath = `/api/internal/mcp/servers/${d.serverId}/agents/${agentId}`;
     const execPath = (a: string) => `/api/internal/exec/servers/${d.serverId}/agents/${agentId}/${a}`;
     const host = `127.0.0.1:${d.port}`;
@@ -73,6 +101,17 @@ export async function benchTokens(): Promise<BenchReport> {
     const reasons = LINES.slice(10, 15);
     for (const reason of reasons) await exec('approval/request', { subject: `task:${firstTask.id}`, reason });
 
+    // Projects and teams from several creators (the agent over Exec, the Humans over the server API); one project archived.
+    const projectIds: string[] = [];
+    for (const [i, p] of PROJECTS.entries()) {
+      if (i % 2 === 0) projectIds.push((await exec('project/create', p)).data.project.id);
+      else projectIds.push((await server.as(humans[i === 1 ? 'Ada' : 'Grace']!).projects.create(p)).id);
+    }
+    await server.as(humans.Grace!).projects.archive({ projectId: projectIds[3]! });
+    const teamIds: string[] = [];
+    for (const [i, t] of TEAMS.entries()) teamIds.push(i === 1 ? (await server.as(humans.Ada!).teams.create(t)).id : (await exec('team/create', t)).data.team.id);
+    const members = (await exec('workspace/members', {})).data.members as { memberId: string }[];
+    for (const m of members.slice(0, 4)) await exec('team/add-member', { teamId: teamIds[0]!, memberId: m.memberId });
     const history = await mcp('message_history_read', { target: 'channel:general', limit: 20 });
     const msgId = history.structured.messages[0].id;
     const rows: { what: string; text: string; items: number; content: number; list?: string }[] = [
@@ -84,11 +123,17 @@ export async function benchTokens(): Promise<BenchReport> {
       { what: 'Exec task create', text: (await exec('task/create', { title: TITLES[1]! })).text, items: 1, content: tok(TITLES[1]!) },
       { what: 'Exec review list (10 reviews)', text: (await exec('review/list', { filters: { target: `task:${firstTask.id}` } })).text, items: 10, content: reviewBodies.reduce((s, b) => s + tok(b), 0), list: 'reviews' },
       { what: 'Exec approval list (5 approvals)', text: (await exec('approval/list', {})).text, items: 5, content: reasons.reduce((s, r) => s + tok(r), 0), list: 'approvals' },
-      { what: 'Exec workspace members (2)', text: (await exec('workspace/members', {})).text, items: 2, content: 0, list: 'members' },
+      { what: `Exec workspace members (${members.length})`, text: (await exec('workspace/members', {})).text, items: members.length, content: 0, list: 'members' },
+      { what: 'Exec project get', text: (await exec('project/get', { projectId: projectIds[0]! })).text, items: 1, content: projectContent(PROJECTS[0]!) },
+      { what: `Exec project list (${PROJECTS.length} projects)`, text: (await exec('project/list', {})).text, items: PROJECTS.length, content: sum(PROJECTS, projectContent), list: 'projects' },
+      { what: 'Exec team get', text: (await exec('team/get', { teamId: teamIds[0]! })).text, items: 1, content: teamContent(TEAMS[0]!) },
+      { what: `Exec team list (${TEAMS.length} teams)`, text: (await exec('team/list', {})).text, items: TEAMS.length, content: sum(TEAMS, teamContent), list: 'teams' },
+      { what: 'Exec team members (4)', text: (await exec('team/members', { teamId: teamIds[0]! })).text, items: 4, content: 0, list: 'members' },
       { what: 'Exec profile get', text: (await exec('profile/get', {})).text, items: 1, content: 0 },
       ...(await knowledgeRows(tok)),
     ];
     rows.push(...(await workflowAndScheduleRows(exec, agentId, tok, LINES.slice(0, 10))));
+    if (process.env.SHOW_TEXTS) for (const r of rows) console.error(r.what, r.text);
     const out = rows.map((r) => {
       const total = tok(r.text);
       const perItem = (total - r.content) / r.items;
@@ -119,12 +164,16 @@ export async function benchTokens(): Promise<BenchReport> {
         ) +
         `\noverhead/item = (tokens - content) / items, the goal's figure; envelope = the same response with its list emptied;` +
         ` item beyond envelope = (tokens - content - envelope) / items.` +
+        `\nfixture: 20 one-line messages, 20 tasks, 10 reviews and 5 approvals on one task; a workspace of ${members.length} members` +
+        ` (the owner, Humans Ada (admin) and Grace, agents builder (the reader), reviewer and docs-bot); ${PROJECTS.length} projects` +
+        ` (3 by builder, 2 by the Humans, 1 archived), ${TEAMS.length} teams, 4 members in one.` +
         `\nsample message: ${JSON.stringify(history.structured.messages[0])}` +
         `\nsample run list item: ${JSON.stringify(JSON.parse(out.find((r) => r.list === 'runs')!.text).data.runs[0])}`,
       goals,
       json: { rows: out.map(({ text: _t, ...r }) => r) },
     };
   } finally {
+    server.close();
     await d.dispose();
   }
 }

@@ -65,8 +65,12 @@ test('task list pages walk every task exactly once, newest first; idempotent rep
 
 test('assign, comment, cancel, reopen and review get/resolve/reopen work through the binary', () => {
   assert.equal(report.assign.code, 0, JSON.stringify(report.assign));
-  assert.ok(report.assign.out.data.task.assigneeId);
-  assert.equal('assigneeId' in report.unassign.out.data.task, false, 'unassigned: omitted, not null');
+  // People by name (kind); the id assign took came from workspace members, and filters.assigneeId takes it too.
+  assert.equal(report.createdBy, 'worker (agent)');
+  assert.equal(report.assign.out.data.task.assignee, 'worker (agent)');
+  assert.equal(report.assignedGet.out.data.task.assignee, 'worker (agent)');
+  assert.deepEqual(report.assignedList.out.data.tasks.map((t: { id: string; assignee: string }) => [t.id, t.assignee]), [[report.assign.out.data.task.id, 'worker (agent)']]);
+  assert.equal('assignee' in report.unassign.out.data.task, false, 'unassigned: omitted, not null');
   // Follow-ups built only from what the model was shown: update with the listed revision, review get by the listed id.
   assert.equal(report.listedUpdate.code, 0, JSON.stringify(report.listedUpdate));
   assert.equal(report.listedUpdate.out.data.task.title, 'second, renamed');

@@ -23,7 +23,7 @@ const ts = new Date(8.64e15).toISOString(); // the longest ISO timestamp
 const big = Number.MAX_SAFE_INTEGER;
 
 const WORST = {
-  task: { id, title: worst(TASK_BOUNDS.title), description: worst(TASK_BOUNDS.description), status: 'in_progress', assigneeId: id, projectId: id, createdBy: id, blockedReason: worst(TASK_BOUNDS.reason), revision: big, createdAt: ts, updatedAt: ts } satisfies TaskDto,
+  task: { id, title: worst(TASK_BOUNDS.title), description: worst(TASK_BOUNDS.description), status: 'in_progress', assigneeId: id, projectId: id, createdBy: id, creator: { name: worst(MEMBER_NAME), kind: 'agent' }, assignee: { name: worst(MEMBER_NAME), kind: 'human' }, blockedReason: worst(TASK_BOUNDS.reason), revision: big, createdAt: ts, updatedAt: ts } satisfies TaskDto,
   comment: { id, taskId: id, authorId: id, body: worst(TASK_BOUNDS.comment), createdAt: ts } satisfies TaskCommentDto,
   review: { id, target: 'x'.repeat(TARGET_MAX), authorId: id, author: { name: worst(MEMBER_NAME), kind: 'agent' }, verdict: 'request_changes', body: worst(REVIEW_BODY), status: 'resolved', revision: big, createdAt: ts, updatedAt: ts } satisfies ReviewDto,
   message: {

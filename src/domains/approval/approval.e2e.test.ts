@@ -2,10 +2,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runExecSteps, TestDaemon } from '../../../test/harness.js';
+import { ownerApi } from '../../../test/turns-kit.js';
 
 const d = new TestDaemon();
 let a: Record<string, any>;
 let b: Record<string, any>;
+let c: Record<string, any>;
 let aliceId: string;
 
 before(async () => {
@@ -43,6 +45,21 @@ before(async () => {
     { name: 'approve', run: ['approval', 'approve'], input: { approvalId: a.request.out.data.approval.id } },
     { name: 'after', run: ['approval', 'get'], input: { approvalId: a.request.out.data.approval.id } },
   ]);
+  // The subject as shown (the bare task id) goes back into request; a Human decides by the id the list showed.
+  c = await runExecSteps(d, 'alice', [
+    { name: 'task', run: ['task', 'create'], input: { title: 'Rotate keys' } },
+    { name: 'bare', run: ['approval', 'request'], input: { subject: '${task.data.task.id}', reason: 'Rotate the staging key' } },
+    { name: 'listed', run: ['approval', 'list'], input: { limit: 1, filters: { status: 'pending' } } },
+    { name: 'again', run: ['approval', 'request'], input: { subject: '${listed.data.approvals.0.subject}', reason: 'And the prod key' } },
+    { name: 'listed2', run: ['approval', 'list'], input: { limit: 1, filters: { status: 'pending' } } },
+  ]);
+  const owner = await ownerApi(d);
+  try {
+    await owner.api.approvals.approve({ approvalId: c.listed2.out.data.approvals[0].id, note: 'go' });
+  } finally {
+    owner.close();
+  }
+  Object.assign(c, await runExecSteps(d, 'alice', [{ name: 'decided', run: ['approval', 'get'], input: { approvalId: c.listed2.out.data.approvals[0].id } }]));
 });
 after(() => d.dispose());
 
@@ -76,6 +93,16 @@ test('an agent approving or rejecting is denied, even its own request; cancellin
   // filters.requesterId takes the member id that workspace members and profile get show.
   assert.deepEqual([b.mine.out.data.approvals.length, b.mine.out.data.authors], [2, { alice: 'agent' }]);
   assert.ok(b.mine.out.data.approvals.every((x: any) => x.by === 'alice'));
+});
+
+test('the subject is shown as its bare id and taken back in that form; a Human decides by the id the list showed', () => {
+  const taskId = c.task.out.data.task.id;
+  assert.deepEqual([c.bare.code, c.bare.out.data.approval.subject], [0, taskId], 'tsk_ already says task: no task: prefix');
+  assert.equal(c.listed.out.data.approvals[0].subject, taskId);
+  assert.deepEqual([c.again.code, c.again.out.data.approval.subject, 'notify' in c.again.out.data.approval], [0, taskId, false], 'same subject, decision to the task');
+  assert.equal(c.listed2.out.data.approvals[0].id, c.again.out.data.approval.id);
+  const shown = c.decided.out.data.approval;
+  assert.deepEqual([shown.status, shown.decidedBy, shown.note, shown.subject], ['approved', 'owner (human)', 'go', taskId]);
 });
 
 test('every validation failure is typed', () => {

@@ -88,6 +88,13 @@ test('bad input is a typed failure and stores nothing', async () => {
   assert.equal((await bob.approvals.get(p.id)).status, 'pending');
   assert.equal((await t.owner.approvals.list({ limit: 100 })).approvals.length, n + 1);
   assert.equal((await alice.approvals.request({ subject: `team:${team.id}`, reason: 'x', notify: `task:${taskId}` })).subject, `team:${team.id}`);
+  // The bare id names the same subject (its prefix says the kind): stored and posted as kind:<id>, the task default notify.
+  const bare = await alice.approvals.request({ subject: taskId, reason: 'bare' });
+  assert.deepEqual([bare.subject, bare.notify], [`task:${taskId}`, `task:${taskId}`]);
+  assert.equal((await alice.approvals.request({ subject: team.id, reason: 'x', notify: `task:${taskId}` })).subject, `team:${team.id}`);
+  await assert.rejects(alice.approvals.request({ subject: team.id, reason: 'x' }), code('validation_failed'), 'a bare non-task subject needs notify too');
+  await assert.rejects(alice.approvals.request({ subject: 'msg_1', reason: 'x' }), code('validation_failed'), 'a prefix that names no subject kind');
+  await assert.rejects(alice.approvals.request({ subject: 'tsk_missing', reason: 'x' }), code('not_found'));
 });
 
 test('idempotency keys replay requests and decisions; a different body under a key is idempotency_conflict', async () => {

@@ -6,9 +6,34 @@ import type { Page } from '../../shared/page.js';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
-/** An explicit locator of what is to be approved: `task:<id>`, `project:<id>`, `team:<id>` or a workflow `step:<id>`; it must exist. */
-export const SUBJECT_PATTERN = '^(task|project|team|step):[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
+/**
+ * An explicit locator of what is to be approved: `task:<id>`, `project:<id>`, `team:<id>` or a workflow `step:<id>`; it
+ * must exist. Stored and posted canonically (`kind:<id>`); a bare id whose prefix names its kind (`tsk_…`) is the same
+ * subject, and is the form a model reads (the prefix already says the kind, so `task:` would only repeat it).
+ */
+export const SUBJECT_PATTERN = '^((task|project|team|step):[A-Za-z0-9][A-Za-z0-9_-]{0,99}|(tsk|prj|team|wfs)_[A-Za-z0-9_-]{1,95})$';
 export const SUBJECT_TABLES = { task: 'tasks', project: 'projects', team: 'teams', step: 'workflow_steps' } as const;
+export type SubjectKind = keyof typeof SUBJECT_TABLES;
+/** The id prefix each subject kind's ids are made with (every generated id, compact or older, starts with it). */
+export const SUBJECT_PREFIXES: Readonly<Record<SubjectKind, string>> = { task: 'tsk_', project: 'prj_', team: 'team_', step: 'wfs_' };
+const SUBJECT_RE = new RegExp(SUBJECT_PATTERN);
+
+/** The canonical `kind:<id>` of a subject given in either form; undefined when it is neither. */
+export function canonicalSubject(s: unknown): { kind: SubjectKind; id: string; subject: string } | undefined {
+  if (typeof s !== 'string' || !SUBJECT_RE.test(s)) return undefined;
+  const i = s.indexOf(':');
+  if (i >= 0) return { kind: s.slice(0, i) as SubjectKind, id: s.slice(i + 1), subject: s };
+  const kind = (Object.keys(SUBJECT_PREFIXES) as SubjectKind[]).find((k) => s.startsWith(SUBJECT_PREFIXES[k]))!;
+  return { kind, id: s, subject: `${kind}:${s}` };
+}
+
+/** A stored subject as a model reads it: the bare id when its prefix names its kind, else the stored `kind:<id>`. */
+export function shownSubject(subject: string): string {
+  const i = subject.indexOf(':');
+  const kind = subject.slice(0, i) as SubjectKind;
+  const id = subject.slice(i + 1);
+  return Object.prototype.hasOwnProperty.call(SUBJECT_PREFIXES, kind) && id.startsWith(SUBJECT_PREFIXES[kind]) ? id : subject;
+}
 export const REASON_MAX = 2000;
 export const NOTE_MAX = 2000;
 /** Serialized (JSON, UTF-8) byte bounds of each stored free-text field. */
@@ -42,7 +67,7 @@ export interface ApprovalPage extends Page {
 }
 
 const strict = { additionalProperties: false } as const;
-export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: task:<id>, project:<id>, team:<id> or step:<id>.' });
+export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: a task, project, team or step id (tsk_…, prj_…, team_…, wfs_…), or task:<id> etc.' });
 export const Reason = Type.String({ minLength: 1, maxLength: REASON_MAX });
 export const Note = Type.String({ maxLength: NOTE_MAX });
 export const NotifyTarget = Type.String({ minLength: 1, maxLength: 300, description: 'Exact message target for the decision; default the subject (task only).' });

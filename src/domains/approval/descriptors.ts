@@ -14,7 +14,7 @@ export const approvalRequest = defineAction({
   summary: 'Ask a Human to approve a subject.',
   input: Strict({ subject: Subject, reason: Reason, notify: Type.Optional(NotifyTarget), ...mutationSelectors }),
   output: ApprovalOut,
-  example: { subject: 'task:tsk_8f2k1', reason: 'Deploy to production' },
+  example: { subject: 'tsk_8f2k1', reason: 'Deploy to production' },
   risk: 'write',
   resultPolicy: 'mutation',
 });

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Strict } from '../../catalog/schemas.js';
 import { COMPACT_TIME_PATTERN, authorLabel, compactTime, pagePeople } from '../../shared/compact.js';
-import { APPROVAL_STATUSES, type ApprovalDto, type ApprovalPage } from './contract.js';
+import { APPROVAL_STATUSES, shownSubject, type ApprovalDto, type ApprovalPage } from './contract.js';
 
 /** A request is pending until decided or cancelled: only then does it carry `status`. */
 const Status = Type.Optional(Type.Union(APPROVAL_STATUSES.filter((s) => s !== 'pending').map((s) => Type.Literal(s)), { description: 'Absent: pending.' }));
@@ -11,11 +11,14 @@ type Decided = Exclude<ApprovalDto['status'], 'pending'>;
 /**
  * `id` for get/approve/reject/cancel; `by` (the requester) and `decidedBy` are people as `name (kind)`: no approval call
  * takes a member id back except filters.requesterId, which workspace members and profile get name; `notify` only when
- * the decision goes somewhere other than the subject; decidedBy and note only once set; createdAt dropped.
+ * the decision goes somewhere other than the subject; decidedBy and note only once set; createdAt dropped. The subject is
+ * its bare id (`tsk_…`: the prefix says the kind; `approval request` takes this form back), `kind:<id>` only for an id
+ * without its kind's prefix.
  */
+const SubjectShown = Type.String({ description: 'The subject id (tsk_, prj_, team_, wfs_ say its kind).' });
 export const ApprovalView = Strict({
   id: Type.String(),
-  subject: Type.String(),
+  subject: SubjectShown,
   status: Status,
   reason: Type.String(),
   by: Type.String({ description: 'Requester: name (kind).' }),
@@ -39,7 +42,7 @@ function common(a: ApprovalDto, label: (p: ApprovalDto['requester']) => string) 
 
 export function projectApproval(a: ApprovalDto): ApprovalView {
   const { status, ...rest } = common(a, authorLabel);
-  return { id: a.id, subject: a.subject, ...(status ? { status } : {}), reason: a.reason, by: authorLabel(a.requester), revision: a.revision, updatedAt: compactTime(a.updatedAt), ...rest };
+  return { id: a.id, subject: shownSubject(a.subject), ...(status ? { status } : {}), reason: a.reason, by: authorLabel(a.requester), revision: a.revision, updatedAt: compactTime(a.updatedAt), ...rest };
 }
 
 /**
@@ -48,7 +51,7 @@ export function projectApproval(a: ApprovalDto): ApprovalView {
  */
 export const ApprovalListItem = Strict({
   id: Type.String(),
-  subject: Type.String(),
+  subject: SubjectShown,
   status: Status,
   reason: Type.String(),
   by: Type.String({ description: 'Requester name; kind in authors.' }),
@@ -62,7 +65,7 @@ export function projectApprovalPage(page: ApprovalPage): { approvals: ApprovalLi
   const people = pagePeople(page.approvals.flatMap((a) => (a.decider ? [a.requester, a.decider] : [a.requester])));
   const approvals = page.approvals.map((a): ApprovalListItem => {
     const { status, ...rest } = common(a, people.label);
-    return { id: a.id, subject: a.subject, ...(status ? { status } : {}), reason: a.reason, by: people.label(a.requester), ...rest };
+    return { id: a.id, subject: shownSubject(a.subject), ...(status ? { status } : {}), reason: a.reason, by: people.label(a.requester), ...rest };
   });
   return { approvals, authors: people.authors };
 }

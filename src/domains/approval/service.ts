@@ -8,7 +8,7 @@ import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { memberNames, nameOf, type MemberName } from '../member/names.js';
-import { APPROVAL_STATUSES, boundedField, NOTE_MAX, REASON_MAX, SUBJECT_PATTERN, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
+import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
 
 interface ApprovalRow {
   id: string;
@@ -25,7 +25,6 @@ interface ApprovalRow {
 }
 
 const COLS = 'id, subject, reason, notify, status, requested_by, decided_by, note, revision, created_at, updated_at';
-const SUBJECT_RE = new RegExp(SUBJECT_PATTERN);
 
 /** Newest first; createdAt never changes, so the order needs no moved check. */
 export const APPROVAL_ORDER: Ordering = {
@@ -82,17 +81,19 @@ export class Approvals {
   }
 
   async request(actor: Actor, input: { subject: string; reason: string; notify?: string }): Promise<ApprovalDto> {
-    if (typeof input.subject !== 'string' || !SUBJECT_RE.test(input.subject)) throw new AppError('validation_failed', 'subject must be exact: task:<id>, project:<id>, team:<id> or step:<id>');
+    // Either form names one subject: a bare id's prefix says its kind; it is stored (and compared) as `kind:<id>`.
+    const s = canonicalSubject(input.subject);
+    if (!s) throw new AppError('validation_failed', 'subject must be a task, project, team or step id (tsk_…, prj_…, team_…, wfs_…) or exact task:<id>, project:<id>, team:<id>, step:<id>');
     const reason = boundedField(input.reason, 'reason', 1, REASON_MAX);
-    const [kind, id] = input.subject.split(':') as [keyof typeof SUBJECT_TABLES, string];
+    const { kind, id, subject } = s;
     if (input.notify === undefined && kind !== 'task') throw new AppError('validation_failed', 'give notify (an exact message target) for a non-task subject');
-    const target = parseTarget(input.notify ?? input.subject);
+    const target = parseTarget(input.notify ?? subject);
     return this.deps.store.tx(async (sql) => {
-      if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw new AppError('not_found', `subject ${input.subject} not found`);
+      if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw new AppError('not_found', `subject ${subject} not found`);
       // Security invariant: the requester may only name a notify target they could post to themselves.
       const notify = await authorizeTarget(sql, actor, target);
       const now = this.deps.clock.now();
-      const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject: input.subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
+      const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);
       return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
     });

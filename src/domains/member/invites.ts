@@ -1,5 +1,5 @@
 // Owns invites: one-time, expiring codes an owner or admin creates; redeeming one creates a new Human member with its own credential.
-import { keyedHash, newId, newToken } from '../../shared/ids.js';
+import { keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkName } from '../../shared/bounds.js';
@@ -56,7 +56,7 @@ export class Invites {
       if (!ws) throw badCode();
       await checkMemberRoom(sql);
       const credential = newToken('ats');
-      const id = newId('mem');
+      const id = newCompactId('mem');
       await sql.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin) VALUES (?, ?, 'human', 'member', ?, ?, ?)", [
         id,
         inv.name,

@@ -1,6 +1,6 @@
 // Owns the `project` domain contract: the Project DTO (TypeBox), statuses, request bodies, every bound and who may do what.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { Page } from '../../shared/page.js';
 
 export const NAME_MAX = 200;
@@ -20,6 +20,8 @@ export const Project = Strict({
   description: Type.String(),
   status: ProjectStatus,
   createdBy: Type.String(),
+  /** createdBy's display name and kind, read with the row (one batched lookup per page). */
+  creator: MemberRef,
   revision: Type.Integer({ minimum: 0 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { Description, Name, ProjectStatus, QUERY_MAX } from './contract.js';
-import { ProjectView } from './project.js';
+import { ProjectListItem, ProjectView } from './project.js';
 
 const ProjectId = Id('Project id, e.g. prj_8f2k1.');
 const ProjectOut = Strict({ project: ProjectView });
@@ -40,7 +40,7 @@ export const projectList = defineAction({
     cursor: Cursor,
     filters: Type.Optional(Strict({ status: Type.Optional(ProjectStatus), query: Type.Optional(Type.String({ minLength: 1, maxLength: QUERY_MAX, description: 'Part of the name, any case.' })) })),
   }),
-  output: Strict({ projects: Type.Array(ProjectView), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ projects: Type.Array(ProjectListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { filters: { status: 'active' } },
   risk: 'read',
   resultPolicy: 'cursor',

@@ -24,6 +24,10 @@ before(async () => {
     { name: 'task', run: ['task', 'create'], input: { title: 'filed', projectId: '${create.data.project.id}' } },
     { name: 'tasks', run: ['task', 'list'], input: { filters: { projectId: '${create.data.project.id}' } } },
     { name: 'list', run: ['project', 'list'], input: { limit: 1, filters: { status: 'active', query: 'e2e' } } },
+    // What the list showed is enough for the next call: get by its id, a revision-checked archive by its revision.
+    { name: 'listedGet', run: ['project', 'get'], input: { projectId: '${list.data.projects.0.id}' } },
+    { name: 'listedArchive', run: ['project', 'archive'], input: { projectId: '${list.data.projects.0.id}', expectedRevision: '${list.data.projects.0.revision}' } },
+    { name: 'listedUnarchive', run: ['project', 'unarchive'], input: { projectId: '${list.data.projects.0.id}', expectedRevision: '${listedArchive.data.project.revision}' } },
     { name: 'noName', run: ['project', 'create'], input: {} },
     { name: 'longName', run: ['project', 'create'], input: { name: 'x'.repeat(201) } },
     { name: 'blankName', run: ['project', 'create'], input: { name: '   ' } },
@@ -52,7 +56,9 @@ after(() => d.dispose());
 test('every project action works through agentteam exec; the key replays; stale revisions conflict', () => {
   const p = a.create.out.data.project;
   assert.equal(a.create.code, 0);
-  assert.deepEqual([p.name, p.status, p.revision], ['E2E', 'active', 1]);
+  // Active: no status (its schema: absent means active); the creator by name (kind), no member id.
+  assert.deepEqual([p.name, p.status, p.revision, p.createdBy], ['E2E', undefined, 1, 'alice (agent)']);
+  assert.deepEqual(Object.keys(p).sort(), ['createdBy', 'description', 'id', 'name', 'revision', 'updatedAt']);
   assert.equal(a.replay.out.data.project.id, p.id, 'same idempotencyKey, same project');
   assert.equal(a.keyReuse.out.error.code, 'idempotency_conflict');
   assert.equal(a.get.out.data.project.id, p.id);
@@ -60,11 +66,13 @@ test('every project action works through agentteam exec; the key replays; stale 
   assert.equal(a.stale.out.error.code, 'conflict');
   assert.equal(a.archive.out.data.project.status, 'archived');
   assert.equal(a.taskInArchived.out.error.code, 'conflict');
-  assert.equal(a.unarchive.out.data.project.status, 'active');
+  assert.equal('status' in a.unarchive.out.data.project, false, 'active again: no status');
   assert.equal(a.task.out.data.task.projectId, p.id);
   assert.deepEqual(a.tasks.out.data.tasks.map((t: any) => t.id), [a.task.out.data.task.id]);
-  assert.deepEqual(a.list.out.data.projects.map((x: any) => x.id), [p.id]);
+  assert.deepEqual(a.list.out.data.projects, [{ id: p.id, name: 'E2E 2', revision: 4, description: 'through the CLI' }], 'a list item: no createdBy or updatedAt');
   assert.equal(a.list.out.data.hasMore, false);
+  assert.equal(a.listedGet.out.data.project.createdBy, 'alice (agent)');
+  assert.deepEqual([a.listedArchive.code, a.listedArchive.out.data.project.status, a.listedUnarchive.code], [0, 'archived', 0]);
 });
 
 test('every validation failure is typed and changes nothing', () => {
@@ -76,11 +84,12 @@ test('every validation failure is typed and changes nothing', () => {
   assert.equal(a.noChange.out.error.code, 'validation_failed');
   assert.equal(a.badCursor.out.error.code, 'validation_failed');
   assert.equal(a.missing.out.error.code, 'not_found');
-  assert.equal(b.after.out.data.project.revision, 4, 'nothing but the four accepted changes');
+  assert.equal(b.after.out.data.project.revision, 6, 'nothing but the six accepted changes');
 });
 
 test('another member reads and lists the project but every change is denied; they can create their own', () => {
   assert.equal(b.get.code, 0);
+  assert.equal(b.get.out.data.project.createdBy, 'alice (agent)', 'another reader sees the creator by name too');
   assert.ok(b.list.out.data.projects.some((x: any) => x.id === a.create.out.data.project.id));
   for (const k of ['update', 'archive', 'unarchive']) {
     assert.equal(b[k].out.error.code, 'denied', k);

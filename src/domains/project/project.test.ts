@@ -29,8 +29,11 @@ const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
 
 test('the creator and the owner change a project; every other member reads it and is denied any change', async () => {
   const p = await alice.projects.create({ name: 'Relaunch', description: 'site' });
-  assert.deepEqual([p.status, p.revision, p.createdBy], ['active', 1, aliceId]);
+  assert.deepEqual([p.status, p.revision, p.createdBy, p.creator], ['active', 1, aliceId, { name: 'alice', kind: 'agent' }]);
   assert.equal((await bob.projects.get(p.id)).name, 'Relaunch');
+  // Every read names the creator (one batched lookup per page), whoever reads and whoever last changed it.
+  assert.deepEqual((await bob.projects.get(p.id)).creator, { name: 'alice', kind: 'agent' });
+  assert.deepEqual((await bob.projects.list({ query: 'relaunch' })).projects.map((x) => x.creator), [{ name: 'alice', kind: 'agent' }]);
   await assert.rejects(bob.projects.update({ projectId: p.id, expectedRevision: 1, name: 'mine' }), code('denied'));
   await assert.rejects(bob.projects.archive({ projectId: p.id }), code('denied'));
   await assert.rejects(bob.projects.unarchive({ projectId: p.id }), code('denied'));
@@ -38,7 +41,7 @@ test('the creator and the owner change a project; every other member reads it an
   assert.equal(u.revision, 2);
   await assert.rejects(alice.projects.update({ projectId: p.id, expectedRevision: 1, name: 'stale' }), code('conflict'));
   const o = await t.owner.projects.update({ projectId: p.id, expectedRevision: 2, description: 'by the owner' });
-  assert.equal(o.description, 'by the owner');
+  assert.deepEqual([o.description, o.creator.name], ['by the owner', 'alice'], 'an update by the owner keeps the creator');
   const arch = await alice.projects.archive({ projectId: p.id, expectedRevision: 3 });
   assert.equal(arch.status, 'archived');
   await assert.rejects(alice.projects.archive({ projectId: p.id }), code('conflict'));

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { idOf, isOwner, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
+import { memberNames, nameOf, type MemberName } from '../member/names.js';
 import { DESCRIPTION_MAX, NAME_MAX, PROJECT_STATUSES, QUERY_MAX, type ProjectDto, type ProjectPage, type ProjectStatus } from './contract.js';
 
 interface ProjectRow {
@@ -30,16 +31,24 @@ export const PROJECT_ORDER: Ordering = {
   moved: 'moved_seq',
 };
 
-const dto = (r: ProjectRow): ProjectDto => ({
+const dto = (r: ProjectRow, names: Map<string, MemberName>): ProjectDto => ({
   id: r.id,
   name: r.name,
   description: r.description,
   status: r.status,
   createdBy: r.created_by,
+  creator: nameOf(names, r.created_by),
   revision: r.revision,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
+
+/** The DTOs of `rows` with their creators' names: one batched query for the whole set. */
+async function dtos(sql: Pick<Sql, 'all'>, rows: ProjectRow[]): Promise<ProjectDto[]> {
+  const names = await memberNames(sql, rows.map((r) => r.created_by));
+  return rows.map((r) => dto(r, names));
+}
+const one = async (sql: Sql, r: ProjectRow): Promise<ProjectDto> => (await dtos(sql, [r]))[0]!;
 
 /** `%`, `_` and `\` in a name query match themselves. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -80,7 +89,7 @@ export class Projects {
       r.revision,
     ]);
     if (changed !== 1) throw new AppError('conflict', 'the project changed concurrently', { hint: 'get the project again and reapply your change' });
-    return dto(row);
+    return one(sql, row);
   }
 
   async create(actor: Actor, input: { name: string; description?: string }): Promise<ProjectDto> {
@@ -91,11 +100,11 @@ export class Projects {
     await this.deps.store.tx((sql) =>
       sql.run(`INSERT INTO projects (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.name_fold, row.description, row.status, row.created_by, row.revision, row.created_at, row.updated_at, row.moved_seq]),
     );
-    return dto(row);
+    return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
   }
 
   async get(_actor: Actor, projectId: string): Promise<ProjectDto> {
-    return this.deps.store.tx(async (sql) => dto(await this.load(sql, projectId)));
+    return this.deps.store.tx(async (sql) => one(sql, await this.load(sql, projectId)));
   }
 
   /** Every member reads. `query` matches a case-folded substring of the name; both filters are bound into the cursor. */
@@ -107,8 +116,8 @@ export class Projects {
     const params: string[] = [];
     if (input.status) (where.push('status = ?'), params.push(input.status));
     if (query) (where.push("name_fold LIKE ? ESCAPE '\\'"), params.push(likePattern(query)));
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<ProjectRow & Record<string, unknown>>(sql, this.deps.cursors, {
+    const { p, projects } = await this.deps.store.tx(async (sql) => {
+      const p = await keysetPage<ProjectRow & Record<string, unknown>>(sql, this.deps.cursors, {
         ordering: PROJECT_ORDER,
         columns: COLS,
         from: 'projects',
@@ -117,9 +126,10 @@ export class Projects {
         filter: { status: input.status ?? null, query },
         limit: input.limit,
         cursor: input.cursor,
-      }),
-    );
-    const page: ProjectPage = { projects: p.rows.map(dto), hasMore: p.hasMore };
+      });
+      return { p, projects: await dtos(sql, p.rows) };
+    });
+    const page: ProjectPage = { projects, hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
     return page;
   }

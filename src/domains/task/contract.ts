@@ -1,6 +1,6 @@
 // Owns the `task` domain contract: the Task and TaskComment DTOs (TypeBox, used by server, client and Exec output), bodies and bounds.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import { ID_PATTERN } from '../../shared/ids.js';
 import type { Page } from '../../shared/page.js';
 import type { TextBound } from '../../shared/bounds.js';
@@ -34,6 +34,9 @@ export const Task = Strict({
   assigneeId: Type.Union([Type.String(), Type.Null()]),
   projectId: Type.Union([Type.String(), Type.Null()]),
   createdBy: Type.String(),
+  /** createdBy's and assigneeId's display names and kinds, read with the row (one batched lookup per page). */
+  creator: MemberRef,
+  assignee: Type.Union([MemberRef, Type.Null()]),
   blockedReason: Type.Union([Type.String(), Type.Null()]),
   revision: Type.Integer({ minimum: 0 }),
   createdAt: Timestamp,

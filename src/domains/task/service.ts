@@ -4,6 +4,8 @@ import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js
 import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { memberById } from '../member/service.js';
+import { memberNames, nameOf, type MemberName } from '../member/names.js';
+import { MEMBER_NAME } from '../member/contract.js';
 import { projectById } from '../project/service.js';
 import { Messages } from '../message/service.js';
 import { checkOptionalText, checkText, clipText } from '../../shared/bounds.js';
@@ -38,8 +40,11 @@ export function allowedTransitions(status: TaskStatus): TaskTransition[] {
 
 const COLS = 'id, title, description, status, assignee_id, project_id, created_by, blocked_reason, revision, created_at, updated_at';
 
-/** Rows stored before the byte bounds (or over them) read back clipped with a marker, so every task fits its budget. */
-function taskDto(r: TaskRow): TaskDto {
+/**
+ * Rows stored before the byte bounds (or over them) read back clipped with a marker, so every task fits its budget.
+ * `names` holds the creator's and the assignee's names (one batched lookup per page, see rowsToDtos).
+ */
+function taskDto(r: TaskRow, names: Map<string, MemberName>): TaskDto {
   return {
     id: r.id,
     title: clipText(r.title, B.title.bytes),
@@ -48,11 +53,20 @@ function taskDto(r: TaskRow): TaskDto {
     assigneeId: r.assignee_id,
     projectId: r.project_id,
     createdBy: r.created_by,
+    creator: nameOf(names, r.created_by),
+    assignee: r.assignee_id === null ? null : nameOf(names, r.assignee_id),
     blockedReason: r.blocked_reason === null ? null : clipText(r.blocked_reason, B.reason.bytes),
     revision: r.revision,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
+}
+
+/** The DTOs of `rows` with their members' names: one batched query for the whole set, none when `known` names everyone. */
+async function rowsToDtos(sql: Pick<Sql, 'all'>, rows: TaskRow[], known: Map<string, MemberName> = new Map()): Promise<TaskDto[]> {
+  const missing = rows.flatMap((r) => [r.created_by, r.assignee_id]).filter((id): id is string => id !== null && !known.has(id));
+  const names = missing.length === 0 ? known : new Map([...known, ...(await memberNames(sql, missing))]);
+  return rows.map((r) => taskDto(r, names));
 }
 
 /** Newest first; createdAt never changes, so tasks never move in this order. */
@@ -83,10 +97,12 @@ export class Tasks {
     return row;
   }
 
-  private async assignee(sql: Sql, id: string | null | undefined): Promise<string | null> {
+  /** The assignee's id and name (null: unassigned); a removed or unknown member is validation_failed. */
+  private async assignee(sql: Sql, id: string | null | undefined): Promise<{ id: string; name: MemberName } | null> {
     if (id === undefined || id === null) return null;
-    if (typeof id !== 'string' || !(await memberById(sql, id))) throw new AppError('validation_failed', 'assigneeId is not a workspace member');
-    return id;
+    const m = typeof id === 'string' ? await memberById(sql, id) : undefined;
+    if (!m) throw new AppError('validation_failed', 'assigneeId is not a workspace member');
+    return { id: m.id, name: { name: clipText(m.name, MEMBER_NAME.bytes), kind: m.kind } };
   }
 
   /** A task may be filed only under an existing, active project. */
@@ -103,14 +119,14 @@ export class Tasks {
    * revision that was read, so a concurrent writer (another server process on the same database) can never be
    * overwritten silently: the loser gets conflict.
    */
-  private async save(sql: Sql, r: TaskRow): Promise<TaskDto> {
+  private async save(sql: Sql, r: TaskRow, known?: Map<string, MemberName>): Promise<TaskDto> {
     const next: TaskRow = { ...r, revision: r.revision + 1, updated_at: Math.max(this.deps.clock.now(), r.updated_at) };
     const changed = await sql.run(
       'UPDATE tasks SET title = ?, description = ?, status = ?, assignee_id = ?, project_id = ?, blocked_reason = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?',
       [next.title, next.description, next.status, next.assignee_id, next.project_id, next.blocked_reason, next.revision, next.updated_at, next.id, r.revision],
     );
     if (changed !== 1) throw new AppError('conflict', 'the task changed concurrently', { hint: 'get the task again and reapply your change' });
-    return taskDto(next);
+    return (await rowsToDtos(sql, [next], known))[0]!;
   }
 
   async create(actor: Actor, input: { title: string; description?: string; assigneeId?: string; projectId?: string }): Promise<TaskDto> {
@@ -118,12 +134,13 @@ export class Tasks {
     const description = checkOptionalText(input.description, B.description) ?? '';
     const write = async (sql: Sql) => {
       const now = this.deps.clock.now();
+      const assignee = await this.assignee(sql, input.assigneeId);
       const row: TaskRow = {
         id: this.deps.ids.next('tsk', this.deps.clock.now()),
         title,
         description,
         status: 'open',
-        assignee_id: await this.assignee(sql, input.assigneeId),
+        assignee_id: assignee?.id ?? null,
         project_id: await this.project(sql, input.projectId),
         created_by: actor.id,
         blocked_reason: null,
@@ -144,7 +161,10 @@ export class Tasks {
         row.created_at,
         row.updated_at,
       ]);
-      return taskDto(row);
+      // The creator is the actor and the assignee was just read: no names query.
+      const names = new Map<string, MemberName>([[actor.id, { name: actor.name, kind: actor.kind }]]);
+      if (assignee) names.set(assignee.id, assignee.name);
+      return taskDto(row, names);
     };
     // With no assignee or project to check, a create is one INSERT of a fresh id: atomic by itself, so it runs as one
     // autocommit statement (on PostgreSQL one round trip instead of BEGIN, INSERT, COMMIT).
@@ -153,7 +173,7 @@ export class Tasks {
   }
 
   async get(_actor: Actor, taskId: string): Promise<TaskDto> {
-    return this.deps.store.tx(async (sql) => taskDto(await this.load(sql, taskId)));
+    return this.deps.store.tx(async (sql) => (await rowsToDtos(sql, [await this.load(sql, taskId)]))[0]!);
   }
 
   /** createdAt DESC, id DESC; filters status and assigneeId are bound into the cursor. */
@@ -164,7 +184,7 @@ export class Tasks {
     normalizeLimit(input.limit);
     const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null, ...(input.projectId ? { projectId: input.projectId } : {}) };
     const p = await keysetPage<TaskRow & Record<string, unknown>>(this.deps.store, this.deps.cursors, { ...taskPageQuery(filter), limit: input.limit, cursor: input.cursor });
-    const fit = fitPage(p, p.rows.map(taskDto));
+    const fit = fitPage(p, await rowsToDtos(this.deps.store, p.rows));
     const page: TaskPage = { tasks: fit.items, hasMore: fit.hasMore };
     if (fit.nextCursor) page.nextCursor = fit.nextCursor;
     return page;
@@ -190,7 +210,8 @@ export class Tasks {
   async assign(_actor: Actor, input: { taskId: string; assigneeId: string | null }): Promise<TaskDto> {
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, input.taskId);
-      return this.save(sql, { ...r, assignee_id: await this.assignee(sql, input.assigneeId) });
+      const a = await this.assignee(sql, input.assigneeId);
+      return this.save(sql, { ...r, assignee_id: a?.id ?? null }, a ? new Map([[a.id, a.name]]) : undefined);
     });
   }
 

@@ -1,6 +1,6 @@
 // Owns the `team` domain contract: Team and TeamMember DTOs (TypeBox), the handle grammar, request bodies, every bound and who may do what.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import { ID_PATTERN } from '../../shared/ids.js';
 import type { Page } from '../../shared/page.js';
 
@@ -21,6 +21,8 @@ export const Team = Strict({
   displayName: Type.String(),
   description: Type.String(),
   createdBy: Type.String(),
+  /** createdBy's display name and kind, read with the row (one batched lookup per page). */
+  creator: MemberRef,
   revision: Type.Integer({ minimum: 0 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction } from '../../catalog/descriptors/define.js';
 import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
 import { Description, DisplayName, Handle } from './contract.js';
-import { TeamMemberView, TeamView } from './project.js';
+import { TeamListItem, TeamMemberView, TeamView } from './project.js';
 
 const TeamId = Id('Team id, e.g. team_8f2k1.');
 const MemberId = Id('Member id, e.g. agt_7Qm2x.');
@@ -36,7 +36,7 @@ export const teamList = defineAction({
   action: 'list',
   summary: 'List teams by display name, then handle.',
   input: Strict({ limit: Limit, cursor: Cursor }),
-  output: Strict({ teams: Type.Array(TeamView), hasMore: HasMore, nextCursor: NextCursor }),
+  output: Strict({ teams: Type.Array(TeamListItem), hasMore: HasMore, nextCursor: NextCursor }),
   example: { limit: 20 },
   risk: 'read',
   resultPolicy: 'cursor',

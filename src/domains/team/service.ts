@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { idOf, isOwner, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
+import { memberNames, nameOf, type MemberName } from '../member/names.js';
 import { memberById } from '../member/service.js';
 import { DESCRIPTION_MAX, DISPLAY_NAME_MAX, HANDLE_PATTERN, MAX_MEMBERS, type TeamDto, type TeamMemberDto, type TeamMemberPage, type TeamPage } from './contract.js';
 
@@ -36,16 +37,24 @@ export const TEAM_ORDER: Ordering = {
 /** A team's members by member id; ids never change, so no stale check is needed. */
 export const TEAM_MEMBER_ORDER: Ordering = { collection: 'team_members', keys: [{ column: 'tm.member_id', field: 'member_id', dir: 'ASC', type: 'text' }] };
 
-const dto = (r: TeamRow): TeamDto => ({
+const dto = (r: TeamRow, names: Map<string, MemberName>): TeamDto => ({
   id: r.id,
   handle: r.handle,
   displayName: r.display_name,
   description: r.description,
   createdBy: r.created_by,
+  creator: nameOf(names, r.created_by),
   revision: r.revision,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
+
+/** The DTOs of `rows` with their creators' names: one batched query for the whole set. */
+async function dtos(sql: Pick<Sql, 'all'>, rows: TeamRow[]): Promise<TeamDto[]> {
+  const names = await memberNames(sql, rows.map((r) => r.created_by));
+  return rows.map((r) => dto(r, names));
+}
+const one = async (sql: Sql, r: TeamRow): Promise<TeamDto> => (await dtos(sql, [r]))[0]!;
 
 function handleOf(v: unknown): string {
   if (typeof v !== 'string' || !HANDLE_RE.test(v)) throw new AppError('validation_failed', `handle must match ${HANDLE_PATTERN}`);
@@ -98,20 +107,21 @@ export class Teams {
     return this.deps.store.tx(async (sql) => {
       await this.handleFree(sql, row.handle_fold);
       await sql.run(`INSERT INTO teams (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.handle, row.handle_fold, row.display_name, row.description, row.created_by, row.revision, row.created_at, row.updated_at, row.moved_seq]);
-      return dto(row);
+      return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
     });
   }
 
   async get(_actor: Actor, teamId: string): Promise<TeamDto> {
-    return this.deps.store.tx(async (sql) => dto(await this.load(sql, teamId)));
+    return this.deps.store.tx(async (sql) => one(sql, await this.load(sql, teamId)));
   }
 
   async list(_actor: Actor, input: { limit?: number; cursor?: string }): Promise<TeamPage> {
     normalizeLimit(input.limit);
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<TeamRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: TEAM_ORDER, columns: COLS, from: 'teams', where: '1 = 1', params: [], filter: {}, limit: input.limit, cursor: input.cursor }),
-    );
-    const page: TeamPage = { teams: p.rows.map(dto), hasMore: p.hasMore };
+    const { p, teams } = await this.deps.store.tx(async (sql) => {
+      const p = await keysetPage<TeamRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: TEAM_ORDER, columns: COLS, from: 'teams', where: '1 = 1', params: [], filter: {}, limit: input.limit, cursor: input.cursor });
+      return { p, teams: await dtos(sql, p.rows) };
+    });
+    const page: TeamPage = { teams, hasMore: p.hasMore };
     if (p.nextCursor) page.nextCursor = p.nextCursor;
     return page;
   }
@@ -131,7 +141,7 @@ export class Teams {
       if (displayName !== undefined) next.display_name = displayName;
       if (description !== undefined) next.description = description;
       const moves = (handle !== undefined && handle !== r.handle) || (displayName !== undefined && displayName !== r.display_name);
-      return dto(await this.save(sql, r, next, moves));
+      return one(sql, await this.save(sql, r, next, moves));
     });
   }
 

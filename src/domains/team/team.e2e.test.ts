@@ -20,12 +20,14 @@ before(async () => {
     { name: 'get', run: ['team', 'get'], input: { teamId: '${create.data.team.id}' } },
     { name: 'update', run: ['team', 'update'], input: { teamId: '${create.data.team.id}', expectedRevision: 1, displayName: 'Core platform' } },
     { name: 'stale', run: ['team', 'update'], input: { teamId: '${create.data.team.id}', expectedRevision: 1, displayName: 'late' } },
-    { name: 'add', run: ['team', 'add-member'], input: { teamId: '${create.data.team.id}', memberId: bobId, idempotencyKey: 'team-e2e-2' } },
+    // The member id comes from what workspace members showed; remove-member takes the id team members showed.
+    { name: 'ws', run: ['workspace', 'members'], input: { filters: { query: 'bob' } } },
+    { name: 'add', run: ['team', 'add-member'], input: { teamId: '${create.data.team.id}', memberId: '${ws.data.members.0.memberId}', idempotencyKey: 'team-e2e-2' } },
     { name: 'members', run: ['team', 'members'], input: { teamId: '${create.data.team.id}', limit: 1 } },
     { name: 'second', run: ['team', 'create'], input: { handle: 'Docs', displayName: 'Alpha docs' } },
     { name: 'list', run: ['team', 'list'], input: { limit: 1 } },
     { name: 'list2', run: ['team', 'list'], input: { limit: 1, cursor: '${list.data.nextCursor}' } },
-    { name: 'remove', run: ['team', 'remove-member'], input: { teamId: '${create.data.team.id}', memberId: bobId } },
+    { name: 'remove', run: ['team', 'remove-member'], input: { teamId: '${create.data.team.id}', memberId: '${members.data.members.0.memberId}' } },
     { name: 'badHandle', run: ['team', 'create'], input: { handle: 'has space', displayName: 'x' } },
     { name: 'noName', run: ['team', 'create'], input: { handle: 'ok' } },
     { name: 'longName', run: ['team', 'create'], input: { handle: 'ok', displayName: 'x'.repeat(101) } },
@@ -51,17 +53,19 @@ after(() => d.dispose());
 
 test('every team action works through agentteam exec; handles ignore case; the key replays; stale revisions conflict', () => {
   const t = a.create.out.data.team;
-  assert.deepEqual([a.create.code, t.handle, t.displayName, t.revision], [0, 'Core', 'Core team', 1]);
+  assert.deepEqual([a.create.code, t.handle, t.displayName, t.revision, t.createdBy], [0, 'Core', 'Core team', 1, 'alice (agent)']);
+  assert.deepEqual(Object.keys(t).sort(), ['createdBy', 'displayName', 'handle', 'id', 'revision', 'updatedAt'], 'no description, no member id');
   assert.equal(a.replay.out.data.team.id, t.id);
   assert.equal(a.keyReuse.out.error.code, 'idempotency_conflict');
   assert.equal(a.dupHandle.out.error.code, 'conflict');
   assert.equal(a.get.out.data.team.id, t.id);
   assert.equal(a.update.out.data.team.displayName, 'Core platform');
   assert.equal(a.stale.out.error.code, 'conflict');
-  assert.equal(a.add.out.data.member.memberId, bobId);
-  assert.deepEqual(a.members.out.data.members.map((m: any) => m.memberId), [bobId]);
+  assert.deepEqual(a.add.out.data, { teamId: t.id, member: { memberId: bobId, name: 'bob', kind: 'agent' } });
+  assert.deepEqual(a.members.out.data.members, [{ memberId: bobId, name: 'bob', kind: 'agent' }]);
   // displayName ASC: "Alpha docs" before "Core platform", one per page.
   assert.deepEqual([a.list.out.data.teams[0].handle, a.list2.out.data.teams[0].handle], ['Docs', 'Core']);
+  assert.deepEqual(a.list2.out.data.teams[0], { id: t.id, handle: 'Core', displayName: 'Core platform', revision: 3 }, 'a list item: no createdBy or updatedAt');
   assert.equal(a.list2.out.data.hasMore, false);
   assert.equal(a.remove.out.data.removed, true);
 });
@@ -77,6 +81,7 @@ test('every validation failure is typed and changes nothing', () => {
 
 test('another member reads the team and its members but every change is denied', () => {
   assert.equal(b.get.code, 0);
+  assert.equal(b.get.out.data.team.createdBy, 'alice (agent)');
   assert.ok(b.list.out.data.teams.some((x: any) => x.id === a.create.out.data.team.id));
   assert.deepEqual(b.members.out.data.members, []);
   for (const k of ['update', 'add', 'remove']) {

@@ -28,6 +28,10 @@ const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
 
 test('handles are unique per workspace ignoring case; the creator and the owner change a team, others are denied', async () => {
   const web = await alice.teams.create({ handle: 'Web', displayName: 'Web team' });
+  assert.deepEqual(web.creator, { name: 'alice', kind: 'agent' });
+  // Every read names the creator (one batched lookup per page).
+  assert.deepEqual((await bob.teams.get(web.id)).creator, { name: 'alice', kind: 'agent' });
+  assert.ok((await bob.teams.list({ limit: 100 })).teams.every((x) => x.creator.kind === 'agent' && typeof x.creator.name === 'string'));
   await assert.rejects(bob.teams.create({ handle: 'web', displayName: 'copy' }), code('conflict'));
   await assert.rejects(bob.teams.create({ handle: 'WEB', displayName: 'copy' }), code('conflict'));
   const api = await bob.teams.create({ handle: 'api', displayName: 'API' });

@@ -2,7 +2,7 @@
 import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { projectList } from '../descriptors.js';
-import { projectProject } from '../project.js';
+import { projectProjectListItem } from '../project.js';
 import { bind } from './bind.js';
 
 export const list = bind(projectList, async (input, ctx) => {
@@ -12,5 +12,5 @@ export const list = bind(projectList, async (input, ctx) => {
   if (input.filters?.status !== undefined) req.status = input.filters.status;
   if (input.filters?.query !== undefined) req.query = input.filters.query;
   const page = await callServer(ctx, (o) => ctx.api.list(req, o));
-  return { data: { projects: page.projects.map(projectProject), ...pageFields(page) } };
+  return { data: { projects: page.projects.map(projectProjectListItem), ...pageFields(page) } };
 });
