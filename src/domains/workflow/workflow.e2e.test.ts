@@ -133,7 +133,7 @@ test('an approval step shows the approval id that approval get takes; cancelling
   for (const k of ['gate', 'gatePub', 'gateRun', 'gateShown', 'gateApproval', 'gateCancel', 'gateWithdrawn']) ok(a, k);
   const [step] = a.gateShown.out.data.run.steps;
   assert.deepEqual([step.status, 'agent' in step, step.approvalId], ['active', false, a.gateApproval.out.data.approval.id]);
-  assert.equal(a.gateApproval.out.data.approval.subject, `step:${step.id}`);
+  assert.equal(a.gateApproval.out.data.approval.subject, step.id, 'an approval shows its subject as the bare step id (the prefix names the kind)');
   err(a, 'gateApprove', 'denied', 4);
   assert.deepEqual([a.gateCancel.out.data.run.status, a.gateCancel.out.data.run.steps[0].status, a.gateWithdrawn.out.data.approval.status], ['cancelled', 'cancelled', 'cancelled']);
 });
