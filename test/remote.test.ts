@@ -2,7 +2,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, TestDaemon, cliJson } from './harness.js';
@@ -63,4 +64,29 @@ test('server start on SQLite, then a daemon with --server-url/--server-id works 
   assert.ok(run.stdout.includes('AGENTTEAM_MCP_TOKEN='), 'the runtime printed its env');
   assert.ok(!run.stdout.includes(admin), 'the admin token is in no variable of the runtime');
   assert.ok(!/^agent[^a-z0-9=]*team[^=]*admin/im.test(run.stdout), 'no admin-token variable name at all');
+});
+
+test('a daemon refuses a server of another major.minor version, clearly, and remembers nothing of it', async () => {
+  // A server of another release (only what a daemon reads first: who it is and its version).
+  const other = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(req.url === '/v1/server' ? JSON.stringify({ ok: true, data: { serverId: 'srv_other', workspaceId: 'wsp_other', version: '9.4.0' } }) : '{"ok":false,"error":{"code":"not_found","message":"no"}}');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  const home = new TestDaemon();
+  try {
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+    const r = await home.run(['daemon', 'start', '--server-url', url, '--server-id', 'srv_other']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /the server runs agentteam "9\.4\.0" and this daemon \d+\.\d+\.\d+; run the same major\.minor version on both/);
+    assert.equal(existsSync(join(home.home, 'server.json')), false, 'the home does not adopt that server');
+    // Joining it by invite is refused before the code is redeemed (the stand-in would answer /v1/join with not_found).
+    const j = await home.run(['init', '--server-url', url, '--invite', 'ati_unused']);
+    assert.equal(j.code, 1, j.stdout);
+    assert.match(j.stderr, /could not join: the server runs agentteam "9\.4\.0"/);
+    assert.equal(existsSync(join(home.home, 'owner.json')), false);
+  } finally {
+    await home.dispose();
+    other.close();
+  }
 });

@@ -1,7 +1,8 @@
 // Owns `agentteam init --server-url URL --invite CODE`: join a remote workspace as a new Human member, remember the server, start the daemon.
 import { resolve } from 'node:path';
 import { ensureHome, readTextIfExists, writePrivateFile } from '../daemon/home.js';
-import { clientFor, parseServerUrls, rememberServer } from '../daemon/server-link.js';
+import { clientFor, parseServerUrls, rememberServer, versionSkew } from '../daemon/server-link.js';
+import { SERVER_VERSION } from '../shared/version.js';
 import { ServerCallError } from '../server-client/client.js';
 import { CliError } from './daemon-client.js';
 
@@ -26,6 +27,9 @@ export async function joinWorkspace(home: string, o: JoinOptions): Promise<{ ser
   const client = clientFor({ urls, ...(caFile ? { caFile } : {}) });
   try {
     const info = await client.info();
+    // Checked before the invite is redeemed, so a version mismatch leaves the one-time code unused.
+    const skew = versionSkew(info.version, SERVER_VERSION);
+    if (skew) throw new CliError(`could not join: ${skew}`, 1);
     const joined = await client.join(o.invite.trim());
     if (joined.serverId !== info.serverId) throw new CliError('the server changed identity while joining', 1);
     writePrivateFile(paths.ownerProfile, JSON.stringify({ serverId: joined.serverId, memberId: joined.member.id, credential: joined.credential }, null, 2) + '\n');

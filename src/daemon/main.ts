@@ -23,7 +23,8 @@ import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from './home.js';
-import { clientFor, connectWithBackoff, probeServer, readRememberedServer, rememberServer } from './server-link.js';
+import { clientFor, connectWithBackoff, probeServer, readRememberedServer, rememberServer, versionSkew } from './server-link.js';
+import { SERVER_VERSION } from '../shared/version.js';
 import { createLocalApiServer } from './local-api.js';
 import { acquireLock } from './lock.js';
 import { registerOwnerRoutes } from './owner-api.js';
@@ -119,6 +120,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     cleanups.unshift(() => client.close());
     const say = opts.say ?? ((l: string) => void process.stderr.write(`agentteam: ${l}\n`));
     const info = mode === 'embedded' ? await client.info() : await connectWithBackoff(client, { clock: systemClock, waitMs: opts.serverWaitMs ?? 60_000, say });
+    // A remote server of another major.minor would answer routes or DTOs this daemon does not know: refused, clearly.
+    const skew = mode === 'remote' ? versionSkew(info.version, SERVER_VERSION) : undefined;
+    if (skew) throw new Error(skew);
     const expected = opts.serverId ?? remembered?.serverId;
     if (expected && info.serverId !== expected) throw new Error(`the server at --server-url reports a different server id than ${opts.serverId ? '--server-id' : 'this home remembers'}`);
     const serverId = info.serverId;

@@ -65,6 +65,16 @@ export async function connectWithBackoff(client: ServerClient, o: { clock: Clock
   }
 }
 
+/**
+ * Why a daemon of version `ours` must not work against a server of version `server`, or undefined when it may: the
+ * wire (routes, DTO fields the daemon projects for its models) is kept within one major.minor; a patch may differ.
+ */
+export function versionSkew(server: string, ours: string): string | undefined {
+  const mm = (v: string) => /^(\d+)\.(\d+)\.\d+/.exec(v)?.slice(1, 3).join('.');
+  if (mm(server) !== undefined && mm(server) === mm(ours)) return undefined;
+  return `the server runs agentteam ${JSON.stringify(server).slice(0, 40)} and this daemon ${ours}; run the same major.minor version on both (upgrade the server processes first, then each daemon)`;
+}
+
 export interface Reachability {
   reachable: boolean;
   database: 'ok' | 'unavailable' | 'unknown';
