@@ -30,17 +30,17 @@ export type ScheduleView = Static<typeof ScheduleView>;
  * A schedule in a list: what it posts where and when, `id` for the follow-ups; revision and updatedAt (no later call
  * takes them; `get` shows them) dropped; missedPolicy only when not the default skip, enabled only when false.
  */
-export const ScheduleListItem = Strict({
-  id: Type.String(),
-  target: Type.String(),
-  content: Type.String(),
-  at: Type.Optional(Time),
-  cron: Type.Optional(Type.String()),
-  timeZone: Type.Optional(Type.String()),
-  missedPolicy: Type.Optional(Type.Literal('fireOnce', { description: 'Absent: skip.' })),
-  enabled: Type.Optional(Type.Literal(false, { description: 'Absent: enabled.' })),
-  nextRunAt: Type.Optional(Time),
-});
+export const ScheduleListItem = Type.Composite(
+  [
+    Type.Omit(ScheduleView, ['missedPolicy', 'enabled', 'nextRunAt', 'revision', 'updatedAt']),
+    Type.Object({
+      missedPolicy: Type.Optional(Type.Literal('fireOnce', { description: 'Absent: skip.' })),
+      enabled: Type.Optional(Type.Literal(false, { description: 'Absent: enabled.' })),
+      nextRunAt: Type.Optional(Time),
+    }),
+  ],
+  { additionalProperties: false },
+);
 export type ScheduleListItem = Static<typeof ScheduleListItem>;
 
 export function projectScheduleListItem(s: ScheduleDto): ScheduleListItem {
