@@ -1,4 +1,5 @@
 // Owns owner-CLI output for list commands: an aligned table on a terminal, JSON for scripts (piped, or --json), gh's convention.
+import { escapeMatches, HIDDEN, HIDDEN_ON_ONE_LINE } from '../shared/visible.js';
 
 export interface Column<T> {
   header: string;
@@ -35,8 +36,7 @@ export function printList<T>(rows: readonly T[], cols: readonly Column<T>[], jso
  * Newlines and tabs stay unless `oneLine`.
  */
 export function terminalText(s: string, oneLine = false): string {
-  const re = oneLine ? /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g : /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-  return s.replace(re, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeMatches(s, oneLine ? HIDDEN_ON_ONE_LINE : HIDDEN);
 }
 
 function oneLine(s: string): string {

@@ -2,6 +2,7 @@
 import { DefaultDescriptorCatalog, dispatcherPromptSummary } from '../catalog/index.js';
 import type { McpHandler } from '../wire/mcp/handler.js';
 import { createToolNamer, type RuntimeKind } from '../wire/mcp/naming.js';
+import { escapeMatches, NAME_QUOTE_ESCAPES, NOT_IN_NAMES } from '../shared/visible.js';
 
 /** What the turn part says: who wrote what, where. */
 export interface PromptTurn {
@@ -63,8 +64,8 @@ export class PromptCompiler {
  * never forge the prompt's structure (a second "This turn" section, another author, a closed fence).
  */
 export function promptName(name: string): string {
-  if (!/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029`]/u.test(name)) return name;
-  return JSON.stringify(name).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029`]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (!NOT_IN_NAMES.test(name) && !name.includes('`')) return name;
+  return escapeMatches(JSON.stringify(name), NAME_QUOTE_ESCAPES);
 }
 
 function longestRun(s: string, ch: string): number {

@@ -1,5 +1,6 @@
 // Owns size bounds in serialized bytes: a field's JSON-escaped UTF-8 size, the validation that names field and limit, clipping of legacy rows, and page fitting.
 import { AppError } from './errors.js';
+import { NOT_IN_NAMES } from './visible.js';
 
 /** Exec and MCP results are capped at 64 KiB of serialized JSON (spec §Result Boundaries). */
 export const RESULT_BUDGET = 64 * 1024;
@@ -44,9 +45,6 @@ export function checkText(v: unknown, b: TextBound): string {
   }
   return v;
 }
-
-/** Control characters (C0, DEL, C1), bidirectional overrides and line/paragraph separators: never part of a name. */
-const NOT_IN_NAMES = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 
 /** A name (shown in prompts, lists and terminals): a bounded text on one line of visible characters. */
 export function checkName(v: unknown, b: TextBound): string {
