@@ -28,8 +28,8 @@ async function call<T>(home: string, method: string, path: string, body?: unknow
 }
 
 /** Text files under `root`, relative paths with `/`, skipping dot-folders and symlinks; bounded in count. */
-export function walkTextFiles(root: string): { path: string; abs: string; mtime: number; size: number }[] {
-  const out: { path: string; abs: string; mtime: number; size: number }[] = [];
+export function walkTextFiles(root: string): { path: string; mtime: number; size: number }[] {
+  const out: { path: string; mtime: number; size: number }[] = [];
   const visit = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith('.') || out.length >= WALK_MAX_FILES) continue;
@@ -37,7 +37,7 @@ export function walkTextFiles(root: string): { path: string; abs: string; mtime:
       if (e.isDirectory()) visit(abs);
       else if (e.isFile() && TEXT_FILE.test(e.name)) {
         const st = statSync(abs);
-        out.push({ path: relative(root, abs).split(sep).join('/'), abs, mtime: Math.floor(st.mtimeMs), size: st.size });
+        out.push({ path: relative(root, abs).split(sep).join('/'), mtime: Math.floor(st.mtimeMs), size: st.size });
       }
     }
   };
@@ -51,8 +51,8 @@ export function walkTextFiles(root: string): { path: string; abs: string; mtime:
  * never uploads a file from outside it into the knowledge base.
  */
 export function readSourceFile(root: string, path: string): string | null {
-  const r = readInside(root, path, KB_FILE_MAX_BYTES + 1);
-  return r && r.stat.size <= KB_FILE_MAX_BYTES && r.bytes.length <= KB_FILE_MAX_BYTES ? r.bytes.toString('utf8') : null;
+  const r = readInside(root, path, KB_FILE_MAX_BYTES);
+  return r && r.stat.size <= KB_FILE_MAX_BYTES ? r.bytes.toString('utf8') : null;
 }
 
 export async function kbAddSource(home: string, folder: string, scopes: string[]): Promise<Source> {
