@@ -10,6 +10,17 @@ export function compactTime(iso: string): string {
 
 export const COMPACT_TIME_PATTERN = '^\\d{8}T\\d{6}Z$';
 
+/** Times down a page: each call's compact time, or only its time of day (`HHMMSS`) on the UTC day of the call before. */
+export function pageTimes(): (iso: string) => string {
+  let day = '';
+  return (iso) => {
+    const full = compactTime(iso);
+    const at = full.slice(0, 8) === day ? full.slice(9, 15) : full;
+    day = full.slice(0, 8);
+    return at;
+  };
+}
+
 /** An author as the reader needs it: display name plus kind, e.g. `Ada (human)`; the member id is not repeated. */
 export function authorLabel(a: { name: string; kind: string }): string {
   return `${a.name} (${a.kind})`;

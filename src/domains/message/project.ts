@@ -1,5 +1,5 @@
 // Owns the model-visible projection of messages and message pages (distinct from MessageDto) and the JSON Schema that describes exactly it.
-import { compactTime, pagePeople } from '../../shared/compact.js';
+import { pagePeople, pageTimes } from '../../shared/compact.js';
 import type { AttachmentMeta, MessageDto, ReactionDto } from './contract.js';
 
 /**
@@ -48,13 +48,8 @@ function projectMessage(m: MessageDto, by: string, at: string): MessageView {
  */
 export function projectMessagePage(list: readonly MessageDto[]): MessagePageView {
   const people = pagePeople(list.map((m) => m.author));
-  let day = '';
-  const messages = list.map((m) => {
-    const full = compactTime(m.createdAt);
-    const at = full.slice(0, 8) === day ? full.slice(9, 15) : full;
-    day = full.slice(0, 8);
-    return projectMessage(m, people.label(m.author), at);
-  });
+  const at = pageTimes();
+  const messages = list.map((m) => projectMessage(m, people.label(m.author), at(m.createdAt)));
   return { messages, authors: people.authors };
 }
 

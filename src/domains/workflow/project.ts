@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Strict } from '../../catalog/schemas.js';
 import { clipText } from '../../shared/bounds.js';
-import { authorLabel, COMPACT_TIME_PATTERN, compactTime, pagePeople } from '../../shared/compact.js';
+import { authorLabel, COMPACT_TIME_PATTERN, compactTime, pagePeople, pageTimes } from '../../shared/compact.js';
 import { LOG_NOTE_BYTES, RUN_STATUSES, STEP_STATUSES, StepDef, TRIGGER_STATUSES, type LogEntryDto, type PlanDto, type PlanVersionDto, type RunDetailDto, type RunDto, type StepDto, type TriggerDto } from './contract.js';
 
 const lit = (xs: readonly string[], o: { description?: string } = {}) => Type.Union(xs.map((x) => Type.Literal(x)), o);
@@ -156,11 +156,9 @@ export type LogItem = Static<typeof LogItem>;
 
 export function projectLogPage(logs: readonly LogEntryDto[]): { logs: LogItem[]; authors: Record<string, 'human' | 'agent'> } {
   const people = pagePeople(logs.map((l) => l.actor));
-  let day = '';
+  const at = pageTimes();
   const items = logs.map((l): LogItem => {
-    const full = compactTime(l.createdAt);
-    const v: LogItem = { event: l.event, ...(l.stepIndex !== null ? { step: l.stepIndex + 1 } : {}), by: people.label(l.actor), at: full.slice(0, 8) === day ? full.slice(9, 15) : full };
-    day = full.slice(0, 8);
+    const v: LogItem = { event: l.event, ...(l.stepIndex !== null ? { step: l.stepIndex + 1 } : {}), by: people.label(l.actor), at: at(l.createdAt) };
     if (l.note !== null && l.note !== '') v.note = l.note;
     return v;
   });
