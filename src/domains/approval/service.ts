@@ -7,7 +7,7 @@ import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
-import { memberNames, nameOf, type MemberName } from '../member/names.js';
+import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
 
 interface ApprovalRow {
@@ -52,10 +52,7 @@ const dto = (r: ApprovalRow, names: Map<string, MemberName>): ApprovalDto => ({
 });
 
 /** The DTOs of `rows` with their members' names: one batched lookup for the whole set. */
-async function dtos(sql: Pick<Sql, 'all'>, rows: ApprovalRow[]): Promise<ApprovalDto[]> {
-  const names = await memberNames(sql, rows.flatMap((r) => [r.requested_by, r.decided_by]));
-  return rows.map((r) => dto(r, names));
-}
+const dtos = (sql: Pick<Sql, 'all'>, rows: ApprovalRow[]): Promise<ApprovalDto[]> => withNames(sql, rows, (r) => [r.requested_by, r.decided_by], dto);
 const one = async (sql: Sql, r: ApprovalRow): Promise<ApprovalDto> => (await dtos(sql, [r]))[0]!;
 
 export class Approvals {
@@ -95,7 +92,7 @@ export class Approvals {
       const now = this.deps.clock.now();
       const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);
-      return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
+      return dto(row, actorNames(actor));
     });
   }
 

@@ -28,3 +28,24 @@ export async function memberNames(sql: Pick<Sql, 'all'>, ids: Iterable<string | 
 export function nameOf(names: Map<string, MemberName>, id: string): MemberName {
   return names.get(id) ?? { name: id, kind: id.startsWith('agt_') ? 'agent' : 'human' };
 }
+
+/** The actor's own name, known without a query (a row it has just written names only it). */
+export function actorNames(actor: { id: string; name: string; kind: MemberKind }): Map<string, MemberName> {
+  return new Map([[actor.id, { name: actor.name, kind: actor.kind }]]);
+}
+
+/**
+ * `dto(row, names)` for each row, with the names of the members `idsOf(row)` references: one batched query for the
+ * whole set, for the ids `known` does not name already (none at all when it names every one).
+ */
+export async function withNames<R, D>(
+  sql: Pick<Sql, 'all'>,
+  rows: readonly R[],
+  idsOf: (r: R) => ReadonlyArray<string | null>,
+  dto: (r: R, names: Map<string, MemberName>) => D,
+  known: ReadonlyMap<string, MemberName> = new Map(),
+): Promise<D[]> {
+  const missing = rows.flatMap(idsOf).filter((id): id is string => id !== null && !known.has(id));
+  const names = new Map([...known, ...(missing.length === 0 ? [] : await memberNames(sql, missing))]);
+  return rows.map((r) => dto(r, names));
+}

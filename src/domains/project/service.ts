@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { idOf, isOwner, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
-import { memberNames, nameOf, type MemberName } from '../member/names.js';
+import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { DESCRIPTION_MAX, NAME_MAX, PROJECT_STATUSES, QUERY_MAX, type ProjectDto, type ProjectPage, type ProjectStatus } from './contract.js';
 
 interface ProjectRow {
@@ -44,10 +44,7 @@ const dto = (r: ProjectRow, names: Map<string, MemberName>): ProjectDto => ({
 });
 
 /** The DTOs of `rows` with their creators' names: one batched query for the whole set. */
-async function dtos(sql: Pick<Sql, 'all'>, rows: ProjectRow[]): Promise<ProjectDto[]> {
-  const names = await memberNames(sql, rows.map((r) => r.created_by));
-  return rows.map((r) => dto(r, names));
-}
+const dtos = (sql: Pick<Sql, 'all'>, rows: ProjectRow[]): Promise<ProjectDto[]> => withNames(sql, rows, (r) => [r.created_by], dto);
 const one = async (sql: Sql, r: ProjectRow): Promise<ProjectDto> => (await dtos(sql, [r]))[0]!;
 
 /** `%`, `_` and `\` in a name query match themselves. */
@@ -100,7 +97,7 @@ export class Projects {
     await this.deps.store.tx((sql) =>
       sql.run(`INSERT INTO projects (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.name_fold, row.description, row.status, row.created_by, row.revision, row.created_at, row.updated_at, row.moved_seq]),
     );
-    return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
+    return dto(row, actorNames(actor));
   }
 
   async get(_actor: Actor, projectId: string): Promise<ProjectDto> {

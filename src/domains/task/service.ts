@@ -4,7 +4,7 @@ import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js
 import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { memberById } from '../member/service.js';
-import { memberNames, nameOf, type MemberName } from '../member/names.js';
+import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { MEMBER_NAME } from '../member/contract.js';
 import { projectById } from '../project/service.js';
 import { Messages } from '../message/service.js';
@@ -63,11 +63,7 @@ function taskDto(r: TaskRow, names: Map<string, MemberName>): TaskDto {
 }
 
 /** The DTOs of `rows` with their members' names: one batched query for the whole set, none when `known` names everyone. */
-async function rowsToDtos(sql: Pick<Sql, 'all'>, rows: TaskRow[], known: Map<string, MemberName> = new Map()): Promise<TaskDto[]> {
-  const missing = rows.flatMap((r) => [r.created_by, r.assignee_id]).filter((id): id is string => id !== null && !known.has(id));
-  const names = missing.length === 0 ? known : new Map([...known, ...(await memberNames(sql, missing))]);
-  return rows.map((r) => taskDto(r, names));
-}
+const rowsToDtos = (sql: Pick<Sql, 'all'>, rows: TaskRow[], known?: Map<string, MemberName>): Promise<TaskDto[]> => withNames(sql, rows, (r) => [r.created_by, r.assignee_id], taskDto, known);
 
 /** Newest first; createdAt never changes, so tasks never move in this order. */
 export const TASK_ORDER: Ordering = {
@@ -162,7 +158,7 @@ export class Tasks {
         row.updated_at,
       ]);
       // The creator is the actor and the assignee was just read: no names query.
-      const names = new Map<string, MemberName>([[actor.id, { name: actor.name, kind: actor.kind }]]);
+      const names = actorNames(actor);
       if (assignee) names.set(assignee.id, assignee.name);
       return taskDto(row, names);
     };

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import { idOf, isOwner, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
-import { memberNames, nameOf, type MemberName } from '../member/names.js';
+import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { memberById } from '../member/service.js';
 import { DESCRIPTION_MAX, DISPLAY_NAME_MAX, HANDLE_PATTERN, MAX_MEMBERS, type TeamDto, type TeamMemberDto, type TeamMemberPage, type TeamPage } from './contract.js';
 
@@ -50,10 +50,7 @@ const dto = (r: TeamRow, names: Map<string, MemberName>): TeamDto => ({
 });
 
 /** The DTOs of `rows` with their creators' names: one batched query for the whole set. */
-async function dtos(sql: Pick<Sql, 'all'>, rows: TeamRow[]): Promise<TeamDto[]> {
-  const names = await memberNames(sql, rows.map((r) => r.created_by));
-  return rows.map((r) => dto(r, names));
-}
+const dtos = (sql: Pick<Sql, 'all'>, rows: TeamRow[]): Promise<TeamDto[]> => withNames(sql, rows, (r) => [r.created_by], dto);
 const one = async (sql: Sql, r: TeamRow): Promise<TeamDto> => (await dtos(sql, [r]))[0]!;
 
 function handleOf(v: unknown): string {
@@ -107,7 +104,7 @@ export class Teams {
     return this.deps.store.tx(async (sql) => {
       await this.handleFree(sql, row.handle_fold);
       await sql.run(`INSERT INTO teams (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.handle, row.handle_fold, row.display_name, row.description, row.created_by, row.revision, row.created_at, row.updated_at, row.moved_seq]);
-      return dto(row, new Map([[actor.id, { name: actor.name, kind: actor.kind }]]));
+      return dto(row, actorNames(actor));
     });
   }
 
