@@ -62,6 +62,8 @@ try {
     await timed('GET /v1/me (hop + auth + member load)', () => fx.agent.members.me());
     await timed('POST /v1/knowledge/search rare (ServerClient)', (i) => fx.agent.knowledge.search(input(i)));
     await timed('tool handler rare (full daemon path)', (i) => fx.tool(fx.rare(i)));
+    await timed('service: members.authenticate (no HTTP)', () => members.authenticate(fx.credential));
+    await timed('service: members.me (no HTTP)', () => members.me(actor));
     await timed('service: knowledge.search rare (no HTTP)', (i) => kb.search(actor, input(i)));
     await timed('service: store.tx(empty)', () => store.tx(async () => undefined));
     await timed('service: revalidateTurn in a tx', () => store.tx((sql) => revalidateTurn(sql, { meta: domains.meta } as DomainDeps, actor, fx.bind)));

@@ -71,7 +71,7 @@ export async function kbFixture(dir: string) {
     if (hits.some((x) => x.title === 'hidden')) throw new Error('kb_search ranked a section of a source the turn may not read');
     return hits.length;
   };
-  return { t, agent, src, vocab, per, bytes, buildMs, common, bind, rare, tool };
+  return { t, agent, credential: a.credential, src, vocab, per, bytes, buildMs, common, bind, rare, tool };
 }
 
 export async function benchKb(opts: BenchOptions): Promise<BenchReport> {

@@ -13,9 +13,21 @@ export interface RankedRow {
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+/**
+ * Row ids bound one by one, their count rounded up to a power of two by repeating the last (an IN list ignores repeats),
+ * so a handful of statement texts serve every count and stay prepared.
+ */
+function padded(rids: readonly number[]): number[] {
+  let n = 1;
+  while (n < rids.length) n *= 2;
+  return Array.from({ length: n }, (_, i) => rids[Math.min(i, rids.length - 1)]!);
+}
+/** Windows up to this many rows are joined by bound row ids; larger ones pass one JSON array. */
+const BOUND_RIDS_MAX = 64;
 export const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
 const COLS = 's.rid AS rid, s.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
-const SNIPPETS = "SELECT rowid AS rid, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet FROM kb_fts WHERE kb_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))";
+/** Snippets of the `n` rows returned only; their rowids are bound one by one (no JSON array to build and parse). */
+const snippetsSql = (n: number) => `SELECT rowid AS rid, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet FROM kb_fts WHERE kb_fts MATCH ? AND rowid IN (${marks(n)})`;
 
 /**
  * The sections no turn with these scopes may read: an upper bound on the invisible matches of any query (section_count
@@ -32,7 +44,7 @@ const windowSql = (n: number) => `SELECT rowid AS rid, rank AS score FROM kb_fts
  */
 const exactSql = (n: number) =>
   `SELECT ${COLS}, t.score AS score FROM (SELECT rowid AS rid, bm25(kb_fts) AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY score, rowid LIMIT -1 OFFSET 0) t JOIN kb_sections s ON s.rid = t.rid JOIN kb_documents d ON d.id = s.document_id WHERE d.source_id IN (${visibleSources(n)}) ORDER BY t.score, t.rid LIMIT ?`;
-const metaSql = (n: number) => `SELECT ${COLS} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (SELECT value FROM json_each(?)) AND d.source_id IN (${visibleSources(n)})`;
+const metaSql = (rids: string, n: number) => `SELECT ${COLS} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (${rids}) AND d.source_id IN (${visibleSources(n)})`;
 
 type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
 
@@ -46,7 +58,9 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
   const match = ftsMatch(terms);
   const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
-  const meta = await sql.all<Meta>(metaSql(scopes.length), [JSON.stringify(top.map((t) => t.rid)), ...scopes]);
+  const rids = top.map((t) => t.rid);
+  const bound = rids.length <= BOUND_RIDS_MAX ? padded(rids) : undefined;
+  const meta = await sql.all<Meta>(metaSql(bound ? marks(bound.length) : 'SELECT value FROM json_each(?)', scopes.length), [...(bound ?? [JSON.stringify(rids)]), ...scopes]);
   const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
   let rows: Array<Meta & { score: number }> = [];
   for (const t of top) {
@@ -56,7 +70,8 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
   }
   if (rows.length < limit && top.length >= WINDOW_MAX) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
   if (rows.length === 0) return [];
-  const snips = await sql.all<{ rid: number; snippet: string }>(SNIPPETS, [match, JSON.stringify(rows.map((r) => r.rid))]);
+  const snipRids = padded(rows.map((r) => r.rid));
+  const snips = await sql.all<{ rid: number; snippet: string }>(snippetsSql(snipRids.length), [match, ...snipRids]);
   const snip = new Map(snips.map((s) => [Number(s.rid), s.snippet]));
   return rows.map((r) => ({ document_id: r.document_id, position: r.position, title: r.title, heading: r.heading, snippet: snip.get(Number(r.rid)) ?? '', score: r.score }));
 }

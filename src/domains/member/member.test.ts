@@ -37,6 +37,25 @@ test('a member name is one line of visible text: control characters, newlines an
   await t.owner.members.remove(ok.agent.id);
 });
 
+test('every request reads its credential anew: a rename, a rotated credential or a removal written by another server process shows on the very next call', async () => {
+  const denied = (e: unknown) => (e as { code?: string }).code === 'denied';
+  const a = await t.owner.members.createAgent({ name: 'fresh-reads' });
+  const b = await t.owner.members.createAgent({ name: 'fresh-reads-2' });
+  const api = t.client.as(a.credential);
+  assert.equal((await api.members.me()).name, 'fresh-reads');
+  // /v1/me answers from the row its own request was authenticated with: never an older one.
+  await t.runSql('UPDATE members SET name = ? WHERE id = ?', ['renamed-elsewhere', a.agent.id]);
+  assert.equal((await api.members.me()).name, 'renamed-elsewhere');
+  await t.runSql('UPDATE members SET credential_hash = ? WHERE id = ?', [Buffer.alloc(32, 7), a.agent.id]);
+  await assert.rejects(api.members.me(), denied);
+  await assert.rejects(api.channels.list(), denied);
+  const apiB = t.client.as(b.credential);
+  assert.equal((await apiB.members.me()).id, b.agent.id);
+  await t.runSql('UPDATE members SET removed_at = 1 WHERE id = ?', [b.agent.id]);
+  await assert.rejects(apiB.members.me(), denied);
+  await t.owner.members.remove(a.agent.id);
+});
+
 test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or an invited person is refused, the invite stays unused, and a removal makes room`, async () => {
   const hash = t.db.startsWith('postgres') ? "decode(md5('f' || i), 'hex')" : 'randomblob(32)';
   const present = await count('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL');

@@ -42,15 +42,27 @@ export async function memberById(sql: Sql, id: string): Promise<MemberRow | unde
   return sql.get<MemberRow>(`SELECT ${READ_COLS} FROM members WHERE id = ? AND removed_at IS NULL`, [id]);
 }
 
+const BY_CREDENTIAL = `SELECT ${READ_COLS} FROM members WHERE credential_hash = ? AND removed_at IS NULL`;
+
 export class Members {
-  private readonly byCredential: BatchedLookup<MemberRow>;
+  /**
+   * The current member row of a credential hash, read from the database on every call (nothing is cached). SQLite is
+   * in-process: one indexed read, run at once. PostgreSQL: lookups of one event-loop turn share one round trip.
+   */
+  private readonly byCredential: (h: Buffer) => Promise<MemberRow | undefined>;
+  /** The row each authenticated Actor was made from, for the rest of its own request only (the Actor is per request). */
+  private readonly authRows = new WeakMap<Actor, MemberRow>();
 
   constructor(private readonly deps: DomainDeps) {
-    this.byCredential = new BatchedLookup<MemberRow>(
-      deps.store,
-      (n) => `SELECT ${READ_COLS} FROM members WHERE credential_hash IN (${Array(n).fill('?').join(', ')}) AND removed_at IS NULL`,
-      (r) => Buffer.from(r.credential_hash),
-    );
+    if (deps.store.dialect === 'sqlite') this.byCredential = (h) => deps.store.get<MemberRow>(BY_CREDENTIAL, [h]);
+    else {
+      const batched = new BatchedLookup<MemberRow>(
+        deps.store,
+        (n) => `SELECT ${READ_COLS} FROM members WHERE credential_hash IN (${Array(n).fill('?').join(', ')}) AND removed_at IS NULL`,
+        (r) => Buffer.from(r.credential_hash),
+      );
+      this.byCredential = (h) => batched.find(h);
+    }
   }
 
   private get meta() {
@@ -97,13 +109,16 @@ export class Members {
     if (!/^ats_[A-Za-z0-9_-]{43}$/.test(credential)) return undefined;
     const h = this.hash(credential);
     // Security invariant: a removed member's credential (and its agents') authenticates nobody, on every server process at once.
-    const row = await this.byCredential.find(h);
-    if (!row || !constantTimeEqual(Buffer.from(row.credential_hash), h)) return undefined;
-    return { id: row.id, name: row.name, kind: row.kind, role: roleOf(row) };
+    const row = await this.byCredential(h);
+    if (!row || !constantTimeEqual(row.credential_hash, h)) return undefined;
+    const actor: Actor = { id: row.id, name: row.name, kind: row.kind, role: roleOf(row) };
+    this.authRows.set(actor, row);
+    return actor;
   }
 
+  /** The caller's own member: the row its request was just authenticated with (read then), else a fresh read. */
   async me(actor: Actor): Promise<MemberDto> {
-    const row = await memberById(this.deps.store, actor.id);
+    const row = this.authRows.get(actor) ?? (await memberById(this.deps.store, actor.id));
     if (!row) throw new AppError('not_found', 'member not found');
     return memberDto(row);
   }

@@ -139,6 +139,35 @@ test('transactions commit together or roll back together, and run one at a time'
   }
 });
 
+test('a plain read while a transaction is open waits for it and never sees its uncommitted writes; an idle store answers at once', async () => {
+  const { path, cleanup } = tempDb();
+  try {
+    const store = openSqliteStore(path);
+    const seen: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const tx = store.tx(async (sql) => {
+      await sql.run("INSERT INTO meta (key, value) VALUES ('c', 'uncommitted')");
+      await gate;
+      await sql.run("UPDATE meta SET value = 'committed' WHERE key = 'c'");
+      seen.push('tx');
+    });
+    const read = store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'c'").then((r) => seen.push(`read ${r?.value}`));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(seen, []);
+    release();
+    await Promise.all([tx, read]);
+    assert.deepEqual(seen, ['tx', 'read committed']);
+    // Idle again: a read and a plain write run at once, in order.
+    await store.run("UPDATE meta SET value = 'later' WHERE key = 'c'");
+    assert.equal((await store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'c'"))?.value, 'later');
+    await store.close();
+    await assert.rejects(store.get('SELECT 1'), /closed/);
+  } finally {
+    cleanup();
+  }
+});
+
 test('a transaction passed on with within() is joined; a nested tx is a savepoint; a handle is dead after commit', async () => {
   const { path, cleanup } = tempDb();
   try {

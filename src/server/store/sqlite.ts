@@ -103,14 +103,25 @@ class SqliteStore implements Store {
     this.plain = new SqliteSql(this.stmts, this);
   }
 
+  /** Queued jobs not yet settled (a transaction counts until it has committed or rolled back). */
+  private active = 0;
+  private readonly settled = () => void this.active--;
+
   private enqueue<T>(fn: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new AppError('upstream_unavailable', 'store is closed'));
+    this.active++;
     const next = this.queue.then(fn, fn);
-    this.queue = next.catch(() => undefined);
+    this.queue = next.then(this.settled, this.settled);
     return next;
   }
 
+  /**
+   * A plain statement runs at once when nothing is queued (no transaction is open on the connection, and the statement
+   * is synchronous, so nothing can start in between); otherwise it waits its turn. Security invariant: a read outside a
+   * transaction never sees another transaction's uncommitted writes.
+   */
   private exec<T>(f: (s: SqliteSql) => Promise<T>): Promise<T> {
+    if (this.active === 0 && !this.closed) return f(this.plain);
     return this.enqueue(() => f(this.plain));
   }
 
