@@ -31,9 +31,10 @@ const snippetsSql = (n: number) => `SELECT rowid AS rid, snippet(kb_fts, 1, '[',
 
 /**
  * The sections no turn with these scopes may read: an upper bound on the invisible matches of any query (section_count
- * is written with the sections, in putDocument's transaction).
+ * is written with the sections, in putDocument's transaction). Only the hidden sources' documents are visited (through
+ * the (source_id, path) index), not every document.
  */
-const hiddenSections = (n: number) => `SELECT COALESCE(SUM(section_count), 0) FROM kb_documents WHERE source_id NOT IN (${visibleSources(n)})`;
+const hiddenSections = (n: number) => `SELECT COALESCE(SUM(section_count), 0) FROM kb_documents WHERE source_id IN (SELECT id FROM kb_sources WHERE id NOT IN (${visibleSources(n)}))`;
 /** Rows the window holds at most; past it a window short of `limit` visible rows falls back to the streamed exact ranking. */
 export const WINDOW_MAX = 1024;
 /** The best `limit + hidden` matches in (score, rowid) order: FTS5 scores each match once, a bounded sorter keeps the window. */
