@@ -102,6 +102,7 @@ test('bad input is a typed failure and stores nothing', async () => {
 test('idempotency keys replay requests and decisions; a different body under a key is idempotency_conflict', async () => {
   const a = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'keyed' }, { idempotencyKey: 'apr-k1' });
   assert.deepEqual(await alice.approvals.request({ subject: `task:${taskId}`, reason: 'keyed' }, { idempotencyKey: 'apr-k1' }), a);
+  assert.deepEqual(await alice.approvals.request({ subject: taskId, reason: 'keyed' }, { idempotencyKey: 'apr-k1' }), a, 'the bare id is the same subject: a replay');
   await assert.rejects(alice.approvals.request({ subject: `task:${taskId}`, reason: 'other' }, { idempotencyKey: 'apr-k1' }), code('idempotency_conflict'));
   const d = await t.owner.approvals.approve({ approvalId: a.id }, { idempotencyKey: 'apr-k2' });
   assert.deepEqual(await t.owner.approvals.approve({ approvalId: a.id }, { idempotencyKey: 'apr-k2' }), d);

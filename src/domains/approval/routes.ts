@@ -1,10 +1,17 @@
 // Owns the `approval` server routes: request, list (?status&requesterId&limit&cursor), get, approve, reject, cancel.
 import { limitOf, type DomainRoute } from '../../server/http/route.js';
-import { CancelBody, DecideBody, RequestBody } from './contract.js';
+import { canonicalSubject, CancelBody, DecideBody, RequestBody } from './contract.js';
 import type { Approvals } from './service.js';
 
 export const ROUTES: readonly DomainRoute<Approvals>[] = [
-  { method: 'POST', path: '/v1/approvals', body: RequestBody, handle: (c, s) => s.request(c.actor, c.body) },
+  {
+    method: 'POST',
+    path: '/v1/approvals',
+    body: RequestBody,
+    // `tsk_x` and `task:tsk_x` are one subject: one idempotency receipt.
+    canonical: (b: { subject: string }) => ({ ...b, subject: canonicalSubject(b.subject)?.subject ?? b.subject }),
+    handle: (c, s) => s.request(c.actor, c.body),
+  },
   {
     method: 'GET',
     path: '/v1/approvals',

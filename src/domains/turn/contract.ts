@@ -12,7 +12,7 @@ export interface TurnDto {
   author: { id: string; name: string; kind: MemberKind };
   content: string;
   createdAt: string;
-  /** Consecutive agent-authored messages in the target ending at this one (0 for a Human message). */
+  /** Consecutive agent-authored messages in the target ending at this one (0 for a Human message or a workflow step delivery). */
   agentRun: number;
 }
 

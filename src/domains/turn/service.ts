@@ -31,6 +31,7 @@ interface FeedRow {
   created_at: number | string;
   author_name: string;
   author_kind: 'human' | 'agent';
+  step_assignee: string | null;
 }
 
 function escapeRe(s: string): string {
@@ -47,9 +48,10 @@ export class Turns {
 
   /**
    * The turns of the calling agent strictly after `after`, in feed order, and the cursor to pass next. Waits up to
-   * `waitMs` when nothing new was written. A message addresses the agent when it is (never its own message):
-   * a DM to it; an `@name` mention in a channel it belongs to; in a thread of such a channel, a mention, or a reply in a
-   * thread it started, posted in or was mentioned in; a comment on a task assigned to it.
+   * `waitMs` when nothing new was written. A message addresses the agent when it is (never its own message, except a
+   * workflow step delivered to it): a DM to it; an `@name` mention in a channel it belongs to; in a thread of such a
+   * channel, a mention, or a reply in a thread it started, posted in or was mentioned in; a comment on a task assigned
+   * to it; a workflow step assigned to it, in any task's discussion too.
    */
   async read(actor: Actor, input: { after: number; waitMs: number }): Promise<TurnPage> {
     if (actor.kind !== 'agent') throw new AppError('denied', 'only agents read turns');
@@ -89,7 +91,8 @@ export class Turns {
   private scan(actor: Actor, after: number): Promise<TurnPage> {
     return this.deps.store.tx(async (sql) => {
       const rows = await sql.all<FeedRow>(
-        `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, a.name AS author_name, a.kind AS author_kind
+        `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, a.name AS author_name, a.kind AS author_kind,
+                (SELECT s.assignee FROM workflow_steps s WHERE s.message_id = m.id) AS step_assignee
            FROM message_feed f JOIN messages m ON m.id = f.message_id JOIN members a ON a.id = m.author_id
           WHERE f.seq > ? ORDER BY f.seq ASC LIMIT ?`,
         [after, TURN_SCAN_LIMIT],
@@ -98,9 +101,13 @@ export class Turns {
       let cursor = after;
       for (const r of rows) {
         cursor = Number(r.seq);
-        // An agent's own messages never start its own turns.
-        if (r.author_id === actor.id) continue;
-        if (!(await this.addresses(sql, actor, r))) continue;
+        // A workflow step delivered to this agent (a row the server wrote, never a message's text) is its turn, even when
+        // the agent started the run itself; it is bounded by the plan, so the loop bound does not count it.
+        const step = r.step_assignee === actor.id;
+        // Otherwise an agent's own messages never start its own turns.
+        if (r.author_id === actor.id && !step) continue;
+        // A step in a task's discussion (open to every member) reaches its assignee even if the task is someone else's.
+        if (!(step && r.target.startsWith('task:')) && !(await this.addresses(sql, actor, r))) continue;
         const t = parseTarget(r.target);
         turns.push({
           seq: cursor,
@@ -110,7 +117,7 @@ export class Turns {
           author: { id: r.author_id, name: r.author_name, kind: r.author_kind },
           content: r.content,
           createdAt: new Date(Number(r.created_at)).toISOString(),
-          agentRun: await this.agentRun(sql, r.target, cursor),
+          agentRun: step ? 0 : await this.agentRun(sql, r.target, cursor),
         });
       }
       return { turns, cursor };

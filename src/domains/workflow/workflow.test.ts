@@ -338,3 +338,41 @@ test('a run is read only by members who may read its target: a DM run, its steps
   assert.deepEqual(await walk(carol), [], 'carol is in neither');
   assert.deepEqual(await walk(t.owner), [run.id, ops.id].sort(), 'the owner is in the DM and reads every channel');
 });
+
+test("a run an agent starts itself reaches it: each of its steps is its turn, past the loop bound; its own ordinary messages and a copied step text are not", async () => {
+  /** Every turn of `api` after feed position `after`, and the position to read on from. */
+  const turnsAfter = async (api: ServerApi, after: number) => {
+    const turns = [];
+    for (let at = after; ; ) {
+      const page = await api.turns.read({ after: at, waitMs: 0 });
+      turns.push(...page.turns);
+      if (page.cursor === at) return { turns, cursor: at };
+      at = page.cursor;
+    }
+  };
+  let { cursor } = await turnsAfter(alice, 0);
+  const mine = Array.from({ length: 9 }, (_, i): StepDefDto => ({ title: `Own step ${i + 1}`, assignee: aliceId }));
+  const plan = await publishedPlan('All mine', mine);
+  const run = await alice.workflows.startRun({ planId: plan.id, target });
+  let copied = '';
+  for (let i = 0; i < mine.length; i++) {
+    const step = (await stepsOf(run.id))[i]!;
+    assert.equal(step.status, 'active');
+    const read = await turnsAfter(alice, cursor);
+    cursor = read.cursor;
+    // Nine agent-authored step messages in a row pass the default loop bound (6): each still is a turn, agentRun 0.
+    assert.deepEqual(read.turns.map((x) => [x.messageId, x.author.id, x.agentRun]), [[step.messageId, aliceId, 0]], `step ${i + 1}`);
+    copied ||= read.turns[0]!.content;
+    await alice.workflows.moveStep(step.id, 'complete', undefined);
+  }
+  assert.equal((await alice.workflows.showRun(run.id)).status, 'completed');
+  await alice.messages.send({ target, content: copied });
+  await alice.messages.send({ target, content: '@alice note to self' });
+  assert.deepEqual((await turnsAfter(alice, cursor)).turns, [], 'an own message is no turn, even one that copies a step text');
+  // A step in a task's discussion reaches its agent although the task is not assigned to it.
+  const task = await t.owner.tasks.create({ title: 'Ship the docs' });
+  const before = (await turnsAfter(bob, 0)).cursor;
+  const other = await alice.workflows.startRun({ planId: (await publishedPlan('On a task', [{ title: 'Proofread', assignee: bobId }])).id, target: `task:${task.id}` });
+  const [proof] = await stepsOf(other.id);
+  assert.deepEqual((await turnsAfter(bob, before)).turns.map((x) => [x.messageId, x.target]), [[proof!.messageId, `task:${task.id}`]]);
+});

@@ -132,7 +132,8 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     }
     const mutation = route.method !== 'GET';
     const key = mutation ? idempotencyKeyFrom(req.headers) : undefined;
-    const body = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
+    const checked = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
+    const body = route.canonical && checked !== undefined ? route.canonical(checked) : checked;
     const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, (d.services as unknown as Record<string, unknown>)[route.key]));
     if (key === undefined) return call(domains);
     // Failed validation never reaches here, so it is never stored.

@@ -35,6 +35,11 @@ export interface DomainRoute<Svc = any> {
    * response itself (returning STREAMED), after the same auth, path-parameter and query checks.
    */
   stream?: boolean;
+  /**
+   * The body in its one canonical spelling, after validation and before the idempotency hash and the handler: two
+   * spellings of one request (`tsk_x` and `task:tsk_x`) then replay one receipt instead of conflicting.
+   */
+  canonical?: (body: any) => unknown;
   /** Path parameters with their own grammar (a regex source) instead of the id grammar. */
   paramPatterns?: Readonly<Record<string, RegExp>>;
   handle(ctx: RouteContext, svc: Svc): Promise<unknown>;
