@@ -8,6 +8,8 @@ export interface ServerProc {
   serverId: string;
   /** Still running (never exited). */
   alive(): boolean;
+  /** How it ended (exit code or signal) and the tail of its stderr, for a failure message. */
+  ended(): string;
   /** SIGTERM and wait; SIGKILL with `hard`. */
   stop(hard?: boolean): Promise<void>;
 }
@@ -16,7 +18,11 @@ export interface ServerProc {
 export function startServerProc(args: string[], home: string, env: Record<string, string> = {}): Promise<ServerProc> {
   const child = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', ...args], { env: { ...process.env, AGENTTEAM_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let exited = false;
-  child.once('exit', () => (exited = true));
+  let end = 'running';
+  child.once('exit', (code, signal) => {
+    exited = true;
+    end = signal ? `killed by ${signal}` : `exited ${code}`;
+  });
   return new Promise((res, rej) => {
     let buf = '';
     let err = '';
@@ -34,6 +40,7 @@ export function startServerProc(args: string[], home: string, env: Record<string
         url: first.url,
         serverId: first.serverId,
         alive: () => !exited,
+        ended: () => `${end}; stderr: ${err.slice(0, 3000) || '(empty)'}`,
         stop: async (hard = false) => {
           if (exited) return;
           const done = new Promise((r) => child.once('exit', r));

@@ -43,10 +43,10 @@ process.stdin.setEncoding('utf8').on('data', (d) => {
   { mode: 0o755 },
 );
 
-function runHelper(status: string, request: object, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; log: any[] }> {
+function runHelper(status: string, request: object, extraEnv: Record<string, string> = {}, codex = FAKE): Promise<{ code: number | null; stdout: string; stderr: string; log: any[] }> {
   const log = join(dir, `log-${status}-${Math.random()}`);
   writeFileSync(log, '');
-  const p = spawn(process.execPath, [codexTurnHelper(), FAKE, '-c', 'k=v'], { env: { ...process.env, LOG: log, STATUS: status, ...extraEnv }, cwd: dir });
+  const p = spawn(process.execPath, [codexTurnHelper(), codex, '-c', 'k=v'], { env: { ...process.env, LOG: log, STATUS: status, ...extraEnv }, cwd: dir });
   let stdout = '';
   let stderr = '';
   p.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -88,6 +88,9 @@ test('a failed turn exits 1 naming the error, still printing the thread id; a cr
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /not a turn request/);
   assert.deepEqual(bad.log, [], 'codex must not start for a malformed request');
+  const missing = await runHelper('completed', { developerInstructions: 'S', prompt: 'p' }, {}, join(dir, 'no-such-codex'));
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, 'codex turn: could not run codex app-server (ENOENT)\n', 'one line, no stack trace');
 });
 
 test('the helper exits once the turn completed even when codex does not stop on SIGTERM', async () => {

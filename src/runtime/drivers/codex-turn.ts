@@ -97,6 +97,9 @@ async function main(): Promise<void> {
     }
   });
   codex.on('exit', (code, signal) => fail(`codex app-server exited (${code ?? signal}) before the turn completed`));
+  // A missing binary, or a write after codex exited (EPIPE), is one clear line, not a crash's stack trace.
+  codex.on('error', (e: NodeJS.ErrnoException) => fail(`could not run codex app-server (${e.code ?? e.message})`));
+  codex.stdin.on('error', () => undefined); // the exit handler reports why
   const call = (method: string, params: object): Promise<Record<string, unknown>> =>
     new Promise((resolve) => {
       const id = nextId++;

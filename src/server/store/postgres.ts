@@ -262,6 +262,10 @@ export function createPool(url: string, max = 10, onError?: (e: Error) => void):
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: TYPES });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', (e) => onError?.(e));
+  // Security invariant (availability): a pooled client always has an 'error' listener. pg-pool hands a new client out
+  // from inside its socket's parse loop, so a FATAL in the chunk of its first ReadyForQuery (pg_terminate_backend during
+  // a reconnect) is emitted before the borrower listens; unhandled, it would end the process. Alone, it reports the error.
+  pool.on('connect', (client) => client.on('error', (e: Error) => void (client.listenerCount('error') === 1 && onError?.(e))));
   return pool;
 }
 
