@@ -121,3 +121,40 @@ test('Host is parsed strictly on both listeners: a loopback name with junk after
   const good = await http(d.port, 'GET', '/api/daemon/status', { headers: { host: `localhost:${d.port}`, authorization: `Bearer ${d.ownerToken()}` } });
   assert.equal(good.status, 200);
 });
+
+/** Opens a connection and writes `head` one byte per `everyMs` until the peer answers or closes; resolves with its answer and the bytes sent. */
+function trickle(port: number, head: string, everyMs: number): Promise<{ answer: string; sent: number }> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    let sent = 0;
+    let answer = '';
+    const timer = setInterval(() => {
+      if (sent < head.length) s.write(head[sent++]!);
+    }, everyMs);
+    s.on('data', (b) => (answer += b.toString('latin1')));
+    s.on('error', () => undefined);
+    s.on('close', () => {
+      clearInterval(timer);
+      resolve({ answer, sent });
+    });
+  });
+}
+
+test('slow headers (one byte at a time, never finished) are cut by the header timeout on both listeners, long before they complete', async () => {
+  // 400 bytes at one per 100 ms would take 40 s; the 5 s header timeout (checked each second) ends it after at most ~70 bytes.
+  const head = `GET /v1/server HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ${'a'.repeat(400)}`;
+  const [daemon, server] = await Promise.all([trickle(d.port, head, 100), trickle(serverPort, head, 100)]);
+  for (const [name, r] of [['daemon', daemon], ['server', server]] as const) {
+    assert.ok(r.sent < head.length, `${name}: the whole slow header was accepted`);
+    assert.ok(r.answer === '' || /^HTTP\/1\.1 408 /.test(r.answer), `${name}: ${r.answer.slice(0, 40)}`);
+  }
+});
+
+test('oversized headers and URLs get 431 on both listeners (failed before: a 400 that did not say why)', async () => {
+  for (const port of [d.port, serverPort]) {
+    const big = await fetch(`http://127.0.0.1:${port}/v1/server`, { headers: { 'x-big': 'a'.repeat(20_000) } }).then((r) => r.status, () => 0);
+    assert.equal(big, 431, `port ${port}`);
+    const url = await fetch(`http://127.0.0.1:${port}/v1/server?${'q'.repeat(20_000)}`).then((r) => r.status, () => 0);
+    assert.equal(url, 431, `port ${port}`);
+  }
+});

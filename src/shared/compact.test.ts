@@ -1,7 +1,7 @@
 // Tests the compact time format and the author label.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMPACT_TIME_PATTERN, authorLabel, compactTime } from './compact.js';
+import { COMPACT_TIME_PATTERN, authorLabel, compactTime, pagePeople } from './compact.js';
 
 test('compact time is ISO 8601 basic at second precision in UTC', () => {
   assert.equal(compactTime('2026-12-01T10:33:35.418Z'), '20261201T103335Z');
@@ -11,4 +11,11 @@ test('compact time is ISO 8601 basic at second precision in UTC', () => {
 
 test('an author label carries name and kind', () => {
   assert.equal(authorLabel({ name: 'Ada', kind: 'human' }), 'Ada (human)');
+});
+
+test('a page names every author with its kind, also one named "__proto__" or "constructor" (failed before: "__proto__" vanished from authors)', () => {
+  const people = pagePeople([{ name: '__proto__', kind: 'agent' }, { name: 'constructor', kind: 'human' }, { name: 'ops', kind: 'agent' }, { name: 'ops', kind: 'human' }]);
+  assert.equal(JSON.stringify(people.authors), '{"__proto__":"agent","constructor":"human"}');
+  assert.equal(Object.getPrototypeOf(people.authors), Object.prototype);
+  assert.equal(people.label({ name: 'ops', kind: 'human' }), 'ops (human)');
 });

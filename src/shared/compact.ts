@@ -35,6 +35,7 @@ export function pagePeople<K extends string>(people: Iterable<{ name: string; ki
   const kinds = new Map<string, Set<K>>();
   for (const p of people) kinds.set(p.name, (kinds.get(p.name) ?? new Set()).add(p.kind));
   const authors: Record<string, K> = {};
-  for (const [name, set] of kinds) if (set.size === 1) authors[name] = [...set][0]!;
+  // Security invariant: a name is an own key even when it is "__proto__" (an assignment would drop it and its kind).
+  for (const [name, set] of kinds) if (set.size === 1) Object.defineProperty(authors, name, { value: [...set][0]!, enumerable: true, writable: true, configurable: true });
   return { authors, label: (p) => (kinds.get(p.name)?.size === 1 ? p.name : authorLabel(p)) };
 }

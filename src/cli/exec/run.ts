@@ -4,7 +4,7 @@ import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
 import { validateValue } from '../../catalog/validate.js';
 import { forRequest } from '../../catalog/operations.js';
-import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
+import { DuplicateKeyError, parseStrictJson, RefusedJsonError } from '../../shared/strict-json.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { MAX_BODY_BYTES } from '../../wire/http/body.js';
 import { loadCredentialSource } from './credentials.js';
@@ -75,6 +75,7 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
       input = parseStrictJson(text);
     } catch (e) {
       if (e instanceof DuplicateKeyError) return usage(io, `input has a ${e.message}`, 'send each field once');
+      if (e instanceof RefusedJsonError) return usage(io, `input refused: ${e.message}`, 'send plain text without it');
       return usage(io, 'input is not valid JSON', `run agentteam exec ${domain} ${action} --help`);
     }
   }

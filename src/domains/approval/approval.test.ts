@@ -7,11 +7,13 @@ import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { systemClock } from '../../shared/clock.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import type { ApprovalDto, ApprovalPage } from './contract.js';
+import { PENDING_PER_REQUESTER_MAX, type ApprovalDto, type ApprovalPage } from './contract.js';
 
-// A clock that advances only every 3 reads: many approvals share a createdAt, so the id tie-breaker is exercised.
+// A clock that advances only every 3 reads: many approvals share a createdAt, so the id tie-breaker is exercised. While
+// `frozen` is set it stands still (the walk test pins pairs of requests to one instant, whatever reads came before).
 let reads = 0;
-const clock = { now: () => Date.UTC(2026, 0, 1) + Math.floor(reads++ / 3), setTimer: systemClock.setTimer };
+let frozen: number | undefined;
+const clock = { now: () => frozen ?? Date.UTC(2026, 0, 1) + Math.floor(reads++ / 3), setTimer: systemClock.setTimer };
 let t: TestServer;
 let alice: ServerApi;
 let bob: ServerApi;
@@ -120,8 +122,10 @@ async function walk(page: (limit: number, cursor?: string) => Promise<ApprovalPa
 
 test('walks with random page sizes and filters equal the full scan in createdAt DESC, id DESC with ties', async () => {
   for (let i = 0; i < 24; i++) {
+    if (i % 2 === 0) frozen = clock.now();
     const r = await (i % 2 ? alice : bob).approvals.request({ subject: `task:${taskId}`, reason: `r${i}` });
     if (i % 3 === 0) await t.owner.approvals.reject({ approvalId: r.id });
+    if (i % 2 === 1) frozen = undefined;
   }
   const all: ApprovalDto[] = [];
   let cursor: string | undefined;
@@ -179,4 +183,21 @@ test('an approval is visible only to members who may read its notify target: oth
   assert.ok(!(await ids(t.owner)).includes(theirs.id));
   assert.equal((await alice.approvals.get(theirs.id)).status, 'pending', 'the refused decision changed nothing');
   assert.equal((await t.owner.approvals.approve({ approvalId: ops.id })).status, 'approved', 'the owner decides what it can read');
+});
+
+test(`a member has at most ${PENDING_PER_REQUESTER_MAX} pending requests: one more is a conflict that stores and posts nothing; a cancel makes room; others are not limited`, async () => {
+  const count = async (where: string) => Number((await t.querySql<{ n: number }>(`SELECT COUNT(*) AS n FROM approvals WHERE ${where}`))[0]?.n);
+  const open = await count(`requested_by = '${bobId}' AND status = 'pending'`);
+  await t.runSql(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO approvals (id, subject, reason, notify, status, requested_by, decided_by, note, revision, created_at, updated_at) SELECT 'apr_fill' || i, ?, 'fill', ?, 'pending', ?, NULL, NULL, 1, 1, 1 FROM s`,
+    [PENDING_PER_REQUESTER_MAX - open, `task:${taskId}`, `task:${taskId}`, bobId],
+  );
+  const before = await count('1 = 1');
+  const posts = (await bob.messages.list({ target: `task:${taskId}`, limit: 100 })).messages.length;
+  await assert.rejects(bob.approvals.request({ subject: `task:${taskId}`, reason: 'one too many' }), (e: unknown) => code('conflict')(e) && /at most 100 pending approval requests/.test((e as Error).message));
+  assert.equal(await count('1 = 1'), before);
+  assert.equal((await bob.messages.list({ target: `task:${taskId}`, limit: 100 })).messages.length, posts);
+  assert.equal((await alice.approvals.request({ subject: `task:${taskId}`, reason: 'alice is not limited by bob' })).status, 'pending');
+  await bob.approvals.cancel({ approvalId: 'apr_fill1' });
+  assert.equal((await bob.approvals.request({ subject: `task:${taskId}`, reason: 'fits again' })).status, 'pending');
 });

@@ -34,6 +34,8 @@ export function shownSubject(subject: string): string {
   const id = subject.slice(i + 1);
   return Object.prototype.hasOwnProperty.call(SUBJECT_PREFIXES, kind) && id.startsWith(SUBJECT_PREFIXES[kind]) ? id : subject;
 }
+/** Pending requests one member has open at once: a requester cannot fill the deciders' queue without bound. */
+export const PENDING_PER_REQUESTER_MAX = 100;
 export const REASON_MAX = 2000;
 export const NOTE_MAX = 2000;
 /** Serialized (JSON, UTF-8) byte bounds of each stored free-text field. */

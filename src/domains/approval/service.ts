@@ -8,7 +8,7 @@ import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
-import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
+import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, PENDING_PER_REQUESTER_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
 
 interface ApprovalRow {
   id: string;
@@ -77,7 +77,8 @@ export class Approvals {
     return sql.get<ApprovalRow>(`SELECT ${COLS} FROM approvals WHERE id = ?`, [id]);
   }
 
-  async request(actor: Actor, input: { subject: string; reason: string; notify?: string }): Promise<ApprovalDto> {
+  /** `fromRun`: a workflow run's approval step (bounded by the starter's live runs instead, never refused for the cap). */
+  async request(actor: Actor, input: { subject: string; reason: string; notify?: string }, opts: { fromRun?: boolean } = {}): Promise<ApprovalDto> {
     // Either form names one subject: a bare id's prefix says its kind; it is stored (and compared) as `kind:<id>`.
     const s = canonicalSubject(input.subject);
     if (!s) throw new AppError('validation_failed', 'subject must be a task, project, team or step id (tsk_…, prj_…, team_…, wfs_…) or exact task:<id>, project:<id>, team:<id>, step:<id>');
@@ -89,6 +90,8 @@ export class Approvals {
       if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw new AppError('not_found', `subject ${subject} not found`);
       // Security invariant: the requester may only name a notify target they could post to themselves.
       const notify = await authorizeTarget(sql, actor, target);
+      const open = opts.fromRun ? undefined : await sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM approvals WHERE requested_by = ? AND status = 'pending'", [actor.id]);
+      if (Number(open?.n ?? 0) >= PENDING_PER_REQUESTER_MAX) throw new AppError('conflict', `at most ${PENDING_PER_REQUESTER_MAX} pending approval requests per member`, { hint: 'cancel one or wait for a decision' });
       const now = this.deps.clock.now();
       const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);

@@ -5,6 +5,7 @@ import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/con
 import { checkName } from '../../shared/bounds.js';
 import { INVITE_TTL_MS, MEMBER_NAME, MEMBERS_MAX, type InviteCreated, type Joined } from './contract.js';
 import type { Sql } from '../../server/store/types.js';
+import { claimName } from './name-key.js';
 
 const CODE_RE = /^ati_[A-Za-z0-9_-]{43}$/;
 // Security invariant: one answer for an unknown, used or expired code; nothing about which.
@@ -33,9 +34,10 @@ export class Invites {
     const now = this.deps.clock.now();
     const id = newId('inv');
     const expiresAt = now + INVITE_TTL_MS;
-    await this.deps.store.tx((sql) =>
-      sql.run('INSERT INTO invites (id, code_hash, name, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, this.hash(code), name, role, actor.id, now, expiresAt]),
-    );
+    await this.deps.store.tx(async (sql) => {
+      await claimName(sql, name); // checked again at redemption: an invite reserves nothing
+      await sql.run('INSERT INTO invites (id, code_hash, name, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, this.hash(code), name, role, actor.id, now, expiresAt]);
+    });
     return { inviteId: id, code, name, role, expiresAt: iso(expiresAt) };
   }
 
@@ -55,14 +57,16 @@ export class Invites {
       const ws = await sql.get<{ value: string }>("SELECT value FROM meta WHERE key = 'workspace_id'");
       if (!ws) throw badCode();
       await checkMemberRoom(sql);
+      const key = await claimName(sql, inv.name);
       const credential = newToken('ats');
       const id = newCompactId('mem');
-      await sql.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin) VALUES (?, ?, 'human', 'member', ?, ?, ?)", [
+      await sql.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin, name_key) VALUES (?, ?, 'human', 'member', ?, ?, ?, ?)", [
         id,
         inv.name,
         credentialHash(credential),
         now,
         inv.role === 'admin' ? 1 : 0,
+        key,
       ]);
       if ((await sql.run('UPDATE invites SET used_by = ?, used_at = ? WHERE id = ? AND used_by IS NULL', [id, now, inv.id])) !== 1) throw badCode();
       await sql.run('INSERT INTO channel_members (channel_id, member_id) VALUES (?, ?) ON CONFLICT DO NOTHING', ['general', id]);

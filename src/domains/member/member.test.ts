@@ -56,6 +56,69 @@ test('every request reads its credential anew: a rename, a rotated credential or
   await t.owner.members.remove(a.agent.id);
 });
 
+const taken = (e: unknown) => (e as { code?: string }).code === 'conflict' && /is taken in this workspace/.test((e as Error).message);
+
+test('a name is unique per workspace across kinds, ignoring case, NFKC forms, width and invisible characters; a refused name stores nothing', async () => {
+  const before = await count('SELECT COUNT(*) AS n FROM members');
+  // The owner is the Human "Owner": an agent (created or renamed) or an invited person never gets a name that reads the same.
+  const lookalikes = ['Owner', 'owner', 'OWNER', '\uff2f\uff57\uff4e\uff45\uff52', 'Own\u200ber', 'Owner\u00ad', ' Owner', 'Owner ', '\u3000Owner'];
+  for (const name of lookalikes) {
+    await assert.rejects(t.owner.members.createAgent({ name }), taken, JSON.stringify(name));
+    await assert.rejects(t.owner.members.invite({ name }), taken, JSON.stringify(name));
+  }
+  assert.equal(await count('SELECT COUNT(*) AS n FROM members'), before);
+  assert.equal(await count('SELECT COUNT(*) AS n FROM invites'), 0);
+  // NFC vs NFD, ligatures and the Kelvin sign fold to one name too.
+  const zoe = await t.owner.members.createAgent({ name: 'Zo\u00eb fix' });
+  for (const name of ['Zoe\u0308 fix', 'ZOË FIX', 'Zoë \ufb01x']) await assert.rejects(t.owner.members.createAgent({ name }), taken, JSON.stringify(name));
+  const kelvin = await t.owner.members.createAgent({ name: 'Kay' });
+  await assert.rejects(t.owner.members.createAgent({ name: '\u212aay' }), taken);
+  // A rename onto another member's name (a Human's here) is refused and changes nothing; a member keeps its own name in another case.
+  await assert.rejects(t.owner.members.renameAgent(kelvin.agent.id, { name: 'ｏｗｎｅｒ' }), taken);
+  await assert.rejects(t.owner.members.renameAgent(kelvin.agent.id, { name: 'zoë fix' }), taken);
+  assert.equal((await t.owner.members.list()).find((m) => m.id === kelvin.agent.id)?.name, 'Kay');
+  assert.equal((await t.owner.members.renameAgent(kelvin.agent.id, { name: 'KAY' })).name, 'KAY');
+  // An invite reserves nothing: a name taken after the invite was made refuses the redemption, which stores nothing and leaves the invite unused.
+  const invite = await t.owner.members.invite({ name: 'Grace' });
+  const grace = await t.owner.members.createAgent({ name: 'grace' });
+  await assert.rejects(t.client.join(invite.code), taken);
+  assert.equal(await count("SELECT COUNT(*) AS n FROM members WHERE kind = 'human'"), 1);
+  assert.equal(await count('SELECT COUNT(*) AS n FROM invites WHERE used_by IS NOT NULL'), 0);
+  // A removed member's name is free again; then the invite redeems.
+  await t.owner.members.remove(grace.agent.id);
+  assert.equal((await t.client.join(invite.code)).member.name, 'Grace');
+  for (const id of [zoe.agent.id, kelvin.agent.id]) await t.owner.members.remove(id);
+});
+
+test('racing creates and renames onto one name (in different spellings) end in exactly one holder; the others are typed conflicts', async () => {
+  const spellings = ['Racer', 'racer', 'RACER', '\uff32acer', 'Ra\u200bcer', 'racer\u00ad'];
+  const spare = await t.owner.members.createAgent({ name: 'spare' });
+  const results = await Promise.allSettled([...spellings.map((name) => t.owner.members.createAgent({ name })), t.owner.members.renameAgent(spare.agent.id, { name: 'rAcEr' })]);
+  const won = results.filter((r) => r.status === 'fulfilled');
+  assert.equal(won.length, 1, JSON.stringify(results.map((r) => r.status)));
+  for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'conflict');
+  const holders = (await t.owner.members.list()).filter((m) => m.name.normalize('NFKC').toLowerCase().replace(/[\u200b\u00ad]/g, '') === 'racer');
+  assert.equal(holders.length, 1);
+  for (const m of holders) if (m.id !== spare.agent.id) await t.owner.members.remove(m.id);
+  await t.owner.members.remove(spare.agent.id);
+});
+
+test('members that share a name from before names were unique (rows without a name key) still block that name; renaming one frees nothing else', async () => {
+  const hash = t.db.startsWith('postgres') ? "decode(md5(id), 'hex')" : 'randomblob(32)';
+  for (const [id, name] of [['agt_olddup1', 'Twin'], ['agt_olddup2', 'twin'], ['agt_olddup3', 'TWIN']] as const) {
+    await t.runSql(`INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin) SELECT ?, ?, 'agent', 'member', ${hash}, 1, 0 FROM (SELECT ? AS id) x`, [id, name, id]);
+  }
+  await assert.rejects(t.owner.members.createAgent({ name: 'Twin' }), taken);
+  await assert.rejects(t.owner.members.renameAgent('agt_olddup1', { name: 'twin' }), taken, 'the others still hold the name');
+  assert.equal((await t.owner.members.renameAgent('agt_olddup2', { name: 'Twin two' })).name, 'Twin two');
+  await assert.rejects(t.owner.members.invite({ name: 'twin' }), taken);
+  await t.owner.members.remove('agt_olddup1');
+  await assert.rejects(t.owner.members.createAgent({ name: 'tWin' }), taken, 'agt_olddup3 still holds it');
+  for (const id of ['agt_olddup2', 'agt_olddup3']) await t.owner.members.remove(id);
+  const fresh = await t.owner.members.createAgent({ name: 'twin' });
+  await t.owner.members.remove(fresh.agent.id);
+});
+
 test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or an invited person is refused, the invite stays unused, and a removal makes room`, async () => {
   const hash = t.db.startsWith('postgres') ? "decode(md5('f' || i), 'hex')" : 'randomblob(32)';
   const present = await count('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL');
@@ -64,7 +127,7 @@ test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or a
   await assert.rejects(t.owner.members.createAgent({ name: 'one-too-many' }), refused(/at most 10000 members/));
   const invite = await t.owner.members.invite({ name: 'Late' });
   await assert.rejects(t.client.join(invite.code), refused(/at most 10000 members/));
-  assert.equal(await count('SELECT COUNT(*) AS n FROM invites WHERE used_by IS NOT NULL'), 0);
+  assert.equal(await count(`SELECT COUNT(*) AS n FROM invites WHERE used_by IS NOT NULL AND id = '${invite.inviteId}'`), 0);
   assert.equal(await count('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL'), MEMBERS_MAX);
   await t.owner.members.remove('agt_fill1');
   const joined = (await t.client.join(invite.code)).member;

@@ -62,4 +62,20 @@ CREATE TABLE invites (
 );
 `,
   },
+  {
+    version: 28,
+    name: 'member name keys (a name is unique per workspace ignoring case, width and invisibles)',
+    // Rows from before keep name_key NULL (SQL cannot compute NFKC on SQLite): claimName compares them in code, so they
+    // block their names like keyed rows; names they share with each other stay as they are until a rename keys them.
+    sqlite: `
+ALTER TABLE members ADD COLUMN name_key TEXT;
+CREATE UNIQUE INDEX members_name_unique ON members (name_key) WHERE removed_at IS NULL;
+CREATE INDEX members_unkeyed ON members (id) WHERE name_key IS NULL AND removed_at IS NULL;
+`,
+    postgres: `
+ALTER TABLE members ADD COLUMN name_key TEXT COLLATE "C";
+CREATE UNIQUE INDEX members_name_unique ON members (name_key) WHERE removed_at IS NULL;
+CREATE INDEX members_unkeyed ON members (id) WHERE name_key IS NULL AND removed_at IS NULL;
+`,
+  },
 ];

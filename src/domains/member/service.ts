@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkMemberRoom, Invites } from './invites.js';
 import { BatchedLookup } from './lookups.js';
+import { claimName } from './name-key.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkName, clipText } from '../../shared/bounds.js';
 import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
@@ -96,7 +97,8 @@ export class Members {
       if (!ws) await sql.run("INSERT INTO meta (key, value) VALUES ('workspace_id', ?)", [workspaceId]);
       const credential = newToken('ats');
       const row: MemberRow = { id: newCompactId('mem'), name: ownerName, kind: 'human', role: 'owner', credential_hash: this.hash(credential), created_at: now };
-      await sql.run(`INSERT INTO members (${COLS}) VALUES (?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at]);
+      const key = await claimName(sql, ownerName);
+      await sql.run(`INSERT INTO members (${COLS}, name_key) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, key]);
       await sql.run('INSERT INTO channels (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', ['general', 'general', now]);
       await sql.run('INSERT INTO channel_members (channel_id, member_id) VALUES (?, ?) ON CONFLICT DO NOTHING', ['general', row.id]);
       this.meta.workspaceId = workspaceId;
@@ -129,7 +131,7 @@ export class Members {
   }
 
   /**
-   * Owner or admin. Agent names are unique per workspace (checked in the transaction: SQLite's single writer and
+   * Owner or admin. Names are unique per workspace across kinds (claimName, in the transaction: SQLite's single writer and
    * PostgreSQL's serializable re-run make two racing adds end in one agent and one conflict). The agent's credential
    * is returned once, here; only its keyed hash is kept.
    */
@@ -139,22 +141,22 @@ export class Members {
     const credential = newToken('ats');
     const row: MemberRow = { id: newCompactId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
     await this.deps.store.tx(async (sql) => {
-      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND removed_at IS NULL", [name])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
+      const key = await claimName(sql, name);
       await checkMemberRoom(sql);
-      await sql.run(`INSERT INTO members (${COLS}, created_by) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id]);
+      await sql.run(`INSERT INTO members (${COLS}, created_by, name_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id, key]);
     });
     return { agent: memberDto(row), credential };
   }
 
-  /** Renames an agent (an admin, or the Human who created it); agent names stay unique in the workspace. */
+  /** Renames an agent (an admin, or the Human who created it); member names stay unique in the workspace (claimName). */
   async renameAgent(actor: Actor, memberId: string, input: { name: string }): Promise<MemberDto> {
     const name = checkName(input.name, MEMBER_NAME);
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
       await requireAdminOrCreator(sql, actor, memberId, 'rename agents');
       if (!target || target.kind !== 'agent') throw new AppError('not_found', 'agent not found');
-      if (await sql.get("SELECT 1 AS x FROM members WHERE kind = 'agent' AND name = ? AND id <> ? AND removed_at IS NULL", [name, memberId])) throw new AppError('conflict', `an agent named ${JSON.stringify(name)} already exists in this workspace`);
-      await sql.run('UPDATE members SET name = ? WHERE id = ?', [name, memberId]);
+      const key = await claimName(sql, name, memberId);
+      await sql.run('UPDATE members SET name = ?, name_key = ? WHERE id = ?', [name, key, memberId]);
       return memberDto({ ...target, name });
     });
   }

@@ -81,6 +81,17 @@ test('raw refusals: no Content-Length, wrong content type, bad name or MIME type
   assert.equal(noAuth, 403);
 });
 
+test('an attachment name is one line of visible text: NUL, controls and newlines are refused on both engines and nothing is stored (failed before: NUL was a 500 on PostgreSQL and stored on SQLite)', async () => {
+  const before = await countUploads();
+  for (const name of ['a%00b.txt', 'a%0Ab.txt', 'a%1B%5B31m.txt', 'a%E2%80%AEtxt.exe']) {
+    const r = await rawUpload({ 'content-type': 'application/octet-stream', 'content-length': '3' }, Buffer.from('abc'), `?name=${name}&contentType=text/plain`);
+    assert.equal(r.status, 422, `${name}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.error.code, 'validation_failed');
+    assert.match(r.body.error.message, /attachment name must be one line/);
+  }
+  assert.deepEqual(await countUploads(), before);
+});
+
 test('an upload cut short leaves nothing behind', async () => {
   const before = await countUploads();
   const u = new URL(t.server.url);

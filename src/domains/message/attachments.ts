@@ -6,9 +6,10 @@
 // one chunk plus one socket read in memory, and a download reads one chunk row at a time. SQLite copies a bound blob
 // once per INSERT; nothing else holds the whole attachment.
 import { AppError } from '../../shared/errors.js';
+import { checkName } from '../../shared/bounds.js';
 import { newCompactId } from '../../shared/ids.js';
 import type { Sql } from '../../server/store/types.js';
-import { text, type Actor, type DomainDeps } from '../../server/context.js';
+import { type Actor, type DomainDeps } from '../../server/context.js';
 import { ATTACHMENT_NAME_MAX, MAX_ATTACHMENTS, MAX_ATTACHMENT_BYTES, type AttachmentMeta } from './contract.js';
 
 export const UPLOAD_CHUNK_BYTES = 256 * 1024;
@@ -30,7 +31,7 @@ export interface UploadMeta {
 
 /** Validates what an upload declares before a body byte is read. */
 export function checkUploadMeta(m: { name?: unknown; contentType?: unknown; size?: unknown }): UploadMeta {
-  const name = text(m.name, 'attachment name', 1, ATTACHMENT_NAME_MAX);
+  const name = checkName(m.name, { field: 'attachment name', min: 1, chars: ATTACHMENT_NAME_MAX, bytes: ATTACHMENT_NAME_MAX }); // a file name on disk: one visible line, no NUL
   if (typeof m.contentType !== 'string' || !MIME_RE.test(m.contentType)) throw new AppError('validation_failed', 'attachment contentType must be a MIME type like text/plain');
   if (typeof m.size !== 'number' || !Number.isSafeInteger(m.size) || m.size < 0) throw new AppError('invalid_input', 'an upload needs a Content-Length');
   if (m.size > MAX_ATTACHMENT_BYTES) throw new AppError('payload_too_large', `an attachment exceeds ${MAX_ATTACHMENT_BYTES} bytes (10 MiB)`);

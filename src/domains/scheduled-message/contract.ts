@@ -27,6 +27,8 @@ export const RUNS_KEPT = 500;
 export const LATE_MS = 2 * 60_000;
 /** Enabled schedules one member may hold. */
 export const ENABLED_PER_MEMBER_MAX = 100;
+/** Schedules one member may hold in all, disabled and spent one-shots included (each keeps up to RUNS_KEPT runs). */
+export const SCHEDULES_PER_MEMBER_MAX = 1000;
 
 /**
  * Who may do what: every member creates schedules on targets it can post to; only the creator (or the owner) reads,

@@ -119,6 +119,24 @@ test('a member holds at most 100 enabled schedules', async () => {
   await assert.rejects(carol.schedules.enable({ scheduleId: made[0]!.id }), code('conflict'));
 });
 
+test('a member holds at most 1000 schedules in all, disabled ones included: one more is a conflict that stores nothing; a delete makes room (failed before: disabling let a member store schedules without bound)', async () => {
+  const dave = await t.owner.members.createAgent({ name: 'dave' });
+  const api = t.client.as(dave.credential);
+  const target = `task:${(await api.tasks.create({ title: 'many' })).id}`;
+  const first = await api.schedules.create({ target, content: 'first', at: inMin(50) });
+  await api.schedules.disable({ scheduleId: first.id });
+  await t.runSql(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 999) INSERT INTO scheduled_messages (id, target, content, at, cron, time_zone, missed_policy, enabled, next_run_at, created_by, revision, created_at, updated_at) SELECT 'sch_fill' || i, ?, 'old', 1, NULL, NULL, 'skip', 0, NULL, ?, 1, 1, 1 FROM s`,
+    [target, dave.agent.id],
+  );
+  const before = await count();
+  await assert.rejects(api.schedules.create({ target, content: 'one more', at: inMin(5) }), (e: unknown) => code('conflict')(e) && /at most 1000 schedules per member/.test((e as Error).message));
+  assert.equal(await count(), before);
+  await api.schedules.delete({ scheduleId: first.id });
+  assert.equal((await api.schedules.create({ target, content: 'fits again', at: inMin(5) })).enabled, true);
+  await alice.schedules.create({ target: taskTarget, content: 'alice is not limited by dave', at: inMin(6) });
+});
+
 test('list walks equal the full scan in createdAt DESC, id DESC with ties; the enabled filter is bound into the cursor', async () => {
   const all: ScheduleDto[] = [];
   let cursor: string | undefined;

@@ -7,7 +7,7 @@ import { keysetPage, normalizeLimit, type Ordering } from '../../server/paginati
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
-import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type SchedulePage, type UpdateInput } from './contract.js';
+import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULES_PER_MEMBER_MAX, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type SchedulePage, type UpdateInput } from './contract.js';
 import { checkTiming, nextAfter, type Timing } from './timing.js';
 
 export interface ScheduleRow {
@@ -97,6 +97,13 @@ export class Schedules {
     if (Number(n?.n ?? 0) >= ENABLED_PER_MEMBER_MAX) throw new AppError('conflict', `at most ${ENABLED_PER_MEMBER_MAX} enabled schedules per member`, { hint: 'disable or delete one first' });
   }
 
+  /** A new schedule needs room in both bounds: enabled ones (what fires) and all of the member's (what is stored). */
+  private async checkRoom(sql: Sql, memberId: string): Promise<void> {
+    const n = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM scheduled_messages WHERE created_by = ?', [memberId]);
+    if (Number(n?.n ?? 0) >= SCHEDULES_PER_MEMBER_MAX) throw new AppError('conflict', `at most ${SCHEDULES_PER_MEMBER_MAX} schedules per member, disabled ones included`, { hint: 'delete one first' });
+    await this.checkCap(sql, memberId);
+  }
+
   async create(actor: Actor, input: CreateInput): Promise<ScheduleDto> {
     const t = parseTarget(input.target);
     const content = checkText(input.content, SCHEDULE_CONTENT);
@@ -106,7 +113,7 @@ export class Schedules {
     return this.deps.store.tx(async (sql) => {
       // Security invariant: a schedule may only name a target its creator could post to now (rechecked at every fire).
       const target = await authorizeTarget(sql, actor, t);
-      await this.checkCap(sql, actor.id);
+      await this.checkRoom(sql, actor.id);
       const row: ScheduleRow = { id: this.deps.ids.next('sch', now), target, content, at: tm.at, cron: tm.cron, time_zone: tm.zone, missed_policy: policy, enabled: 1, next_run_at: nextAfter(tm, now), created_by: actor.id, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO scheduled_messages (${SCHEDULE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.target, row.content, row.at, row.cron, row.time_zone, row.missed_policy, row.enabled, row.next_run_at, row.created_by, row.revision, row.created_at, row.updated_at]);
       return dto(row);

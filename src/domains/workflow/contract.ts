@@ -63,6 +63,8 @@ export const STEP_MOVES: Readonly<Record<StepOutcome, { from: readonly StepStatu
 };
 /** A run in one of these may be cancelled (by its starter or an owner/admin); the others are final. */
 export const LIVE_RUN: readonly RunStatus[] = ['running', 'paused', 'parked'];
+/** Live runs one member has started at once: each delivers steps (mentions, approvals) to others, so it is bounded. */
+export const LIVE_RUNS_PER_MEMBER_MAX = 100;
 
 const lit = <T extends readonly string[]>(xs: T) => Type.Union(xs.map((x) => Type.Literal(x)));
 const text = (b: TextBound, description?: string) => Type.String({ minLength: b.min, maxLength: b.chars, ...(description ? { description } : {}) });

@@ -10,7 +10,7 @@ import { Approvals } from '../approval/service.js';
 import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
-import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogEntryDto, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
+import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LIVE_RUNS_PER_MEMBER_MAX, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogEntryDto, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
 import type { Plans, Triggers } from './plans.js';
 import { LOG_COLS, LOG_ORDER, logDto, readNames, RUN_COLS, RUN_ORDER, runDto, STEP_COLS, STEP_ORDER, stepDto, type LogRow, type RunRow, type StepRow } from './rows.js';
 
@@ -87,6 +87,8 @@ export class Runs {
       if (p.status !== 'active') throw new AppError('conflict', 'the plan is archived');
       if (p.published_version === null) throw new AppError('conflict', 'the plan has no published version; publish it first');
       const canonical = await authorizeTarget(sql, actor, parseTarget(target));
+      const live = await sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM workflow_runs WHERE started_by = ? AND status IN (${LIVE_RUN.map(() => '?').join(', ')})`, [actor.id, ...LIVE_RUN]);
+      if (Number(live?.n ?? 0) >= LIVE_RUNS_PER_MEMBER_MAX) throw new AppError('conflict', `at most ${LIVE_RUNS_PER_MEMBER_MAX} live runs per member`, { hint: 'cancel one or let one finish' });
       const steps = JSON.parse((await this.plans.loadVersion(sql, p.id, Number(p.published_version))).steps) as StepDefDto[];
       const now = this.now();
       const runId = this.deps.ids.next('wfr', now);
@@ -112,7 +114,7 @@ export class Runs {
       if (s.assignee === APPROVAL_ASSIGNEE) {
         const reason = `Workflow run ${run.id} step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}`;
         const store = this.deps.store.within(sql);
-        approvalId = (await new Approvals({ ...this.deps, store }).request(starter, { subject: `step:${s.id}`, reason, notify: run.target })).id;
+        approvalId = (await new Approvals({ ...this.deps, store }).request(starter, { subject: `step:${s.id}`, reason, notify: run.target }, { fromRun: true })).id;
       } else {
         const agent = await this.member(sql, s.assignee);
         // Security invariant: a step is posted only where the run's starter may still post now.

@@ -8,7 +8,7 @@ import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
 import { ITEM_BYTES_MAX, jsonBytes } from '../../shared/bounds.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import { BOUNDS, STEPS_BYTES_MAX, STEPS_MAX, type PlanVersionDto, type StepDefDto, type StepDto } from './contract.js';
+import { BOUNDS, LIVE_RUNS_PER_MEMBER_MAX, STEPS_BYTES_MAX, STEPS_MAX, type PlanVersionDto, type StepDefDto, type StepDto } from './contract.js';
 import { SYNC_TICK_MS } from './sync.js';
 
 // Time stands still unless a test moves it: every row shares createdAt, so each walk exercises the id tie-breaker.
@@ -375,4 +375,36 @@ test("a run an agent starts itself reaches it: each of its steps is its turn, pa
   const other = await alice.workflows.startRun({ planId: (await publishedPlan('On a task', [{ title: 'Proofread', assignee: bobId }])).id, target: `task:${task.id}` });
   const [proof] = await stepsOf(other.id);
   assert.deepEqual((await turnsAfter(bob, before)).turns.map((x) => [x.messageId, x.target]), [[proof!.messageId, `task:${task.id}`]]);
+});
+
+test(`a member has at most ${LIVE_RUNS_PER_MEMBER_MAX} live runs: one more is a conflict that stores and posts nothing; a cancel makes room; others are not limited (failed before: runs started without bound)`, async () => {
+  const p = await publishedPlan('Flood', [{ title: 'Look', assignee: bobId }]);
+  const runs = async () => Number((await t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM workflow_runs'))[0]?.n);
+  const live = Number((await t.querySql<{ n: number }>(`SELECT COUNT(*) AS n FROM workflow_runs WHERE started_by = ? AND status IN ('running', 'paused', 'parked')`, [aliceId]))[0]?.n);
+  await t.runSql(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO workflow_runs (id, plan_id, version, trigger_id, target, status, current_step, step_count, started_by, log_count, revision, created_at, updated_at) SELECT 'wfr_fill' || i, ?, 1, NULL, ?, 'paused', 0, 1, ?, 0, 1, 1, 1 FROM s`,
+    [LIVE_RUNS_PER_MEMBER_MAX - live, p.id, target, aliceId],
+  );
+  const before = await runs();
+  const posts = (await bob.messages.list({ target, limit: 100 })).messages.length;
+  await assert.rejects(alice.workflows.startRun({ planId: p.id, target }), (e: unknown) => code('conflict')(e) && /at most 100 live runs per member/.test((e as Error).message));
+  assert.equal(await runs(), before);
+  assert.equal((await bob.messages.list({ target, limit: 100 })).messages.length, posts, 'no step was delivered');
+  assert.equal((await bob.workflows.startRun({ planId: p.id, target })).status, 'running', 'bob is not limited by alice');
+  await t.runSql("UPDATE workflow_runs SET status = 'cancelled' WHERE id = 'wfr_fill1'");
+  assert.equal((await alice.workflows.startRun({ planId: p.id, target })).status, 'running');
+});
+
+test("a run's approval step is delivered even when its starter holds the most pending requests a member may open by hand", async () => {
+  const p = await publishedPlan('Gate', [{ title: 'Sign off', assignee: 'approval' }]);
+  await t.runSql(
+    "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100) INSERT INTO approvals (id, subject, reason, notify, status, requested_by, decided_by, note, revision, created_at, updated_at) SELECT 'apr_wfill' || i, 'step:wfs_x', 'fill', ?, 'pending', ?, NULL, NULL, 1, 1, 1 FROM s",
+    [target, bobId],
+  );
+  const task = await bob.tasks.create({ title: 'gate' });
+  await assert.rejects(bob.approvals.request({ subject: `task:${task.id}`, reason: 'by hand' }), code('conflict'));
+  const run = await bob.workflows.startRun({ planId: p.id, target });
+  const [step] = await (async () => (await bob.workflows.listSteps(run.id, { limit: 10 })).steps)();
+  assert.equal(step!.status, 'active');
+  assert.match(String(step!.approvalId), /^apr_/);
 });

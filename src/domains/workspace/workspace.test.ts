@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { newCompactId } from '../../shared/ids.js';
 import type { WorkspaceMemberPage } from './contract.js';
 
 let t: TestServer;
@@ -46,9 +47,13 @@ test('get returns the workspace id, a name and live counts', async () => {
 });
 
 test('member walks with random page sizes equal the full scan in name ASC, memberId ASC, with ties and filters', async () => {
-  // Ties on name (4 values, two differing only in case, which sort apart in binary order). Agent names are unique per
-  // workspace, so the ties are Humans who joined by invite (a person's name need not be unique).
-  for (let i = 0; i < 22; i++) await t.client.join((await t.owner.members.invite({ name: ['Bo', 'bo', 'Al', 'zed%'][i % 4]! })).code);
+  // Ties on name (4 values, two differing only in case, which sort apart in binary order). Names are unique per workspace
+  // ignoring case since schema 28, so the ties are Humans from before it (rows without a name key, as an upgrade keeps them).
+  const hash = t.db.startsWith('postgres') ? "decode(md5(?), 'hex')" : 'randomblob(32 + 0 * length(?))';
+  for (let i = 0; i < 22; i++) {
+    const id = newCompactId('mem');
+    await t.runSql(`INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin) VALUES (?, ?, 'human', 'member', ${hash}, ?, 0)`, [id, ['Bo', 'bo', 'Al', 'zed%'][i % 4]!, id, 1 + i]);
+  }
   for (const name of ['Bo.agent', 'al.agent']) await t.owner.members.createAgent({ name });
   const all = (await alice.workspace.members({ limit: 100 })).members;
   assert.equal(all.length, (await alice.workspace.get()).counts.members);

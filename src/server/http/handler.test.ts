@@ -96,6 +96,37 @@ test('malformed JSON, unknown fields, wrong types and oversized bodies are typed
   assert.equal(noRoute.json.error.code, 'not_found');
 });
 
+test('a __proto__ key, a NUL or a lone surrogate in a body is invalid_input on both engines and stores nothing; big numbers are typed errors (failed before: __proto__ smuggled a task title, NUL was a 500 on PostgreSQL, a lone surrogate was stored as U+FFFD)', async () => {
+  const before = await taskCount();
+  const messages = async () => (await t.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
+  const beforeMessages = await messages();
+  const cases: Array<[string, string, RegExp]> = [
+    ['/v1/tasks', '{"__proto__":{"title":"smuggled"}}', /"__proto__" is not allowed/],
+    ['/v1/tasks', '{"title":"t","description":"x","\\u005f_proto__":{"assigneeId":"mem_x"}}', /"__proto__" is not allowed/],
+    ['/v1/tasks', '{"title":"a\\u0000b"}', /U\+0000/],
+    ['/v1/messages', '{"target":"channel:general","content":"a\\u0000b"}', /U\+0000/],
+    ['/v1/messages', '{"target":"channel:general","content":"a\\ud800b"}', /lone surrogate/],
+    ['/v1/messages', `{"target":"channel:general","content":"x","attachmentIds":${'['.repeat(10_000)}"\\u0000"${']'.repeat(10_000)}}`, /U\+0000/],
+  ];
+  for (const [path, body, re] of cases) {
+    const r = await raw('POST', path, body);
+    assert.equal(r.status, 400, r.text.slice(0, 200));
+    assert.equal(r.json.error.code, 'invalid_input');
+    assert.match(r.json.error.message, re);
+  }
+  const deep = await raw('POST', '/v1/messages', `{"target":"channel:general","content":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+  assert.equal(deep.json.error.code, 'validation_failed');
+  const task = await t.owner.tasks.create({ title: 'numbers' });
+  for (const n of ['1e400', '9007199254740993', '-0', '1.5']) {
+    const r = await raw('PATCH', `/v1/tasks/${task.id}`, `{"expectedRevision":${n},"title":"x"}`);
+    assert.equal(r.json.error.code, 'validation_failed', n);
+  }
+  assert.equal((await t.owner.tasks.get(task.id)).title, 'numbers');
+  assert.equal(await taskCount(), before + 1);
+  assert.equal(await messages(), beforeMessages);
+  assert.equal(({} as Record<string, unknown>).title, undefined);
+});
+
 test('snake_case aliases are accepted and never echoed; giving both spellings is invalid', async () => {
   const made = await raw('POST', '/v1/tasks', JSON.stringify({ title: 'aliased', assignee_id: t.ownerId }));
   assert.equal(made.status, 200);

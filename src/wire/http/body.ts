@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import { DuplicateKeyError, parseStrictJson } from '../../shared/strict-json.js';
+import { DuplicateKeyError, parseStrictJson, RefusedJsonError } from '../../shared/strict-json.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024; // spec: 1 MiB body cap
 export const BODY_DEADLINE_MS = 5000; // spec: five-second absolute local read deadline
@@ -91,7 +91,7 @@ function streamBody(req: IncomingMessage, max: number, opts: ReadBodyOptions): P
 
 /**
  * The one strict JSON decode of a body (Exec, MCP, owner routes, server): rejects empty bodies, invalid UTF-8, invalid
- * JSON and any object with a duplicate key with invalid_input. Unknown-field checks belong to the schema validator next.
+ * JSON, any object with a duplicate or `__proto__` key and any string with a NUL or lone surrogate with invalid_input. Unknown-field checks belong to the schema validator next.
  */
 const UTF8 = new TextDecoder('utf-8', { fatal: true }); // stateless for one-shot decode(); built once, not per request
 
@@ -107,6 +107,7 @@ export function decodeJson(body: Buffer): unknown {
     return parseStrictJson(text);
   } catch (e) {
     if (e instanceof DuplicateKeyError) throw new AppError('invalid_input', `request body has a ${e.message}`, { hint: 'send each field once' });
+    if (e instanceof RefusedJsonError) throw new AppError('invalid_input', `request body refused: ${e.message}`);
     throw new AppError('invalid_input', 'request body is not valid JSON');
   }
 }

@@ -95,9 +95,9 @@ export function createHardenedServer(handler: RequestListener, limits: ListenerL
     if (!tls) socket.setTimeout(idleMs, () => socket.destroy());
   });
   if (tls) server.on('secureConnection', (socket: Socket) => void socket.setTimeout(idleMs, () => socket.destroy()));
-  // Clients that send malformed or too-slow headers get a 400/408 and are dropped.
+  // Clients that send malformed, too-slow or too-large headers (Node's 16 KiB cap, URL included) get a 400/408/431 and are dropped.
   server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
-    const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
     if (socket.writable && !refused.has(socket as Socket)) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     else socket.destroy();
   });
