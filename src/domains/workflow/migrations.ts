@@ -1,4 +1,4 @@
-// Owns the `workflow` domain schema steps for SQLite and PostgreSQL (global versions 20, 21 and 30; never edit or reorder an applied step).
+// Owns the `workflow` domain schema steps for SQLite and PostgreSQL (global versions 20, 21, 30 and 31; never edit or reorder an applied step).
 import type { MigrationStep } from '../../server/store/migrations.js';
 
 const plans = (text: string, id: string, big: string) => `
@@ -87,10 +87,13 @@ CREATE TABLE workflow_logs (
 `;
 
 const BY_MESSAGE = 'CREATE INDEX workflow_steps_by_message ON workflow_steps (message_id);';
+const BY_STARTER = 'CREATE INDEX workflow_runs_by_starter ON workflow_runs (started_by, status);';
 
 export const MIGRATIONS: readonly MigrationStep[] = [
   { version: 20, name: 'workflow plans and triggers', sqlite: plans('TEXT', 'TEXT', 'INTEGER'), postgres: plans('TEXT', 'TEXT COLLATE "C"', 'BIGINT') },
   { version: 21, name: 'workflow runs, steps and logs', sqlite: runs('TEXT', 'TEXT', 'INTEGER'), postgres: runs('TEXT', 'TEXT COLLATE "C"', 'BIGINT') },
   // The turn feed finds a step by its delivered message (a step delivery is its assignee's turn, even as its own message).
   { version: 30, name: 'workflow steps by delivered message', sqlite: BY_MESSAGE, postgres: BY_MESSAGE },
+  // A run start counts its starter's live runs (LIVE_RUNS_PER_MEMBER_MAX) without scanning every run.
+  { version: 31, name: 'workflow runs by starter and status', sqlite: BY_STARTER, postgres: BY_STARTER },
 ];
