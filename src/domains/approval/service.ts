@@ -90,8 +90,10 @@ export class Approvals {
       if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw new AppError('not_found', `subject ${subject} not found`);
       // Security invariant: the requester may only name a notify target they could post to themselves.
       const notify = await authorizeTarget(sql, actor, target);
-      const open = opts.fromRun ? undefined : await sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM approvals WHERE requested_by = ? AND status = 'pending'", [actor.id]);
-      if (Number(open?.n ?? 0) >= PENDING_PER_REQUESTER_MAX) throw new AppError('conflict', `at most ${PENDING_PER_REQUESTER_MAX} pending approval requests per member`, { hint: 'cancel one or wait for a decision' });
+      if (!opts.fromRun) {
+        const open = await sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM approvals WHERE requested_by = ? AND status = 'pending'", [actor.id]);
+        if (Number(open?.n ?? 0) >= PENDING_PER_REQUESTER_MAX) throw new AppError('conflict', `at most ${PENDING_PER_REQUESTER_MAX} pending approval requests per member`, { hint: 'cancel one or wait for a decision' });
+      }
       const now = this.deps.clock.now();
       const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);

@@ -106,8 +106,7 @@ export class Turns {
         const step = r.step_assignee === actor.id;
         // Otherwise an agent's own messages never start its own turns.
         if (r.author_id === actor.id && !step) continue;
-        // A step in a task's discussion (open to every member) reaches its assignee even if the task is someone else's.
-        if (!(step && r.target.startsWith('task:')) && !(await this.addresses(sql, actor, r))) continue;
+        if (!(await this.addresses(sql, actor, r))) continue;
         const t = parseTarget(r.target);
         turns.push({
           seq: cursor,
@@ -131,7 +130,8 @@ export class Turns {
       case 'dm':
         return !!(await sql.get('SELECT 1 AS x FROM dm_members WHERE dm_id = ? AND member_id = ?', [t.dmId, me.id]));
       case 'task':
-        return !!(await sql.get('SELECT 1 AS x FROM tasks WHERE id = ? AND assignee_id = ?', [t.taskId, me.id]));
+        // A step in a task's discussion (open to every member) reaches its assignee even if the task is someone else's.
+        return r.step_assignee === me.id || !!(await sql.get('SELECT 1 AS x FROM tasks WHERE id = ? AND assignee_id = ?', [t.taskId, me.id]));
       case 'channel':
         return mentions(r.content, me.name) && (await inChannel(t.channelId));
       case 'thread': {
