@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemorySearch } from '../src/memorysearch/service.js';
+import { ageCounters } from './aged-ids.js';
 import { startTestServer } from '../src/server/test-helpers.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
@@ -43,6 +44,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 export async function knowledgeRows(tok: (s: string) => number): Promise<TokenRow[]> {
   const home = mkdtempSync(join(tmpdir(), 'bench-tokens-kb-'));
   const t = await startTestServer();
+  await ageCounters((sql, params) => t.runSql(sql, params));
   const memory = new MemorySearch({ memoryRoot: join(home, 'memory'), indexRoot: join(home, 'memory-index'), clock: systemClock });
   try {
     const a = await t.owner.members.createAgent({ name: 'builder' });

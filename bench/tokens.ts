@@ -3,6 +3,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { ServerClient } from '../src/server-client/client.js';
 import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';
+import { AGED_SUMMARY, ageHomeCounters } from './aged-ids.js';
 import { BenchDaemon } from './setup.js';
 import { knowledgeRows } from './tokens-knowledge.js';
 import { workflowAndScheduleRows } from './tokens-workflow.js';
@@ -57,6 +58,7 @@ export async function benchTokens(): Promise<BenchReport> {
   const d = await BenchDaemon.launch();
   const server = new ServerClient({ baseUrl: d.serverUrl });
   try {
+    await ageHomeCounters(d.d.home);
     const agentId = await d.addAgent('builder');
     const rt = await d.launchWithTokens(agentId);
     // A realistic small team, added through the real owner API: the owner, two more Humans (invite → join; one an
@@ -166,7 +168,8 @@ export async function benchTokens(): Promise<BenchReport> {
         ` item beyond envelope = (tokens - content - envelope) / items.` +
         `\nfixture: 20 one-line messages, 20 tasks, 10 reviews and 5 approvals on one task; a workspace of ${members.length} members` +
         ` (the owner, Humans Ada (admin) and Grace, agents builder (the reader), reviewer and docs-bot); ${PROJECTS.length} projects` +
-        ` (3 by builder, 2 by the Humans, 1 archived), ${TEAMS.length} teams, 4 members in one.` +
+        ` (3 by builder, 2 by the Humans, 1 archived), ${TEAMS.length} teams, 4 members in one; id counters aged to a workspace some` +
+        ` months in (${AGED_SUMMARY}).` +
         `\nsample message: ${JSON.stringify(history.structured.messages[0])}` +
         `\nsample run list item: ${JSON.stringify(JSON.parse(out.find((r) => r.list === 'runs')!.text).data.runs[0])}`,
       goals,

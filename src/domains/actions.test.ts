@@ -6,6 +6,7 @@ import type { ServerApi } from '../server-client/api.js';
 import { ServerCallError } from '../server-client/client.js';
 import { startTestServer, type TestServer } from '../server/test-helpers.js';
 import { AppError } from '../shared/errors.js';
+import { NUMBERED_ID_RE } from '../shared/ids.js';
 import { FakeClock } from '../shared/clock.js';
 import { callServer, resolveIdempotencyKey } from '../wire/exec/idempotency.js';
 import type { ActionContext, BoundAction } from '../wire/exec/action.js';
@@ -74,7 +75,7 @@ test('every task action works against the real server and returns schema-valid c
   assert.deepEqual(Object.keys(shown).sort(), ['createdBy', 'description', 'id', 'revision', 'status', 'title', 'updatedAt']);
   assert.equal(shown.createdBy, 'worker (agent)');
   assert.match(shown.updatedAt, /^\d{8}T\d{6}Z$/);
-  assert.match(id, /^tsk_\d{15}$/);
+  assert.match(id, NUMBERED_ID_RE);
   const comment = (await run('task comment', { taskId: id, body: 'see docs' })).data.comment;
   assert.deepEqual(Object.keys(comment).sort(), ['at', 'id', 'taskId']);
   await assert.rejects(run('task get', { taskId: 'tsk_missing' }), (e: AppError) => e.code === 'not_found');

@@ -1,7 +1,6 @@
 // Owns the DomainModule contract: everything one product domain contributes to the daemon (descriptors, inventory rows,
 // action handlers, its server client) and to the server (service, routes, schema steps). The registry lists the modules.
 import type { Clock, Timer } from '../shared/clock.js';
-import type { SortableIds } from '../shared/ids.js';
 import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { Send } from '../server-client/send.js';
 import type { DomainDeps } from '../server/context.js';
@@ -56,13 +55,10 @@ export abstract class TickLoop implements BackgroundLoop {
   constructor(
     private readonly clock: Clock,
     private readonly tickMs: number,
-    private readonly ids?: SortableIds,
   ) {}
 
-  /** One pass, once this process may issue ids (see SortableIds.ready); returns how many items it handled. */
-  async tick(): Promise<number> {
-    const wait = this.ids?.ready(() => this.clock.now());
-    if (wait) await wait;
+  /** One pass; returns how many items it handled. */
+  tick(): Promise<number> {
     return this.pass();
   }
 

@@ -1,9 +1,9 @@
 // Owns the AgentTeam Server's composition: one store, one clock, and every registered domain's service wired to them (no singletons).
-import { SortableIds } from '../shared/ids.js';
 import type { Clock } from '../shared/clock.js';
 import { DOMAINS, type DomainServices } from '../domains/registry.js';
 import type { AnyDomain, BackgroundLoop } from '../domains/module.js';
 import type { DomainDeps } from './context.js';
+import { idCounters } from './id-counters.js';
 import { IdempotencyReceipts, type ClaimOwners } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
 import type { Sql, Store } from './store/types.js';
@@ -26,10 +26,9 @@ export interface ServerComposition extends ServerDomains {
 }
 
 /** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
-/** `owners` also brings the process's id generator (its leased node); without it, ids use node 0 (one process). */
-export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners & { ids: SortableIds }): Promise<ServerComposition> {
+export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerComposition> {
   const meta = await loadWorkspaceMeta(store);
-  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: owners?.ids ?? new SortableIds() };
+  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: idCounters(store.dialect) };
   return { ...wire(deps, new IdempotencyReceipts(store, clock, owners)), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };
 }
 

@@ -1,5 +1,6 @@
 // Owns what every domain's server service shares: its injected dependencies, the calling member (Actor), and DTO time formatting.
-import { ID_RE, type SortableIds } from '../shared/ids.js';
+import { ID_RE } from '../shared/ids.js';
+import type { IdCounters } from './id-counters.js';
 import type { MemberKind } from '../domains/member/contract.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -12,8 +13,8 @@ export interface DomainDeps {
   store: Store;
   clock: Clock;
   cursors: CursorCodec;
-  /** Time-ordered ids for rows listed newest first. */
-  ids: SortableIds;
+  /** New ids of the numbered kinds, counted by the database in the caller's transaction. */
+  ids: IdCounters;
   /** The workspace identity and server secrets (shared by every transaction view). */
   meta: WorkspaceMeta;
 }

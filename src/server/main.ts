@@ -71,7 +71,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const proc = new ServerProcess(store, clock, logger);
     await proc.register();
     const domains = await createDomains(store, clock, proc);
-    const handler = createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), requireForwardedHttps: !loopbackOnly && !opts.tls, ready: () => proc.ready(), ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
+    const handler = createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), requireForwardedHttps: !loopbackOnly && !opts.tls, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
     let draining = false;
     server = createHardenedServer(
       (req, res) => {

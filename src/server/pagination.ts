@@ -121,7 +121,7 @@ function unfield(s: string, type: OrderKey['type'] | 'asOf'): KeyValue | undefin
  * Security invariant: a cursor is honored only if its MAC verifies for the same ordering and filter, and every
  * boundary value is the canonical text of its key's type; anything else is validation_failed, never page one.
  * Short opaque cursors: `<field>~<field>…~<16-char MAC>`, one field per boundary value (+ the high-water mark), e.g.
- * `1764585215418~msg_176458521541800~Qx3…` (about 25 o200k tokens). The collection, ordering and normalized filter
+ * `1764585215418~msg510423~Qx3…`. The collection, ordering and normalized filter
  * are bound through the MAC (HMAC-SHA256 over binding + fields, truncated to 96 bits) instead of being carried, so a
  * cursor for another collection or filter fails the MAC like a tampered one.
  */

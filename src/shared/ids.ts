@@ -1,6 +1,5 @@
 // Owns identifiers and secrets: random ids, opaque tokens with a kind prefix, keyed hashes and constant-time compares.
 import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { AppError } from './errors.js';
 
 /** The grammar of every resource id (generated ones are a prefix + base64url or hex): in Exec inputs, server bodies and path segments. */
 export const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$';
@@ -42,112 +41,30 @@ function randomDigits(len: number): string {
 }
 
 /**
- * Compact ids are a prefix + 15 decimal digits (more only past 10 server processes, see SortableIds): o200k reads three
- * digits as one token, so 15 digits cost 5 tokens where 12 base62 characters cost about 9 and 32 hex digits about 20.
- * The generated-id forms: compact (current) and the 32-hex form of ids made before compact ids (still valid
- * everywhere; existing rows keep them, see README).
+ * Numbered ids: `<prefix><w><n>`, the database's counter `n` for its kind (src/server/id-counters.ts) after `w`, the
+ * count of n's digits, e.g. tsk11 (task 1), tsk242 (task 42), msg510423 (message 10423). o200k reads the prefix as one
+ * token and up to three digits as one more, so an id costs 2 tokens up to 99 and 3 up to 99,999, where the compact
+ * form before them (prefix _ 15 digits) cost 7. The width digit keeps string order numeric order (tsk19 < tsk210),
+ * so ids still sort in creation order inside one millisecond, which the orderings' tie-break on id relies on.
+ *
+ * Why a database counter: it never repeats across server processes with no node lease, clock or retry to argue
+ * about. Ids are guessable, as the millisecond ids before them were: reads authorize every id (a hidden row answers
+ * not_found, like a missing one). A counter tells how many rows of a kind were ever made, no more.
  */
+export const NUMBERED_ID_RE = /^[a-z]{2,4}[1-9][1-9]\d{0,8}$/;
+/** The older generated forms, still valid everywhere (existing rows keep them, see README): compact, then 32-hex. */
 export const COMPACT_ID_RE = /^[a-z]{2,4}_\d{15,17}$/;
 export const LEGACY_SORTABLE_ID_RE = /^[a-z]{2,4}_[0-9a-f]{32}$/;
 
-/** Ids one generator makes per millisecond before it borrows the next one (one sequence digit). */
-export const IDS_PER_MS = 10;
+/** The kinds the database numbers, each with its counter (a migration adds one: version 32 made these). */
+export const NUMBERED_KINDS = ['msg', 'tsk', 'rev', 'prj', 'team', 'sch', 'run', 'wfr', 'wfs', 'wfp', 'wft', 'kbs', 'kbd', 'apr'] as const;
+export type NumberedKind = (typeof NUMBERED_KINDS)[number];
+/** The largest counter a numbered id can say (nine digits). */
+export const NUMBERED_MAX = 999_999_999;
 
-/**
- * Time-ordered compact ids: `<prefix>_<13 digits of Unix ms><node><1 digit of sequence>`, e.g. msg_176458521541800
- * (ms 1764585215418, node 0, sequence 0).
- *
- * Why a node and not random digits: every server process on one database holds its own node number, claimed through
- * the database with a lease (src/server/id-nodes.ts), so two processes can never make the same id, with no retry on
- * a primary-key conflict and no probability to argue about; random digits would need several more digits (tokens)
- * and a retry at every insert. Nodes 0-9 are one digit (15 digits, 5 tokens), nodes 10-99 two, 100-999 three: an
- * id's length says how wide its node is, so ids of different widths never meet, and the 13-digit ms prefix keeps ids
- * time-ordered as strings across widths. Within one generator, ids sort in creation order even inside one
- * millisecond and when the clock steps back (10 per millisecond, then the next one is borrowed); a generator resumes
- * a node above the high-water millisecond its previous holder reached, so a node changing hands never repeats an id.
- * 13 digits of ms last until 2286. Ids made before this form (32 hex digits) stay valid: orderings compare createdAt
- * first.
- */
-export class SortableIds {
-  private lastMs = 0;
-  private seq = 0;
-  private node = '0';
-  /** Ids are issued only up to this time (ms) unless it is undefined: the end of the lease's confirmed window. */
-  private heldUntil: number | undefined;
-  private renew: (() => Promise<void>) | undefined;
-  private renewMarginMs = 0;
-  private renewing: Promise<void> | undefined;
-
-  /** `node` is this generator's claimed node; a composition that holds no lease (one process, tests) uses node 0. */
-  constructor(node = 0, highMs = 0) {
-    this.resume(node, highMs);
-  }
-
-  /** Switches to `node` (a fresh claim), issuing only above `highMs` and above everything this generator issued. */
-  resume(node: number, highMs: number): void {
-    this.node = nodeDigits(node);
-    this.lastMs = Math.max(this.lastMs, highMs);
-    this.seq = IDS_PER_MS - 1; // the next id is in a later millisecond than any issued on this node or by this generator
-  }
-
-  /** The newest millisecond an id was issued in (the lease records it as the node's high-water mark). */
-  get highMs(): number {
-    return this.lastMs;
-  }
-
-  /** Lets ids be issued up to `untilMs` (a lease confirmed its node; a later confirmation never shortens the hold). */
-  holdUntil(untilMs: number): void {
-    this.heldUntil = Math.max(this.heldUntil ?? -Infinity, untilMs);
-  }
-
-  /** Refuses ids until the next holdUntil (the node was lost or released). */
-  dropHold(): void {
-    this.heldUntil = -Infinity;
-  }
-
-  /** Installs how a hold is renewed (the lease's heartbeat); ready() calls it once less than `marginMs` of the hold is left. */
-  renewWith(renew: () => Promise<void>, marginMs: number): void {
-    this.renew = renew;
-    this.renewMarginMs = marginMs;
-  }
-
-  /**
-   * Undefined while ids may be issued for the renewal margin yet (or nothing holds this generator); otherwise the
-   * renewal, shared by concurrent callers, so work after a long pause waits for it instead of being refused.
-   */
-  ready(now: () => number): Promise<void> | undefined {
-    if (this.heldUntil === undefined || !this.renew || now() + this.renewMarginMs <= this.heldUntil) return undefined;
-    return this.renewUntilHeld(now);
-  }
-
-  private async renewUntilHeld(now: () => number): Promise<void> {
-    // A renewal begun before a pause can end with a hold that is stale again: renew once more (bounded).
-    for (let i = 0; i < 3; i++) {
-      await (this.renewing ??= this.renew!().finally(() => (this.renewing = undefined)));
-      if (now() + this.renewMarginMs <= this.heldUntil!) return;
-    }
-    throw new AppError('upstream_unavailable', 'this server process could not confirm its id node; retry shortly');
-  }
-
-  next(prefix: string, nowMs: number): string {
-    // Correctness invariant: a process that cannot show it still holds its node (it was paused, or its database is
-    // unreachable) issues nothing, since another process may have taken the node over by now.
-    if (this.heldUntil !== undefined && nowMs > this.heldUntil) throw new AppError('upstream_unavailable', 'this server process has not confirmed its id node lately; retry shortly');
-    if (nowMs > this.lastMs) {
-      this.lastMs = nowMs;
-      this.seq = 0;
-    } else if (++this.seq >= IDS_PER_MS) {
-      this.lastMs++; // more than IDS_PER_MS ids in one millisecond: borrow the next one
-      this.seq = 0;
-    }
-    return `${prefix}_${String(this.lastMs).padStart(13, '0')}${this.node}${this.seq}`;
-  }
-}
-
-/** The widest node number (three digits); a database never has more live server processes than this. */
-export const NODE_MAX = 999;
-
-function nodeDigits(node: number): string {
-  if (!Number.isInteger(node) || node < 0 || node > NODE_MAX) throw new Error(`id node ${node} is outside 0..${NODE_MAX}`);
-  return String(node);
+/** The id of counter value `n` of `kind`. */
+export function numberedId(kind: NumberedKind, n: number): string {
+  if (!Number.isSafeInteger(n) || n < 1 || n > NUMBERED_MAX) throw new Error(`${kind} counter ${n} is outside 1..${NUMBERED_MAX}`);
+  const d = String(n);
+  return `${kind}${d.length}${d}`;
 }

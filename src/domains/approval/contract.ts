@@ -8,14 +8,14 @@ export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 /**
  * An explicit locator of what is to be approved: `task:<id>`, `project:<id>`, `team:<id>` or a workflow `step:<id>`; it
- * must exist. Stored and posted canonically (`kind:<id>`); a bare id whose prefix names its kind (`tsk_…`) is the same
+ * must exist. Stored and posted canonically (`kind:<id>`); a bare id whose prefix names its kind (`tsk…`) is the same
  * subject, and is the form a model reads (the prefix already says the kind, so `task:` would only repeat it).
  */
-export const SUBJECT_PATTERN = '^((task|project|team|step):[A-Za-z0-9][A-Za-z0-9_-]{0,99}|(tsk|prj|team|wfs)_[A-Za-z0-9_-]{1,95})$';
+export const SUBJECT_PATTERN = '^((task|project|team|step):[A-Za-z0-9][A-Za-z0-9_-]{0,99}|(tsk|prj|team|wfs)(_[A-Za-z0-9_-]{1,95}|[1-9][0-9]{1,9}))$';
 export const SUBJECT_TABLES = { task: 'tasks', project: 'projects', team: 'teams', step: 'workflow_steps' } as const;
 export type SubjectKind = keyof typeof SUBJECT_TABLES;
-/** The id prefix each subject kind's ids are made with (every generated id, compact or older, starts with it). */
-export const SUBJECT_PREFIXES: Readonly<Record<SubjectKind, string>> = { task: 'tsk_', project: 'prj_', team: 'team_', step: 'wfs_' };
+/** The id prefix each subject kind's ids are made with (every generated id, numbered or older, starts with it). */
+export const SUBJECT_PREFIXES: Readonly<Record<SubjectKind, string>> = { task: 'tsk', project: 'prj', team: 'team', step: 'wfs' };
 const SUBJECT_RE = new RegExp(SUBJECT_PATTERN);
 
 /** The canonical `kind:<id>` of a subject given in either form; undefined when it is neither. */
@@ -69,7 +69,7 @@ export interface ApprovalPage extends Page {
 }
 
 const strict = { additionalProperties: false } as const;
-export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: a task, project, team or step id (tsk_…, prj_…, team_…, wfs_…), or task:<id> etc.' });
+export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: a task, project, team or step id (tsk…, prj…, team…, wfs…), or task:<id> etc.' });
 export const Reason = Type.String({ minLength: 1, maxLength: REASON_MAX });
 export const Note = Type.String({ maxLength: NOTE_MAX });
 export const NotifyTarget = Type.String({ minLength: 1, maxLength: 300, description: 'Exact message target for the decision; default the subject (task only).' });

@@ -12,10 +12,10 @@ type Decided = Exclude<ApprovalDto['status'], 'pending'>;
  * `id` for get/approve/reject/cancel; `by` (the requester) and `decidedBy` are people as `name (kind)`: no approval call
  * takes a member id back except filters.requesterId, which workspace members and profile get name; `notify` only when
  * the decision goes somewhere other than the subject; decidedBy and note only once set; createdAt dropped. The subject is
- * its bare id (`tsk_…`: the prefix says the kind; `approval request` takes this form back), `kind:<id>` only for an id
+ * its bare id (`tsk…`: the prefix says the kind; `approval request` takes this form back), `kind:<id>` only for an id
  * without its kind's prefix.
  */
-const SubjectShown = Type.String({ description: 'The subject id (tsk_, prj_, team_, wfs_ say its kind).' });
+const SubjectShown = Type.String({ description: 'The subject id (tsk, prj, team, wfs say its kind).' });
 export const ApprovalView = Strict({
   id: Type.String(),
   subject: SubjectShown,

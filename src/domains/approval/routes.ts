@@ -8,7 +8,7 @@ export const ROUTES: readonly DomainRoute<Approvals>[] = [
     method: 'POST',
     path: '/v1/approvals',
     body: RequestBody,
-    // `tsk_x` and `task:tsk_x` are one subject: one idempotency receipt.
+    // `tsk242` and `task:tsk242` are one subject: one idempotency receipt.
     canonical: (b: { subject: string }) => ({ ...b, subject: canonicalSubject(b.subject)?.subject ?? b.subject }),
     handle: (c, s) => s.request(c.actor, c.body),
   },

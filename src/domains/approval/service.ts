@@ -81,7 +81,7 @@ export class Approvals {
   async request(actor: Actor, input: { subject: string; reason: string; notify?: string }, opts: { fromRun?: boolean } = {}): Promise<ApprovalDto> {
     // Either form names one subject: a bare id's prefix says its kind; it is stored (and compared) as `kind:<id>`.
     const s = canonicalSubject(input.subject);
-    if (!s) throw new AppError('validation_failed', 'subject must be a task, project, team or step id (tsk_…, prj_…, team_…, wfs_…) or exact task:<id>, project:<id>, team:<id>, step:<id>');
+    if (!s) throw new AppError('validation_failed', 'subject must be a task, project, team or step id (tsk…, prj…, team…, wfs…) or exact task:<id>, project:<id>, team:<id>, step:<id>');
     const reason = boundedField(input.reason, 'reason', 1, REASON_MAX);
     const { kind, id, subject } = s;
     if (input.notify === undefined && kind !== 'task') throw new AppError('validation_failed', 'give notify (an exact message target) for a non-task subject');
@@ -95,7 +95,7 @@ export class Approvals {
         if (Number(open?.n ?? 0) >= PENDING_PER_REQUESTER_MAX) throw new AppError('conflict', `at most ${PENDING_PER_REQUESTER_MAX} pending approval requests per member`, { hint: 'cancel one or wait for a decision' });
       }
       const now = this.deps.clock.now();
-      const row: ApprovalRow = { id: this.deps.ids.next('apr', now), subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
+      const row: ApprovalRow = { id: await this.deps.ids.next(sql, 'apr'), subject, reason, notify, status: 'pending', requested_by: actor.id, decided_by: null, note: null, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO approvals (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.subject, row.reason, row.notify, row.status, row.requested_by, row.decided_by, row.note, row.revision, row.created_at, row.updated_at]);
       return dto(row, actorNames(actor));
     });

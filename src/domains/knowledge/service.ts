@@ -49,11 +49,10 @@ export class Knowledge {
   async createSource(actor: Actor, input: { name: string; kind: 'folder' | 'upload'; scopes: string[] }): Promise<SourceDto> {
     requireOwner(actor, 'add knowledge sources');
     checkText(input.name, KB_BOUNDS.name);
-    const now = this.deps.clock.now();
-    const row: SourceRow = { id: this.deps.ids.next('kbs', now), name: input.name, kind: input.kind, created_at: now, synced_at: null };
     return this.deps.store.tx(async (sql) => {
       const n = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM kb_sources');
       if (Number(n?.n ?? 0) >= SOURCES_MAX) throw new AppError('validation_failed', `the knowledge base holds at most ${SOURCES_MAX} sources`);
+      const row: SourceRow = { id: await this.deps.ids.next(sql, 'kbs'), name: input.name, kind: input.kind, created_at: this.deps.clock.now(), synced_at: null };
       await sql.run('INSERT INTO kb_sources (id, name, kind, created_at, synced_at) VALUES (?, ?, ?, ?, NULL)', [row.id, row.name, row.kind, row.created_at]);
       for (const s of new Set(input.scopes)) await sql.run('INSERT INTO kb_source_scopes (source_id, scope) VALUES (?, ?)', [row.id, s]);
       return this.dto(sql, row);
@@ -102,7 +101,7 @@ export class Knowledge {
       const sections = splitSections(input.content);
       if (sections.length > SECTIONS_MAX) throw new AppError('validation_failed', `content splits into ${sections.length} sections; the limit is ${SECTIONS_MAX} (fewer headings, or a smaller file)`);
       const title = input.title || titleOf(input.path, sections);
-      const id = old?.id ?? this.deps.ids.next('kbd', this.deps.clock.now());
+      const id = old?.id ?? (await this.deps.ids.next(sql, 'kbd'));
       if (old) {
         await sql.run('DELETE FROM kb_sections WHERE document_id = ?', [id]);
         await sql.run('UPDATE kb_documents SET title = ?, hash = ?, mtime = ?, section_count = ? WHERE id = ?', [title, input.hash, input.mtime, sections.length, id]);

@@ -34,7 +34,7 @@ export interface ReactionDto {
 
 export interface MessageDto {
   id: string;
-  /** The exact canonical target, e.g. channel:general, thread:general/msg_x. */
+  /** The exact canonical target, e.g. channel:general, thread:general/msg3104. */
   target: string;
   author: { id: string; name: string; kind: MemberKind };
   content: string;

@@ -102,7 +102,7 @@ export class Messages {
 
   /** Inserts one message on an already-authorized canonical target. Used by send and by task comments. */
   async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachmentIds: readonly string[]): Promise<MessageDto> {
-    const id = this.deps.ids.next('msg', this.deps.clock.now());
+    const id = await this.deps.ids.next(sql, 'msg');
     await sql.run('INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       id,
       target,

@@ -92,11 +92,12 @@ export class Projects {
   async create(actor: Actor, input: { name: string; description?: string }): Promise<ProjectDto> {
     const name = text(input.name, 'name', 1, NAME_MAX);
     const description = input.description === undefined ? '' : text(input.description, 'description', 0, DESCRIPTION_MAX);
-    const now = this.deps.clock.now();
-    const row: ProjectRow = { id: this.deps.ids.next('prj', now), name, name_fold: name.toLowerCase(), description, status: 'active', created_by: actor.id, revision: 1, created_at: now, updated_at: now, moved_seq: 0 };
-    await this.deps.store.tx((sql) =>
-      sql.run(`INSERT INTO projects (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.name_fold, row.description, row.status, row.created_by, row.revision, row.created_at, row.updated_at, row.moved_seq]),
-    );
+    const row = await this.deps.store.tx(async (sql) => {
+      const now = this.deps.clock.now();
+      const r: ProjectRow = { id: await this.deps.ids.next(sql, 'prj'), name, name_fold: name.toLowerCase(), description, status: 'active', created_by: actor.id, revision: 1, created_at: now, updated_at: now, moved_seq: 0 };
+      await sql.run(`INSERT INTO projects (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [r.id, r.name, r.name_fold, r.description, r.status, r.created_by, r.revision, r.created_at, r.updated_at, r.moved_seq]);
+      return r;
+    });
     return dto(row, actorNames(actor));
   }
 

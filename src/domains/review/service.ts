@@ -84,7 +84,7 @@ export class Reviews {
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
       const now = this.deps.clock.now();
-      const row: ReviewRow = { id: this.deps.ids.next('rev', this.deps.clock.now()), target, author_id: actor.id, verdict: input.verdict, body, status: 'open', revision: 1, created_at: now, updated_at: now };
+      const row: ReviewRow = { id: await this.deps.ids.next(sql, 'rev'), target, author_id: actor.id, verdict: input.verdict, body, status: 'open', revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO reviews (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         row.id,
         row.target,

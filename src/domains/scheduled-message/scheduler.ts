@@ -26,7 +26,7 @@ export const BATCH = 50;
 
 export class Scheduler extends TickLoop {
   constructor(private readonly deps: DomainDeps) {
-    super(deps.clock, TICK_MS, deps.ids);
+    super(deps.clock, TICK_MS);
   }
 
   /** One pass: fires up to BATCH due windows; returns how many this process claimed. */
@@ -66,7 +66,7 @@ export class Scheduler extends TickLoop {
         }
       }
       const attempted = status === 'missed' ? null : now;
-      await sql.run('INSERT INTO schedule_runs (id, schedule_id, scheduled_for, status, occurrences, message_id, error, attempted_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [this.deps.ids.next('run', now), id, slot, status, occurrences, messageId, error, attempted, now]);
+      await sql.run('INSERT INTO schedule_runs (id, schedule_id, scheduled_for, status, occurrences, message_id, error, attempted_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [await this.deps.ids.next(sql, 'run'), id, slot, status, occurrences, messageId, error, attempted, now]);
       // Bound: the history keeps the newest RUNS_KEPT runs (the claim is next_run_at, so a pruned run can never refire).
       await sql.run('DELETE FROM schedule_runs WHERE id IN (SELECT id FROM schedule_runs WHERE schedule_id = ? ORDER BY COALESCE(attempted_at, created_at) DESC, id DESC LIMIT ? OFFSET ?)', [id, 1_000_000, RUNS_KEPT]);
       return true;

@@ -114,7 +114,7 @@ export class Schedules {
       // Security invariant: a schedule may only name a target its creator could post to now (rechecked at every fire).
       const target = await authorizeTarget(sql, actor, t);
       await this.checkRoom(sql, actor.id);
-      const row: ScheduleRow = { id: this.deps.ids.next('sch', now), target, content, at: tm.at, cron: tm.cron, time_zone: tm.zone, missed_policy: policy, enabled: 1, next_run_at: nextAfter(tm, now), created_by: actor.id, revision: 1, created_at: now, updated_at: now };
+      const row: ScheduleRow = { id: await this.deps.ids.next(sql, 'sch'), target, content, at: tm.at, cron: tm.cron, time_zone: tm.zone, missed_policy: policy, enabled: 1, next_run_at: nextAfter(tm, now), created_by: actor.id, revision: 1, created_at: now, updated_at: now };
       await sql.run(`INSERT INTO scheduled_messages (${SCHEDULE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.target, row.content, row.at, row.cron, row.time_zone, row.missed_policy, row.enabled, row.next_run_at, row.created_by, row.revision, row.created_at, row.updated_at]);
       return dto(row);
     });

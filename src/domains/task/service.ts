@@ -132,7 +132,7 @@ export class Tasks {
       const now = this.deps.clock.now();
       const assignee = await this.assignee(sql, input.assigneeId);
       const row: TaskRow = {
-        id: this.deps.ids.next('tsk', this.deps.clock.now()),
+        id: await this.deps.ids.next(sql, 'tsk'),
         title,
         description,
         status: 'open',

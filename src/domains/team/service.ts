@@ -99,10 +99,10 @@ export class Teams {
     const handle = handleOf(input.handle);
     const displayName = text(input.displayName, 'displayName', 1, DISPLAY_NAME_MAX);
     const description = input.description === undefined ? '' : text(input.description, 'description', 0, DESCRIPTION_MAX);
-    const now = this.deps.clock.now();
-    const row: TeamRow = { id: this.deps.ids.next('team', now), handle, handle_fold: handle.toLowerCase(), display_name: displayName, description, created_by: actor.id, revision: 1, created_at: now, updated_at: now, moved_seq: 0 };
     return this.deps.store.tx(async (sql) => {
-      await this.handleFree(sql, row.handle_fold);
+      await this.handleFree(sql, handle.toLowerCase());
+      const now = this.deps.clock.now();
+      const row: TeamRow = { id: await this.deps.ids.next(sql, 'team'), handle, handle_fold: handle.toLowerCase(), display_name: displayName, description, created_by: actor.id, revision: 1, created_at: now, updated_at: now, moved_seq: 0 };
       await sql.run(`INSERT INTO teams (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.handle, row.handle_fold, row.display_name, row.description, row.created_by, row.revision, row.created_at, row.updated_at, row.moved_seq]);
       return dto(row, actorNames(actor));
     });

@@ -82,7 +82,7 @@ export class Plans {
     return this.deps.store.tx(async (sql) => {
       const steps = await checkSteps(sql, input.steps);
       const now = this.now();
-      const id = this.deps.ids.next('wfp', now);
+      const id = await this.deps.ids.next(sql, 'wfp');
       await sql.run(`INSERT INTO workflow_plans (${PLAN_COLS}) VALUES (?, ?, 'active', 1, NULL, ?, 1, ?, ?)`, [id, name, actor.id, now, now]);
       await sql.run(`INSERT INTO workflow_plan_versions (${VERSION_COLS}) VALUES (?, 1, 'draft', ?, ?, NULL)`, [id, JSON.stringify(steps), now]);
       return onePlan(sql, await this.loadPlan(sql, id));
@@ -198,7 +198,7 @@ export class Triggers {
     return this.deps.store.tx(async (sql) => {
       const c = await this.checked(sql, actor, input);
       const now = this.deps.clock.now();
-      const id = this.deps.ids.next('wft', now);
+      const id = await this.deps.ids.next(sql, 'wft');
       await sql.run(`INSERT INTO workflow_triggers (${TRIGGER_COLS}) VALUES (?, ?, ?, 'manual', ?, 'enabled', ?, 1, ?, ?)`, [id, c.planId, c.name, c.target, actor.id, now, now]);
       return oneTrigger(sql, await this.loadTrigger(sql, id));
     });

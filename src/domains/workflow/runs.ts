@@ -91,10 +91,11 @@ export class Runs {
       if (Number(live?.n ?? 0) >= LIVE_RUNS_PER_MEMBER_MAX) throw new AppError('conflict', `at most ${LIVE_RUNS_PER_MEMBER_MAX} live runs per member`, { hint: 'cancel one or let one finish' });
       const steps = JSON.parse((await this.plans.loadVersion(sql, p.id, Number(p.published_version))).steps) as StepDefDto[];
       const now = this.now();
-      const runId = this.deps.ids.next('wfr', now);
+      const runId = await this.deps.ids.next(sql, 'wfr');
+      const stepIds = steps.length ? await this.deps.ids.take(sql, 'wfs', steps.length) : [];
       await sql.run(`INSERT INTO workflow_runs (${RUN_COLS}) VALUES (?, ?, ?, ?, ?, 'running', 0, ?, ?, 0, 1, ?, ?)`, [runId, p.id, p.published_version, triggerId, canonical, steps.length, actor.id, now, now]);
       for (const [i, s] of steps.entries()) {
-        await sql.run(`INSERT INTO workflow_steps (${STEP_COLS}) VALUES (?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, 1, ?, ?)`, [this.deps.ids.next('wfs', now), runId, i, s.title, s.instructions ?? '', s.assignee, now, now]);
+        await sql.run(`INSERT INTO workflow_steps (${STEP_COLS}) VALUES (?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, 1, ?, ?)`, [stepIds[i]!, runId, i, s.title, s.instructions ?? '', s.assignee, now, now]);
       }
       const run = await this.loadRun(sql, runId);
       await this.log(sql, run, null, 'started', actor.id);

@@ -11,7 +11,7 @@ export const SYNC_BATCH = 50;
 
 export class ApprovalSync extends TickLoop {
   constructor(private readonly deps: DomainDeps, private readonly runs: Runs) {
-    super(deps.clock, SYNC_TICK_MS, deps.ids);
+    super(deps.clock, SYNC_TICK_MS);
   }
 
   /** One pass; returns how many steps this process moved (another process that moved one first wins; this one skips it). */

@@ -60,8 +60,6 @@ export interface HandlerOptions {
   checkDatabase?: () => Promise<void>;
   /** Plain http off loopback behind a TLS proxy: requests from other machines need X-Forwarded-Proto: https. */
   requireForwardedHttps?: boolean;
-  /** Pending while this process must first confirm it may issue ids (after a long pause); undefined when it may. */
-  ready?: () => Promise<void> | undefined;
 }
 
 export const SERVER_MAX_IN_FLIGHT = 2048;
@@ -176,8 +174,6 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     }
     inFlight++;
     try {
-      const wait = opts.ready?.();
-      if (wait) await wait;
       const r = await handle();
       if (r) send(res, r);
     } catch (e) {

@@ -37,7 +37,7 @@ export interface DomainRoute<Svc = any> {
   stream?: boolean;
   /**
    * The body in its one canonical spelling, after validation and before the idempotency hash and the handler: two
-   * spellings of one request (`tsk_x` and `task:tsk_x`) then replay one receipt instead of conflicting.
+   * spellings of one request (`tsk242` and `task:tsk242`) then replay one receipt instead of conflicting.
    */
   canonical?: (body: any) => unknown;
   /** Path parameters with their own grammar (a regex source) instead of the id grammar. */

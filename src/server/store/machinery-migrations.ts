@@ -1,4 +1,4 @@
-// Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts, server processes, id nodes), beside the domains' own steps.
+// Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts, server processes, id nodes, id counters), beside the domains' own steps.
 import type { MigrationStep } from './migrations.js';
 
 export const MACHINERY_MIGRATIONS: readonly MigrationStep[] = [
@@ -62,6 +62,32 @@ CREATE TABLE id_nodes (node INTEGER PRIMARY KEY, boot_id TEXT NOT NULL, heartbea
 `,
     postgres: `
 CREATE TABLE id_nodes (node INTEGER PRIMARY KEY, boot_id TEXT COLLATE "C" NOT NULL, heartbeat_at BIGINT NOT NULL, high_ms BIGINT NOT NULL);
+`,
+  },
+  {
+    // Numbered ids (src/server/id-counters.ts). id_nodes (22) is no longer read; it stays so that a server of the
+    // version before can still run beside this one during an upgrade (its ids keep their own, disjoint form).
+    version: 32,
+    name: 'id counters',
+    sqlite: `
+CREATE TABLE id_counters (kind TEXT PRIMARY KEY, n INTEGER NOT NULL CHECK (n BETWEEN 0 AND 999999999));
+INSERT INTO id_counters (kind, n) VALUES ('msg', 0), ('tsk', 0), ('rev', 0), ('prj', 0), ('team', 0), ('sch', 0), ('run', 0), ('wfr', 0), ('wfs', 0), ('wfp', 0), ('wft', 0), ('kbs', 0), ('kbd', 0), ('apr', 0);
+`,
+    postgres: `
+CREATE SEQUENCE id_seq_msg MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_tsk MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_rev MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_prj MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_team MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_sch MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_run MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_wfr MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_wfs MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_wfp MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_wft MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_kbs MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_kbd MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_apr MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
 `,
   },
 ];
