@@ -8,7 +8,7 @@ import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
-import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, PENDING_PER_REQUESTER_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type ApprovalPage, type ApprovalStatus } from './contract.js';
+import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, PENDING_PER_REQUESTER_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type SubjectKind, type ApprovalPage, type ApprovalStatus } from './contract.js';
 
 interface ApprovalRow {
   id: string;
@@ -77,6 +77,26 @@ export class Approvals {
     return sql.get<ApprovalRow>(`SELECT ${COLS} FROM approvals WHERE id = ?`, [id]);
   }
 
+  /**
+   * The subject exists and the requester may name it. Security invariant: a workflow step is named only by a member
+   * who may read its run's target (as every workflow read requires); any other gets the answer a missing step gets,
+   * so a run's existence does not leak. Tasks, projects and teams are read by every member.
+   */
+  private async checkSubject(sql: Sql, actor: Actor, kind: SubjectKind, id: string, subject: string): Promise<void> {
+    const missing = () => new AppError('not_found', `subject ${subject} not found`);
+    if (kind !== 'step') {
+      if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw missing();
+      return;
+    }
+    const run = await sql.get<{ target: string }>('SELECT r.target AS target FROM workflow_steps s JOIN workflow_runs r ON r.id = s.run_id WHERE s.id = ?', [id]);
+    if (!run) throw missing();
+    try {
+      await authorizeTarget(sql, actor, parseTarget(run.target));
+    } catch (e) {
+      throw e instanceof AppError && e.code === 'not_found' ? missing() : e;
+    }
+  }
+
   /** `fromRun`: a workflow run's approval step (bounded by the starter's live runs instead, never refused for the cap). */
   async request(actor: Actor, input: { subject: string; reason: string; notify?: string }, opts: { fromRun?: boolean } = {}): Promise<ApprovalDto> {
     // Either form names one subject: a bare id's prefix says its kind; it is stored (and compared) as `kind:<id>`.
@@ -87,7 +107,7 @@ export class Approvals {
     if (input.notify === undefined && kind !== 'task') throw new AppError('validation_failed', 'give notify (an exact message target) for a non-task subject');
     const target = parseTarget(input.notify ?? subject);
     return this.deps.store.tx(async (sql) => {
-      if (!(await sql.get(`SELECT 1 AS x FROM ${SUBJECT_TABLES[kind]} WHERE id = ?`, [id]))) throw new AppError('not_found', `subject ${subject} not found`);
+      await this.checkSubject(sql, actor, kind, id, subject);
       // Security invariant: the requester may only name a notify target they could post to themselves.
       const notify = await authorizeTarget(sql, actor, target);
       if (!opts.fromRun) {

@@ -19,6 +19,7 @@ let bob: ServerApi;
 let carol: ServerApi;
 let aliceId: string;
 let bobId: string;
+let carolId: string;
 const target = 'channel:ops';
 
 before(async () => {
@@ -31,6 +32,7 @@ before(async () => {
   carol = t.client.as(c.credential);
   aliceId = a.agent.id;
   bobId = b.agent.id;
+  carolId = c.agent.id;
   await t.owner.channels.create({ id: 'ops' });
   await t.owner.channels.addMember('ops', aliceId);
   await t.owner.channels.addMember('ops', bobId);
@@ -406,5 +408,21 @@ test("a run's approval step is delivered even when its starter holds the most pe
   const run = await bob.workflows.startRun({ planId: p.id, target });
   const [step] = await (async () => (await bob.workflows.listSteps(run.id, { limit: 10 })).steps)();
   assert.equal(step!.status, 'active');
-  assert.match(String(step!.approvalId), /^apr_/);
+  assert.match(String(step!.approvalId), /^apr[1-9]\d+$/);
+});
+
+test('a step is named as an approval subject only by a member who may read its run; anyone else gets a missing step\'s answer', async () => {
+  const plan = await publishedPlan('Subject check');
+  const run = await t.owner.workflows.startRun({ planId: plan.id, target });
+  const stepId = run.steps[0]!.id;
+  await t.owner.channels.addMember('general', carolId);
+  const before = (await t.owner.approvals.list({ limit: 100 })).approvals.length;
+  const hidden = await carol.approvals.request({ subject: stepId, reason: 'probe', notify: 'channel:general' }).catch((e: { code?: string; message?: string }) => e);
+  const missing = await carol.approvals.request({ subject: 'wfs9999999999', reason: 'probe', notify: 'channel:general' }).catch((e: { code?: string; message?: string }) => e);
+  assert.equal((hidden as { code?: string }).code, 'not_found');
+  assert.equal((hidden as Error).message.replace(stepId, 'X'), (missing as Error).message.replace('wfs9999999999', 'X'), 'the same answer as for a step that does not exist');
+  assert.equal((await t.owner.approvals.list({ limit: 100 })).approvals.length, before, 'nothing stored');
+  const ok = await alice.approvals.request({ subject: stepId, reason: 'please look', notify: target });
+  assert.equal(ok.subject, `step:${stepId}`);
+  await alice.approvals.cancel({ approvalId: ok.id });
 });
