@@ -68,7 +68,7 @@ export async function benchPagination(o: BenchOptions): Promise<BenchReport> {
         connections: 1,
         durationMs: o.durationMs,
         warmupMs: o.warmupMs,
-        check: (s, b) => s === 200 && b.includes(`"hasMore":true`) && (b.match(/"id":"tsk_/g) ?? []).length === PAGE_LIMIT,
+        check: (s, b) => s === 200 && b.includes(`"hasMore":true`) && (b.match(/"id":"tsk/g) ?? []).length === PAGE_LIMIT,
       });
     const ceiling = await measureCeiling(o, [1]);
     const r = await alternate<LoadResult>(o.rounds, Object.entries(bodies).map(([name, b]) => ({ name, run: load(b) })));

@@ -81,7 +81,7 @@ async function measure(o: BenchOptions, cluster: Cluster, c: Contender, work: Wo
     connections: PG_CONNECTIONS / 2,
     durationMs: o.durationMs,
     warmupMs: o.warmupMs,
-    check: (s: number, b: string) => s >= 200 && s < 300 && b.startsWith('{"ok":true') && (work === 'create' || (b.match(/"id":"tsk_/g) ?? []).length === LIST_LIMIT),
+    check: (s: number, b: string) => s >= 200 && s < 300 && b.startsWith('{"ok":true') && (work === 'create' || (b.match(/"id":"tsk/g) ?? []).length === LIST_LIMIT),
   });
   const pgPids = await backendPids(cluster, c.database);
   const nodePids = c.procs.map((p) => p.child.pid!);

@@ -42,7 +42,7 @@ test('the SDK client in a launched runtime lists the agentteam tools, sends and 
   // Every follow-up worked from the shown ids.
   const shownId = out.history.messages[1].id;
   assert.deepEqual(out.react, { id: shownId, reactions: { '👍': 1 } });
-  assert.match(out.reply.id, /^msg_/);
+  assert.match(out.reply.id, /^msg[1-9]\d+$/);
   assert.equal(out.threadSent.target, `thread:general/${shownId}`);
   assert.deepEqual(out.thread.messages.map((m: { content: string; replyTo?: string }) => [m.content, m.replyTo]), [['in the thread', shownId]]);
   assert.equal(out.page1.hasMore, true);

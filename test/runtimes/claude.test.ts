@@ -184,7 +184,7 @@ test('claude turn (default settings): instructions reach the model; a shell `age
     assert.equal(existsSync(join(run.place.cwd, 'not-allowed')), false);
     const execResult = JSON.stringify((await model.waitForToolResult(exec.id, 1)).content);
     t.diagnostic(`claude Bash agentteam exec result: ${execResult.slice(0, 300)}`);
-    assert.match(execResult, /tsk_/);
+    assert.match(execResult, /tsk[1-9]\d+/);
     const sendResult = await model.waitForToolResult(send.id, 1);
     assert.notEqual(sendResult.is_error, true, JSON.stringify(sendResult));
     assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'clt');

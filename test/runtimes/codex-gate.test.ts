@@ -60,7 +60,7 @@ test('codex turn: the agentteam tools are the helper\'s dynamic tools (no native
     // Code mode names the dynamic namespace's tools agentteam__<tool>; Codex has no native agentteam MCP server here.
     assert.match(out, /"agentteam__message_send"/);
     assert.ok(!/mcp__agentteam/.test(out), 'codex still has the native agentteam MCP server: a path around the gate');
-    assert.match(out, /"sent":"\{"id":"msg_/);
+    assert.match(out, /"sent":"\{"id":"msg[1-9]/);
     assert.match(out, /"read":/);
     assert.equal((await findMessage(rd, 'channel:general', reply))?.author.name, 'cxg');
     assert.match(run.p.stderr(), /"tool":"message_send","decision":"allow-primary"/);

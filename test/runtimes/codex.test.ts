@@ -196,7 +196,7 @@ test('codex turn via app-server (default model, code mode): developer instructio
     t.diagnostic(`codex exec script output: ${out.slice(0, 600)}`);
     assert.match(out, /"made":\{[^}]*"exit_code":0/, 'agentteam exec did not succeed from the sandbox');
     assert.match(out, /"ok":true/);
-    assert.match(out, /tsk_/);
+    assert.match(out, /tsk[1-9]\d+/);
     assert.match(out, /blocked/, 'a loopback address other than the daemon host was reachable');
     assert.match(out, /channel:general/);
     assert.equal(readFileSync(join(creds.env.AGENTTEAM_MEMORY_DIR!, 'notes', 'release.md'), 'utf8'), '- 2026-12-01: release notes task (codex)\n', `the Memory clone was not writable: ${out.slice(0, 800)}`);

@@ -77,7 +77,7 @@ test('done when, Claude Code: the task is created through agentteam exec and the
   try {
     const r = await doneWhen(rd, 'claude');
     t.diagnostic(`claude answer: ${r.answer}; turn: ${JSON.stringify(r.outcome)}`);
-    assert.match(r.answer, /^Created tsk_[0-9a-f]+$/);
+    assert.match(r.answer, /^Created tsk[1-9][0-9]+$/);
     assertCreatedAndInstructed('system', start);
   } finally {
     model.script = undefined;
@@ -90,7 +90,7 @@ test('done when, Codex (app-server, default model, code mode): the task is creat
   writeCodexCaptureProvider(rd.env.CODEX_HOME!, model.url);
   const js = [
     `const made = await tools.exec_command({ cmd: ${JSON.stringify(CREATE)} });`,
-    'const id = /tsk_[0-9a-f]+/.exec(JSON.stringify(made))[0];',
+    'const id = /tsk[1-9][0-9]+/.exec(JSON.stringify(made))[0];',
     'await tools.agentteam__message_send({ target: "channel:general", content: `Created ${id}` });',
     'text(JSON.stringify(made));',
   ].join('\n');
@@ -100,7 +100,7 @@ test('done when, Codex (app-server, default model, code mode): the task is creat
   try {
     const r = await doneWhen(rd, 'codex');
     t.diagnostic(`codex answer: ${r.answer}; turn: ${JSON.stringify(r.outcome)}`);
-    assert.match(r.answer, /^Created tsk_[0-9a-f]+$/);
+    assert.match(r.answer, /^Created tsk[1-9][0-9]+$/);
     assertCreatedAndInstructed('input', start);
     // One Codex naming: the compiled instructions and the tools Codex offers its model name the same agentteam__<tool>.
     const seen = JSON.stringify(model.requests.slice(start).find((q) => JSON.stringify(q.body.input ?? '').includes('AgentTeam actions'))!.body.input);
@@ -125,7 +125,7 @@ test('done when, OpenCode (default model): the task is created through agentteam
   try {
     const r = await doneWhen(rd, 'opencode');
     t.diagnostic(`opencode answer: ${r.answer}; turn: ${JSON.stringify(r.outcome)}`);
-    assert.match(r.answer, /^Created tsk_[0-9a-f]+$/);
+    assert.match(r.answer, /^Created tsk[1-9][0-9]+$/);
     assertCreatedAndInstructed('system', start);
   } finally {
     model.script = undefined;

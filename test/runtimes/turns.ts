@@ -112,9 +112,9 @@ export function scriptSteps(
   };
 }
 
-/** The first `tsk_…` id in the tool results a request carries back to the model. */
+/** The first `tsk…` id in the tool results a request carries back to the model. */
 export function taskIdIn(b: ModelRequest): string | undefined {
-  return /tsk_[0-9a-f]+/.exec(JSON.stringify(toolResults(b).map((r) => r.content)))?.[0];
+  return /tsk[1-9][0-9]+/.exec(JSON.stringify(toolResults(b).map((r) => r.content)))?.[0];
 }
 
 /** The newest message in `target` with `content`, as the owner lists it. */

@@ -5,7 +5,7 @@ import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelect
 import { APPROVAL_STATUSES, Note, NotifyTarget, Reason, Subject } from './contract.js';
 import { ApprovalListItem, ApprovalView } from './project.js';
 
-const ApprovalId = Id('Approval id, e.g. apr19.');
+const ApprovalId = Id('Approval id, e.g. apr3204.');
 const ApprovalOut = Strict({ approval: ApprovalView });
 
 export const approvalRequest = defineAction({
@@ -14,7 +14,7 @@ export const approvalRequest = defineAction({
   summary: 'Ask a Human to approve a subject.',
   input: Strict({ subject: Subject, reason: Reason, notify: Type.Optional(NotifyTarget), ...mutationSelectors }),
   output: ApprovalOut,
-  example: { subject: 'tsk242', reason: 'Deploy to production' },
+  example: { subject: 'tsk41342', reason: 'Deploy to production' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -25,7 +25,7 @@ export const approvalGet = defineAction({
   summary: 'Get one approval by id.',
   input: Strict({ approvalId: ApprovalId }),
   output: ApprovalOut,
-  example: { approvalId: 'apr19' },
+  example: { approvalId: 'apr3204' },
   risk: 'read',
   resultPolicy: 'narrow',
 });
@@ -52,7 +52,7 @@ const decide = (action: 'approve' | 'reject', summary: string) =>
     summary,
     input: Strict({ approvalId: ApprovalId, note: Type.Optional(Note), ...mutationSelectors }),
     output: ApprovalOut,
-    example: { approvalId: 'apr19' },
+    example: { approvalId: 'apr3204' },
     risk: 'write',
     resultPolicy: 'mutation',
   });
@@ -65,7 +65,7 @@ export const approvalCancel = defineAction({
   summary: 'Withdraw your own pending request.',
   input: Strict({ approvalId: ApprovalId, ...mutationSelectors }),
   output: ApprovalOut,
-  example: { approvalId: 'apr19' },
+  example: { approvalId: 'apr3204' },
   risk: 'write',
   resultPolicy: 'mutation',
 });

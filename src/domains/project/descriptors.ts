@@ -5,7 +5,7 @@ import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } fro
 import { Description, Name, ProjectStatus, QUERY_MAX } from './contract.js';
 import { ProjectListItem, ProjectView } from './project.js';
 
-const ProjectId = Id('Project id, e.g. prj15.');
+const ProjectId = Id('Project id, e.g. prj223.');
 const ProjectOut = Strict({ project: ProjectView });
 const Revision = (description: string) => Type.Integer({ minimum: 1, description });
 
@@ -26,7 +26,7 @@ export const projectGet = defineAction({
   summary: 'Get one project by id.',
   input: Strict({ projectId: ProjectId }),
   output: ProjectOut,
-  example: { projectId: 'prj15' },
+  example: { projectId: 'prj223' },
   risk: 'read',
   resultPolicy: 'narrow',
 });
@@ -52,7 +52,7 @@ export const projectUpdate = defineAction({
   summary: 'Edit name or description (creator or owner); conflict if the revision is stale.',
   input: Strict({ projectId: ProjectId, expectedRevision: Revision('The revision you last read.'), name: Type.Optional(Name), description: Type.Optional(Description), ...mutationSelectors }),
   output: ProjectOut,
-  example: { projectId: 'prj15', expectedRevision: 2, name: 'Website relaunch 2027' },
+  example: { projectId: 'prj223', expectedRevision: 2, name: 'Website relaunch 2027' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -64,7 +64,7 @@ function status(action: 'archive' | 'unarchive', summary: string, risk: 'write' 
     summary,
     input: Strict({ projectId: ProjectId, expectedRevision: Type.Optional(Revision('Fail with conflict unless the project is at this revision.')), ...mutationSelectors }),
     output: ProjectOut,
-    example: { projectId: 'prj15' },
+    example: { projectId: 'prj223' },
     risk,
     resultPolicy: 'mutation',
   });

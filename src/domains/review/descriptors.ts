@@ -5,7 +5,7 @@ import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelect
 import { REVIEW_BODY_MAX, ReviewStatus, ReviewTarget, ReviewVerdict } from './contract.js';
 import { ReviewListItem, ReviewView } from './project.js';
 
-const ReviewId = Id('Review id, e.g. rev237.');
+const ReviewId = Id('Review id, e.g. rev3611.');
 const ReviewOut = Strict({ review: ReviewView });
 
 export const reviewAdd = defineAction({
@@ -14,7 +14,7 @@ export const reviewAdd = defineAction({
   summary: 'Add a review (approve, request_changes or comment) to a task or thread.',
   input: Strict({ target: ReviewTarget, verdict: ReviewVerdict, body: Type.String({ minLength: 1, maxLength: REVIEW_BODY_MAX }), ...mutationSelectors }),
   output: ReviewOut,
-  example: { target: 'task:tsk242', verdict: 'request_changes', body: 'Please add a changelog entry.' },
+  example: { target: 'task:tsk41342', verdict: 'request_changes', body: 'Please add a changelog entry.' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -25,7 +25,7 @@ export const reviewGet = defineAction({
   summary: 'Get one review by id.',
   input: Strict({ reviewId: ReviewId }),
   output: ReviewOut,
-  example: { reviewId: 'rev237' },
+  example: { reviewId: 'rev3611' },
   risk: 'read',
   resultPolicy: 'narrow',
 });
@@ -40,7 +40,7 @@ export const reviewList = defineAction({
     filters: Strict({ target: ReviewTarget, status: Type.Optional(ReviewStatus) }),
   }),
   output: Strict({ reviews: Type.Array(ReviewListItem), authors: Authors, hasMore: HasMore, nextCursor: NextCursor }),
-  example: { filters: { target: 'task:tsk242', status: 'open' } },
+  example: { filters: { target: 'task:tsk41342', status: 'open' } },
   risk: 'read',
   resultPolicy: 'cursor',
 });
@@ -51,7 +51,7 @@ export const reviewResolve = defineAction({
   summary: 'Mark a review resolved.',
   input: Strict({ reviewId: ReviewId, ...mutationSelectors }),
   output: ReviewOut,
-  example: { reviewId: 'rev237' },
+  example: { reviewId: 'rev3611' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -62,7 +62,7 @@ export const reviewReopen = defineAction({
   summary: 'Reopen a resolved review.',
   input: Strict({ reviewId: ReviewId, ...mutationSelectors }),
   output: ReviewOut,
-  example: { reviewId: 'rev237' },
+  example: { reviewId: 'rev3611' },
   risk: 'write',
   resultPolicy: 'mutation',
 });

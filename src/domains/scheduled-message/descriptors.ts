@@ -5,7 +5,7 @@ import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } fro
 import { At, Content, Cron, Missed, RUNS_KEPT, Target, TimeZone } from './contract.js';
 import { ScheduleListItem, ScheduleRunView, ScheduleView } from './project.js';
 
-const ScheduleId = Id('Schedule id, e.g. sch18.');
+const ScheduleId = Id('Schedule id, e.g. sch235.');
 const ScheduleOut = Strict({ schedule: ScheduleView });
 const timing = { at: Type.Optional(At), cron: Type.Optional(Cron), timeZone: Type.Optional(TimeZone), missedPolicy: Type.Optional(Missed) };
 
@@ -26,7 +26,7 @@ export const scheduleGet = defineAction({
   summary: 'Get one of your schedules.',
   input: Strict({ scheduleId: ScheduleId }),
   output: ScheduleOut,
-  example: { scheduleId: 'sch18' },
+  example: { scheduleId: 'sch235' },
   risk: 'read',
   resultPolicy: 'narrow',
 });
@@ -48,7 +48,7 @@ export const scheduleUpdate = defineAction({
   summary: 'Change target, content or timing.',
   input: Strict({ scheduleId: ScheduleId, target: Type.Optional(Target), content: Type.Optional(Content), ...timing, ...mutationSelectors }),
   output: ScheduleOut,
-  example: { scheduleId: 'sch18', content: 'Standup now' },
+  example: { scheduleId: 'sch235', content: 'Standup now' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -60,7 +60,7 @@ const toggle = (action: 'enable' | 'disable', summary: string) =>
     summary,
     input: Strict({ scheduleId: ScheduleId, ...mutationSelectors }),
     output: ScheduleOut,
-    example: { scheduleId: 'sch18' },
+    example: { scheduleId: 'sch235' },
     risk: 'write',
     resultPolicy: 'mutation',
   });
@@ -73,7 +73,7 @@ export const scheduleDelete = defineAction({
   summary: 'Delete a schedule and its runs.',
   input: Strict({ scheduleId: ScheduleId, ...mutationSelectors }),
   output: Strict({ scheduleId: Type.String(), deleted: Type.Literal(true) }),
-  example: { scheduleId: 'sch18' },
+  example: { scheduleId: 'sch235' },
   risk: 'destructive',
   resultPolicy: 'mutation',
 });
@@ -84,7 +84,7 @@ export const scheduleRuns = defineAction({
   summary: `A schedule's runs (the newest ${RUNS_KEPT} are kept), newest attempt first.`,
   input: Strict({ scheduleId: ScheduleId, limit: Limit, cursor: Cursor }),
   output: Strict({ runs: Type.Array(ScheduleRunView), hasMore: HasMore, nextCursor: NextCursor }),
-  example: { scheduleId: 'sch18', limit: 10 },
+  example: { scheduleId: 'sch235', limit: 10 },
   risk: 'read',
   resultPolicy: 'cursor',
 });

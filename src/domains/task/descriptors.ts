@@ -5,7 +5,7 @@ import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } fro
 import { COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX, TITLE_MAX, TaskStatus } from './contract.js';
 import { CommentView, TaskListItem, TaskView } from './project.js';
 
-const TaskId = Id('Task id, e.g. tsk242.');
+const TaskId = Id('Task id, e.g. tsk41342.');
 const TaskOut = Strict({ task: TaskView });
 const Reason = (description: string) => Type.String({ minLength: 1, maxLength: REASON_MAX, description });
 
@@ -32,7 +32,7 @@ export const taskGet = defineAction({
   summary: 'Get one task by id.',
   input: Strict({ taskId: TaskId }),
   output: TaskOut,
-  example: { taskId: 'tsk242' },
+  example: { taskId: 'tsk41342' },
   risk: 'read',
   resultPolicy: 'narrow',
 });
@@ -65,7 +65,7 @@ export const taskUpdate = defineAction({
     ...mutationSelectors,
   }),
   output: TaskOut,
-  example: { taskId: 'tsk242', expectedRevision: 3, title: 'Write and publish the release notes' },
+  example: { taskId: 'tsk41342', expectedRevision: 3, title: 'Write and publish the release notes' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -76,7 +76,7 @@ export const taskAssign = defineAction({
   summary: 'Assign a task to a member, or unassign with null.',
   input: Strict({ taskId: TaskId, assigneeId: Type.Union([Id('Member id.'), Type.Null()]), ...mutationSelectors }),
   output: TaskOut,
-  example: { taskId: 'tsk242', assigneeId: 'agt_7Qm2x' },
+  example: { taskId: 'tsk41342', assigneeId: 'agt_7Qm2x' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -88,7 +88,7 @@ function transition(action: 'start' | 'complete' | 'reopen' | 'cancel', summary:
     summary,
     input: Strict({ taskId: TaskId, reason: Type.Optional(Reason('Optional note kept with the transition.')), ...mutationSelectors }),
     output: TaskOut,
-    example: { taskId: 'tsk242' },
+    example: { taskId: 'tsk41342' },
     risk,
     resultPolicy: 'mutation',
   });
@@ -105,7 +105,7 @@ export const taskBlock = defineAction({
   summary: 'Block an open or in_progress task, with the reason.',
   input: Strict({ taskId: TaskId, reason: Reason('Why the task is blocked.'), ...mutationSelectors }),
   output: TaskOut,
-  example: { taskId: 'tsk242', reason: 'Waiting for the API key' },
+  example: { taskId: 'tsk41342', reason: 'Waiting for the API key' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -116,7 +116,7 @@ export const taskComment = defineAction({
   summary: 'Add a comment to a task.',
   input: Strict({ taskId: TaskId, body: Type.String({ minLength: 1, maxLength: COMMENT_MAX }), ...mutationSelectors }),
   output: Strict({ comment: CommentView }),
-  example: { taskId: 'tsk242', body: 'Draft is in docs/release.md' },
+  example: { taskId: 'tsk41342', body: 'Draft is in docs/release.md' },
   risk: 'write',
   resultPolicy: 'mutation',
 });

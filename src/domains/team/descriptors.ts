@@ -5,7 +5,7 @@ import { Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } fro
 import { Description, DisplayName, Handle } from './contract.js';
 import { TeamListItem, TeamMemberView, TeamView } from './project.js';
 
-const TeamId = Id('Team id, e.g. team13.');
+const TeamId = Id('Team id, e.g. team17.');
 const MemberId = Id('Member id, e.g. agt_7Qm2x.');
 const TeamOut = Strict({ team: TeamView });
 
@@ -26,7 +26,7 @@ export const teamGet = defineAction({
   summary: 'Get one team by id.',
   input: Strict({ teamId: TeamId }),
   output: TeamOut,
-  example: { teamId: 'team13' },
+  example: { teamId: 'team17' },
   risk: 'read',
   resultPolicy: 'narrow',
 });
@@ -55,7 +55,7 @@ export const teamUpdate = defineAction({
     ...mutationSelectors,
   }),
   output: TeamOut,
-  example: { teamId: 'team13', expectedRevision: 1, displayName: 'Web platform' },
+  example: { teamId: 'team17', expectedRevision: 1, displayName: 'Web platform' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -66,7 +66,7 @@ export const teamAddMember = defineAction({
   summary: 'Add a workspace member to a team (creator or owner).',
   input: Strict({ teamId: TeamId, memberId: MemberId, ...mutationSelectors }),
   output: Strict({ teamId: Type.String(), member: TeamMemberView }),
-  example: { teamId: 'team13', memberId: 'agt_7Qm2x' },
+  example: { teamId: 'team17', memberId: 'agt_7Qm2x' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -77,7 +77,7 @@ export const teamRemoveMember = defineAction({
   summary: 'Remove a member from a team (creator or owner).',
   input: Strict({ teamId: TeamId, memberId: MemberId, ...mutationSelectors }),
   output: Strict({ teamId: Type.String(), memberId: Type.String(), removed: Type.Boolean() }),
-  example: { teamId: 'team13', memberId: 'agt_7Qm2x' },
+  example: { teamId: 'team17', memberId: 'agt_7Qm2x' },
   risk: 'destructive',
   resultPolicy: 'mutation',
 });
@@ -88,7 +88,7 @@ export const teamMembers = defineAction({
   summary: 'List the members of a team by member id.',
   input: Strict({ teamId: TeamId, limit: Limit, cursor: Cursor }),
   output: Strict({ members: Type.Array(TeamMemberView), hasMore: HasMore, nextCursor: NextCursor }),
-  example: { teamId: 'team13' },
+  example: { teamId: 'team17' },
   risk: 'read',
   resultPolicy: 'cursor',
 });

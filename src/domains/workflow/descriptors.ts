@@ -85,7 +85,7 @@ export const workflowStep = defineAction({
   summary: "A run's steps. list {runId}; get and your outcome complete/fail/pause/park {stepId, note?}.",
   input: Strict({ operation: Operation('step'), stepId: opt(Id('Step id.')), runId: opt(RunId), note: opt(Note), ...page, ...mutationSelectors }),
   output: Strict({ step: opt(StepView), steps: opt(Type.Array(StepItem)), ...more }),
-  example: { operation: 'get', stepId: 'wfs212' },
+  example: { operation: 'get', stepId: 'wfs42104' },
   ...policy('step'),
 });
 
