@@ -32,10 +32,11 @@ async function raw<T extends pg.QueryResultRow>(url: string, text: string, param
 }
 
 /**
- * The one engine-specific difference: full-text search. SQLite indexes knowledge sections in the FTS5 table kb_fts (and
- * its shadow tables); PostgreSQL in a generated tsvector column of kb_sections with a GIN index.
+ * The two engine-specific differences. Full-text search: SQLite indexes knowledge sections in the FTS5 table kb_fts
+ * (and its shadow tables); PostgreSQL in a generated tsvector column of kb_sections with a GIN index. Id counters:
+ * SQLite counts in the table id_counters; PostgreSQL has one sequence per kind (id_seq_<kind>).
  */
-const SQLITE_ONLY_TABLE = /^kb_fts(_config|_data|_docsize|_idx)?$/;
+const SQLITE_ONLY_TABLE = /^(kb_fts(_config|_data|_docsize|_idx)?|id_counters)$/;
 const PG_ONLY_COLUMNS: Record<string, string[]> = { kb_sections: ['tsv'] };
 const PG_ONLY_INDEXES = ['kb_sections_tsv'];
 
@@ -61,6 +62,9 @@ test('the schema mirrors SQLite: same tables, columns and indexes; BIGINT reads 
     try {
       const liteTables = (await lite.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).filter((t) => !SQLITE_ONLY_TABLE.test(t.name));
       assert.ok((await lite.all("SELECT name FROM sqlite_master WHERE name = 'kb_fts'")).length === 1, 'SQLite has the FTS5 table');
+      const counted = (await lite.all<{ kind: string }>('SELECT kind FROM id_counters ORDER BY kind')).map((r) => `id_seq_${r.kind}`);
+      const sequences = (await store.all<{ name: string }>("SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = 'public' ORDER BY sequence_name COLLATE \"C\"")).map((r) => r.name).filter((n) => n.startsWith('id_seq_'));
+      assert.deepEqual(sequences, [...counted].sort(), 'one PostgreSQL sequence per SQLite counter');
       const pgTables = await store.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name COLLATE \"C\"");
       assert.deepEqual(pgTables.map((t) => t.name), liteTables.map((t) => t.name));
       for (const { name } of liteTables) {
