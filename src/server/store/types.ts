@@ -15,7 +15,7 @@ export interface Sql {
 }
 
 export interface Store extends Sql {
-  /** The engine name, for diagnostics only. */
+  /** The engine name: for diagnostics, and for the one piece the composition picks per engine (src/server/id-counters.ts). */
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs fn in one serializable transaction; it commits when fn resolves and rolls back when it throws. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
