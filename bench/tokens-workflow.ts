@@ -10,8 +10,9 @@ export type Exec = (action: string, input: Record<string, unknown>) => Promise<{
 
 /**
  * Workflow and schedule reads through the real Exec routes: 10 runs of two plans (one with a Human approval step),
- * one run moved through pause/complete with notes (its log), its steps page, and 10 schedules. Content: plan names
- * (runs), step titles and notes (steps), notes (logs), message text (schedules).
+ * one run moved through pause/complete with notes (its log), its steps page, and 10 weekday crons. Content: plan names
+ * (runs), step titles and notes (steps), notes (logs); for schedules the message text and the "when" as the user wrote
+ * it (cron + timeZone; `at` for a one-shot), as a message's text is its content; never the target, id or next fire.
  */
 export async function workflowAndScheduleRows(exec: Exec, agentId: string, tok: (s: string) => number, lines: readonly string[]) {
   const plan = async (name: string, titles: string[]) => {
@@ -38,13 +39,15 @@ export async function workflowAndScheduleRows(exec: Exec, agentId: string, tok: 
   const notes = STEP_NOTES.reduce((n, x) => n + tok(x), 0);
   const titles = RELEASE_STEPS.reduce((n, x) => n + tok(x), 0);
   const logs = await exec('workflow/run', { operation: 'logs', runId: first });
-  for (const content of lines) await exec('scheduled-message/create', { target: 'channel:general', content, cron: '0 9 * * 1-5', timeZone: 'Europe/Berlin' });
+  const when = { cron: '0 9 * * 1-5', timeZone: 'Europe/Berlin' };
+  for (const content of lines) await exec('scheduled-message/create', { target: 'channel:general', content, ...when });
+  const whenTokens = tok(`${when.cron} ${when.timeZone}`);
   return [
     { what: 'Exec workflow run list (10 runs)', text: (await exec('workflow/run', { operation: 'list', limit: 10 })).text, items: 10, content: names.reduce((n, x) => n + tok(x), 0), list: 'runs' },
     { what: 'Exec workflow run show (6 steps)', text: (await exec('workflow/run', { operation: 'show', runId: first })).text, items: 1, content: tok('Release 0.2.0') + titles + tok(STEP_NOTES[1]!) + tok(STEP_NOTES[2]!) },
     { what: 'Exec workflow step list (6 steps)', text: (await exec('workflow/step', { operation: 'list', runId: first })).text, items: 6, content: titles + tok(STEP_NOTES[1]!) + tok(STEP_NOTES[2]!), list: 'steps' },
     { what: 'Exec workflow step get', text: (await exec('workflow/step', { operation: 'get', stepId: s0.id })).text, items: 1, content: tok(RELEASE_STEPS[0]!) + tok(STEP_NOTES[1]!) },
     { what: `Exec workflow run logs (${logs.data.logs.length} entries)`, text: logs.text, items: logs.data.logs.length, content: notes, list: 'logs' },
-    { what: 'Exec scheduled-message list (10 schedules)', text: (await exec('scheduled-message/list', { limit: 10 })).text, items: 10, content: lines.reduce((n, x) => n + tok(x), 0), list: 'schedules' },
+    { what: 'Exec scheduled-message list (10 schedules)', text: (await exec('scheduled-message/list', { limit: 10 })).text, items: 10, content: lines.reduce((n, x) => n + tok(x) + whenTokens, 0), list: 'schedules' },
   ];
 }

@@ -168,8 +168,9 @@ export async function benchTokens(): Promise<BenchReport> {
         ` item beyond envelope = (tokens - content - envelope) / items.` +
         `\nfixture: 20 one-line messages, 20 tasks, 10 reviews and 5 approvals on one task; a workspace of ${members.length} members` +
         ` (the owner, Humans Ada (admin) and Grace, agents builder (the reader), reviewer and docs-bot); ${PROJECTS.length} projects` +
-        ` (3 by builder, 2 by the Humans, 1 archived), ${TEAMS.length} teams, 4 members in one; id counters aged to a workspace some` +
-        ` months in (${AGED_SUMMARY}).` +
+        ` (3 by builder, 2 by the Humans, 1 archived), ${TEAMS.length} teams, 4 members in one; 10 weekday crons (content: the` +
+        ` message text plus the cron and zone as written, not the target, id or next fire); id counters aged to a workspace` +
+        ` some months in (${AGED_SUMMARY}).` +
         `\nsample message: ${JSON.stringify(history.structured.messages[0])}` +
         `\nsample run list item: ${JSON.stringify(JSON.parse(out.find((r) => r.list === 'runs')!.text).data.runs[0])}`,
       goals,

@@ -1,7 +1,7 @@
 // Owns the model-visible schedule and schedule-run projections (distinct from the DTOs) and the TypeBox schemas that describe exactly them.
 import { Type, type Static } from '@sinclair/typebox';
 import { Strict } from '../../catalog/schemas.js';
-import { COMPACT_TIME_PATTERN, compactTime } from '../../shared/compact.js';
+import { COMPACT_TIME_PATTERN, compactTime, pageTimes } from '../../shared/compact.js';
 import { MISSED_POLICIES, RUN_STATUSES, type ScheduleDto, type ScheduleRunDto } from './contract.js';
 
 const Time = Type.String({ pattern: COMPACT_TIME_PATTERN });
@@ -26,26 +26,39 @@ export const ScheduleView = Strict({
 });
 export type ScheduleView = Static<typeof ScheduleView>;
 
+/** A list's `next`: the full compact time, or `HHMMSS` alone when on the UTC day of the `next` above it. */
+const NEXT_PATTERN = '^(\\d{8}T\\d{6}Z|\\d{6})$';
+
 /**
  * A schedule in a list: what it posts where and when, `id` for the follow-ups; revision and updatedAt (no later call
- * takes them; `get` shows them) dropped; missedPolicy only when not the default skip, enabled only when false.
+ * takes them; `get` shows them) dropped; missedPolicy only when not the default skip, enabled only when false. `when`
+ * is a cron's 5 fields then its IANA zone (`get` and update keep them apart); `at` stays in full (update takes it back).
  */
-export const ScheduleListItem = Type.Composite(
-  [
-    Type.Omit(ScheduleView, ['missedPolicy', 'enabled', 'nextRunAt', 'revision', 'updatedAt']),
-    Type.Object({
-      missedPolicy: Type.Optional(Type.Literal('fireOnce', { description: 'Absent: skip.' })),
-      enabled: Type.Optional(Type.Literal(false, { description: 'Absent: enabled.' })),
-      nextRunAt: Type.Optional(Time),
-    }),
-  ],
-  { additionalProperties: false },
-);
+export const ScheduleListItem = Strict({
+  id: Type.String(),
+  target: Type.String(),
+  content: Type.String(),
+  when: Type.Optional(Type.String({ description: 'Cron, then its IANA zone: "0 9 * * 1-5 Europe/Berlin".' })),
+  at: Type.Optional(Type.String({ pattern: COMPACT_TIME_PATTERN, description: 'One-shot.' })),
+  next: Type.Optional(Type.String({ pattern: NEXT_PATTERN, description: 'Next fire, if any; only HHMMSS when on the UTC day of the next above.' })),
+  missedPolicy: Type.Optional(Type.Literal('fireOnce', { description: 'Absent: skip.' })),
+  enabled: Type.Optional(Type.Literal(false, { description: 'Absent: enabled.' })),
+});
 export type ScheduleListItem = Static<typeof ScheduleListItem>;
 
-export function projectScheduleListItem(s: ScheduleDto): ScheduleListItem {
-  const { revision: _r, updatedAt: _u, missedPolicy, enabled, ...v } = projectSchedule(s);
-  return { ...v, ...(missedPolicy === 'fireOnce' ? { missedPolicy } : {}), ...(enabled ? {} : { enabled: false as const }) };
+/** One page of schedules, in page order: `next` is page-relative (see NEXT_PATTERN), so it is projected per page. */
+export function projectScheduleList(list: readonly ScheduleDto[]): ScheduleListItem[] {
+  const next = pageTimes();
+  return list.map((s) => {
+    const v: ScheduleListItem = { id: s.id, target: s.target, content: s.content };
+    // A stored cron always has its zone (UTC when none was given); the fallback is that same default.
+    if (s.cron !== null) v.when = `${s.cron} ${s.timeZone ?? 'UTC'}`;
+    if (s.at !== null) v.at = compactTime(s.at);
+    if (s.nextRunAt !== null) v.next = next(s.nextRunAt);
+    if (s.missedPolicy === 'fireOnce') v.missedPolicy = 'fireOnce';
+    if (!s.enabled) v.enabled = false;
+    return v;
+  });
 }
 
 /** A run: `messageId` once sent (message_react / replyTo take it), `error` once failed; nulls omitted; createdAt dropped. */

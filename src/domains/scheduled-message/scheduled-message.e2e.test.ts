@@ -1,5 +1,6 @@
 // End-to-end: every `scheduled-message` action, validation failure and denial through the real `agentteam exec` inside
-// daemon-launched runtimes; raw bad bodies and credentials on every Exec route change nothing; a schedule really fires.
+// daemon-launched runtimes; raw bad bodies and credentials on every Exec route change nothing; a schedule really fires;
+// every follow-up call works from what a list page shows (its ids, a one-shot's `at`, a cron's `when`, page-relative `next`).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ let a: Record<string, any>;
 let b: Record<string, any>;
 let raw: Record<string, any>;
 let after2: Record<string, any>;
+let shown: any[];
+let c: Record<string, any>;
 let bobId: string;
 
 async function runRaw(agent: string, steps: unknown[]): Promise<Record<string, any>> {
@@ -88,9 +91,34 @@ before(async () => {
     { name: `${x}.badToken`, path: `scheduled-message/${x}`, body: valid(x), token: 'bad' },
     { name: `${x}.otherAgent`, path: `scheduled-message/${x}`, body: valid(x), agentId: bobId },
   ]));
+  // Two one-shots at noon UTC on one day (the second's `next` is then its time of day alone) and a monthly cron in a
+  // zone, two weeks out (it cannot fire during the test); then one list page, whose items alone drive the follow-ups.
+  const noon = `${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`;
+  const monthly = `30 7 ${new Date(Date.now() + 15 * 86_400_000).getUTCDate()} * *`;
   after2 = await runExecSteps(d, 'alice', [
     { name: 'get', run: ['scheduled-message', 'get'], input: { scheduleId: id } },
     { name: 'list', run: ['scheduled-message', 'list'], input: { limit: 100 } },
+    { name: 'cron', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'shown cron', cron: monthly, timeZone: 'Asia/Tokyo', missedPolicy: 'fireOnce' } },
+    { name: 'noon', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'shown noon', at: noon } },
+    { name: 'later', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'shown later', at: noon.replace('T12:00', 'T12:30') } },
+    { name: 'shown', run: ['scheduled-message', 'list'], input: { limit: 100 } },
+  ]);
+  shown = after2.shown.out.data.schedules;
+  const cronItem = shown.find((x) => x.content === 'shown cron');
+  const noonItem = shown.find((x) => x.content === 'shown noon');
+  const cut = cronItem.when.lastIndexOf(' ');
+  const run = (action: string, input: Record<string, unknown>, name = action) => ({ name, run: ['scheduled-message', action], input });
+  c = await runExecSteps(d, 'alice', [
+    ...shown.map((x, i) => run('get', { scheduleId: x.id }, `get${i}`)),
+    // A cron's `when` split at its last space is the cron and zone update takes; a one-shot's `at` goes back as shown.
+    run('update', { scheduleId: cronItem.id, content: 'shown cron moved', cron: cronItem.when.slice(0, cut), timeZone: cronItem.when.slice(cut + 1) }, 'updateCron'),
+    run('update', { scheduleId: noonItem.id, at: noonItem.at }, 'updateNoon'),
+    run('disable', { scheduleId: cronItem.id }),
+    run('enable', { scheduleId: cronItem.id }),
+    run('runs', { scheduleId: cronItem.id }),
+    run('delete', { scheduleId: noonItem.id }, 'deleteNoon'),
+    run('delete', { scheduleId: cronItem.id }, 'deleteCron'),
+    run('list', { limit: 100 }),
   ]);
 });
 after(() => d.dispose());
@@ -113,11 +141,34 @@ test('create, replay, get, list, update, disable/enable (idempotent), runs and d
   assert.deepEqual(a.disableAgain.out.data.schedule, a.disable.out.data.schedule);
   assert.deepEqual(a.enabledOnly.out.data.schedules.map((x: any) => x.id), [k.id, s.id]);
   // A list item: no revision/updatedAt (get has them); missedPolicy only when not skip, enabled only when false.
-  assert.deepEqual(a.disabledOnly.out.data.schedules, [{ id: a.cron.out.data.schedule.id, target: 'channel:general', content: 'standup now', cron: '55 8 * * 1-5', timeZone: 'Europe/Berlin', missedPolicy: 'fireOnce', enabled: false }]);
+  assert.deepEqual(a.disabledOnly.out.data.schedules, [{ id: a.cron.out.data.schedule.id, target: 'channel:general', content: 'standup now', when: '55 8 * * 1-5 Europe/Berlin', missedPolicy: 'fireOnce', enabled: false }]);
   assert.deepEqual([a.enable.out.data.schedule.id, a.enable.out.data.schedule.enabled], [a.cron.out.data.schedule.id, true]);
   assert.deepEqual(a.runs.out.data, { runs: [], hasMore: false });
   assert.deepEqual(a.delete.out.data, { scheduleId: a.cron.out.data.schedule.id, deleted: true });
   assert.equal(a.deleted.out.error.code, 'not_found');
+});
+
+test('every follow-up works from what a list page shows: get, update (a cron from `when`, a one-shot\'s `at`), disable, enable, runs, delete', () => {
+  assert.deepEqual(shown.slice(0, 3).map((x) => [x.content, x.next]), [['shown later', after2.later.out.data.schedule.at], ['shown noon', '120000'], ['shown cron', after2.cron.out.data.schedule.nextRunAt]]);
+  // Each item read back by its shown id: the same schedule, its `when`/`at` as get has them, and its `next` read with
+  // the date of the `next` above it (page-relative) is get's nextRunAt.
+  let day = '';
+  shown.forEach((x, i) => {
+    const g = c[`get${i}`].out.data.schedule;
+    assert.deepEqual([g.id, g.target, g.content, g.missedPolicy === 'fireOnce', g.enabled], [x.id, x.target, x.content, x.missedPolicy === 'fireOnce', x.enabled !== false], x.id);
+    assert.deepEqual([g.cron === undefined ? undefined : `${g.cron} ${g.timeZone}`, g.at], [x.when, x.at], x.id);
+    const next = x.next === undefined ? undefined : x.next.length === 6 ? `${day}T${x.next}Z` : x.next;
+    assert.equal(next, g.nextRunAt, x.id);
+    if (next !== undefined) day = next.slice(0, 8);
+  });
+  const cron = after2.cron.out.data.schedule;
+  assert.deepEqual([c.updateCron.code, c.updateCron.out.data?.schedule.cron, c.updateCron.out.data?.schedule.timeZone, c.updateCron.out.data?.schedule.content], [0, cron.cron, 'Asia/Tokyo', 'shown cron moved']);
+  assert.equal(c.updateCron.out.data.schedule.nextRunAt, cron.nextRunAt, 'the same cron and zone: the same next fire');
+  assert.deepEqual([c.updateNoon.code, c.updateNoon.out.data?.schedule.at, c.updateNoon.out.data?.schedule.revision], [0, after2.noon.out.data.schedule.at, 2]);
+  assert.deepEqual([c.disable.out.data.schedule.enabled, c.enable.out.data.schedule.enabled], [false, true]);
+  assert.deepEqual(c.runs.out.data, { runs: [], hasMore: false });
+  assert.deepEqual([c.deleteNoon.out.data, c.deleteCron.out.data], [{ scheduleId: after2.noon.out.data.schedule.id, deleted: true }, { scheduleId: cron.id, deleted: true }]);
+  assert.deepEqual(c.list.out.data.schedules.map((x: any) => x.content), shown.map((x) => x.content).filter((x) => x !== 'shown cron' && x !== 'shown noon'));
 });
 
 test('every validation failure is typed; another agent sees none of alice\'s schedules and changes nothing', () => {

@@ -2,7 +2,7 @@
 import { pageFields } from '../../../wire/exec/action.js';
 import { callServer } from '../../../wire/exec/idempotency.js';
 import { scheduleList } from '../descriptors.js';
-import { projectScheduleListItem } from '../project.js';
+import { projectScheduleList } from '../project.js';
 import { bind } from './bind.js';
 
 export const list = bind(scheduleList, async (input, ctx) => {
@@ -11,5 +11,5 @@ export const list = bind(scheduleList, async (input, ctx) => {
   if (input.cursor !== undefined) req.cursor = input.cursor;
   if (input.filters?.enabled !== undefined) req.enabled = input.filters.enabled;
   const page = await callServer(ctx, (o) => ctx.api.list(req, o));
-  return { data: { schedules: page.schedules.map(projectScheduleListItem), ...pageFields(page) } };
+  return { data: { schedules: projectScheduleList(page.schedules), ...pageFields(page) } };
 });
