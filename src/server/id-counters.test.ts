@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { systemClock } from '../shared/clock.js';
-import { NUMBERED_ID_RE } from '../shared/ids.js';
+import { NUMBERED_ID_RE, numberedId } from '../shared/ids.js';
 import { idCounters } from './id-counters.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
@@ -73,4 +73,22 @@ test('a rolled-back transaction never makes a later id repeat one that was kept 
   assert.ok(after > kept, `${after} after ${kept}`);
   if (store.dialect === 'sqlite') assert.equal(after, dropped, 'the rolled-back number is reused: no gap');
   else assert.ok(after > dropped, 'a sequence leaves a gap instead');
+});
+
+test('guessable ids give an outsider nothing: walking every message id, a DM it is not in answers exactly as a missing id does', async () => {
+  const insider = await ts.owner.members.createAgent({ name: 'insider' });
+  const outsider = ts.client.as((await ts.owner.members.createAgent({ name: 'outsider' })).credential);
+  const dm = await ts.owner.channels.openDm([insider.agent.id]);
+  const hidden: string[] = [];
+  for (const content of ['the key is in the vault', 'rotate it friday']) hidden.push((await ts.owner.messages.send({ target: `dm:${dm.id}`, content })).id);
+  const last = Number(hidden.at(-1)!.slice(4));
+  const answers = new Map<string, string>();
+  for (let n = 1; n <= last + 3; n++) {
+    const id = numberedId('msg', n);
+    const e = await outsider.messages.react({ messageId: id, emoji: '👀' }).then(() => undefined, (x: { code?: string; message?: string }) => `${x.code}: ${x.message}`);
+    answers.set(id, String(e));
+  }
+  for (const id of hidden) assert.equal(answers.get(id), answers.get(numberedId('msg', last + 3)), `${id} answers like a message that does not exist`);
+  assert.match(answers.get(hidden[0]!)!, /^not_found: /);
+  assert.deepEqual((await ts.owner.messages.list({ target: `dm:${dm.id}`, limit: 5 })).messages.map((m) => m.reactions.length), [0, 0], 'no reaction landed');
 });
