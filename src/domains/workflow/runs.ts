@@ -90,6 +90,7 @@ export class Runs {
       const live = await sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM workflow_runs WHERE started_by = ? AND status IN (${LIVE_RUN.map(() => '?').join(', ')})`, [actor.id, ...LIVE_RUN]);
       if (Number(live?.n ?? 0) >= LIVE_RUNS_PER_MEMBER_MAX) throw new AppError('conflict', `at most ${LIVE_RUNS_PER_MEMBER_MAX} live runs per member`, { hint: 'cancel one or let one finish' });
       const steps = JSON.parse((await this.plans.loadVersion(sql, p.id, Number(p.published_version))).steps) as StepDefDto[];
+      await this.assigneesRead(sql, steps, canonical);
       const now = this.now();
       const runId = await this.deps.ids.next(sql, 'wfr');
       const stepIds = steps.length ? await this.deps.ids.take(sql, 'wfs', steps.length) : [];
@@ -102,6 +103,23 @@ export class Runs {
       await this.activate(sql, run, 0);
       return runDetail(sql, await this.loadRun(sql, runId));
     });
+  }
+
+  /**
+   * Each agent step's assignee may read the run's target, where its step is posted; otherwise the run would wait on a
+   * step that never reaches them, so it is refused before anything is stored. The starter may read the target, so
+   * naming who cannot tells them nothing new.
+   */
+  private async assigneesRead(sql: Sql, steps: readonly StepDefDto[], target: string): Promise<void> {
+    for (const [i, s] of steps.entries()) {
+      if (s.assignee === APPROVAL_ASSIGNEE) continue;
+      const agent = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [s.assignee]);
+      const reads = agent !== undefined && (await authorizeTarget(sql, agent, parseTarget(target)).then(() => true, (e: unknown) => (e instanceof AppError && e.code === 'not_found' ? false : Promise.reject(e))));
+      if (!reads) {
+        const who = agent ? agent.name : 'a member no longer in the workspace';
+        throw new AppError('validation_failed', `step ${i + 1} (${s.title}) goes to ${who}, who cannot read ${target}; it would never reach them`, { hint: 'add them to the target, or start the run where they are' });
+      }
+    }
   }
 
   /** Makes step `idx` active and delivers it: an approval request, or a message in the run's target mentioning the agent. */
@@ -120,13 +138,15 @@ export class Runs {
         const agent = await this.member(sql, s.assignee);
         // Security invariant: a step is posted only where the run's starter may still post now.
         const target = await authorizeTarget(sql, starter, parseTarget(run.target));
+        // A step its assignee cannot read would never reach them: a delivery failure, not a silent wait.
+        await authorizeTarget(sql, agent, parseTarget(run.target));
         const report = `agentteam exec workflow step '{"operation":"complete","stepId":"${s.id}"}'`;
         const content = `@${agent.name} workflow run ${run.id}, step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}\nWhen done: ${report} (or fail, pause, park).`;
         messageId = (await new Messages(this.deps).insert(sql, starter, target, content, null, [])).id;
       }
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== 'not_found') throw e;
-      await this.log(sql, run, s.id, 'delivery_failed', run.started_by, 'the target or the assignee is gone, or the starter may no longer post there');
+      await this.log(sql, run, s.id, 'delivery_failed', run.started_by, 'the target or the assignee is gone, the starter may no longer post there, or the assignee may no longer read it');
     }
     await sql.run("UPDATE workflow_steps SET status = 'active', approval_id = ?, message_id = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND status = 'pending'", [approvalId, messageId, now, s.id]);
     await this.log(sql, run, s.id, approvalId ? 'approval_requested' : 'delivered', run.started_by);

@@ -426,3 +426,30 @@ test('a step is named as an approval subject only by a member who may read its r
   assert.equal(ok.subject, `step:${stepId}`);
   await alice.approvals.cancel({ approvalId: ok.id });
 });
+
+test("a run whose agent step's assignee cannot read its target is refused at start, naming the step, and stores nothing (failed before: accepted, the step waited forever)", async () => {
+  const plan = await publishedPlan('Unreachable', [
+    { title: 'Draft', assignee: aliceId },
+    { title: 'Check the numbers', assignee: carolId },
+  ]);
+  const before = (await t.owner.workflows.listRuns({ planId: plan.id, limit: 100 })).runs.length;
+  const e = await t.owner.workflows.startRun({ planId: plan.id, target }).then(() => undefined, (x: { code?: string; message?: string }) => x);
+  assert.equal(e?.code, 'validation_failed');
+  assert.match(String(e?.message), /step 2 \(Check the numbers\) goes to carol, who cannot read channel:ops/);
+  assert.equal((await t.owner.workflows.listRuns({ planId: plan.id, limit: 100 })).runs.length, before, 'no run stored');
+});
+
+test('a step whose assignee lost the target mid-run is a logged delivery failure, not a message they never see', async () => {
+  const dave = await t.owner.members.createAgent({ name: 'dave' });
+  await t.owner.channels.addMember('ops', dave.agent.id);
+  const plan = await publishedPlan('Lost reader', [
+    { title: 'First', assignee: aliceId },
+    { title: 'Second', assignee: dave.agent.id },
+  ]);
+  const run = await t.owner.workflows.startRun({ planId: plan.id, target });
+  await t.runSql('DELETE FROM channel_members WHERE channel_id = ? AND member_id = ?', ['ops', dave.agent.id]);
+  await alice.workflows.moveStep(run.steps[0]!.id, 'complete', undefined);
+  const logs = (await t.owner.workflows.runLogs(run.id, { limit: 100 })).logs;
+  assert.deepEqual(logs.filter((l) => l.event === 'delivery_failed').map((l) => l.stepId), [run.steps[1]!.id]);
+  assert.equal((await t.owner.workflows.getStep(run.steps[1]!.id)).messageId, null, 'nothing posted for dave');
+});
