@@ -56,8 +56,8 @@ export const NUMBERED_ID_RE = /^[a-z]{2,4}[1-9][1-9]\d{0,8}$/;
 export const COMPACT_ID_RE = /^[a-z]{2,4}_\d{15,17}$/;
 export const LEGACY_SORTABLE_ID_RE = /^[a-z]{2,4}_[0-9a-f]{32}$/;
 
-/** The kinds the database numbers, each with its counter (a migration adds one: version 32 made these). */
-export const NUMBERED_KINDS = ['msg', 'tsk', 'rev', 'prj', 'team', 'sch', 'run', 'wfr', 'wfs', 'wfp', 'wft', 'kbs', 'kbd', 'apr'] as const;
+/** The kinds the database numbers, each with its counter (a migration adds one: 32 made the first 14, 33 mem, agt and dm). */
+export const NUMBERED_KINDS = ['msg', 'tsk', 'rev', 'prj', 'team', 'sch', 'run', 'wfr', 'wfs', 'wfp', 'wft', 'kbs', 'kbd', 'apr', 'mem', 'agt', 'dm'] as const;
 export type NumberedKind = (typeof NUMBERED_KINDS)[number];
 /** The largest counter a numbered id can say (nine digits). */
 export const NUMBERED_MAX = 999_999_999;

@@ -43,9 +43,9 @@ export const agentGet = defineAction({
   domain: 'agent',
   action: 'get',
   summary: 'Get one teammate agent.',
-  input: Strict({ agentId: Id('Agent id, e.g. mem_8f2k1.') }),
+  input: Strict({ agentId: Id('Agent id, e.g. agt214.') }),
   output: Strict({ agent: Agent }),
-  example: { agentId: 'mem_8f2k1' },
+  example: { agentId: 'agt214' },
   risk: 'read',
   resultPolicy: 'narrow',
 });

@@ -1,6 +1,5 @@
 // Owns channels, channel membership and DMs (fixed member sets).
 import { AppError } from '../../shared/errors.js';
-import { newCompactId } from '../../shared/ids.js';
 import { ID_RE, isOwner, iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { memberById } from '../member/service.js';
 import { checkText, clipText } from '../../shared/bounds.js';
@@ -72,7 +71,7 @@ export class Channels {
       if (Number((await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM dms WHERE created_by = ?', [actor.id]))?.n ?? 0) >= DMS_OPENED_MAX) {
         throw new AppError('validation_failed', `a member opens at most ${DMS_OPENED_MAX} DMs`);
       }
-      const id = newCompactId('dm');
+      const id = await this.deps.ids.next(sql, 'dm');
       await sql.run('INSERT INTO dms (id, member_key, created_at, created_by) VALUES (?, ?, ?, ?)', [id, key, this.deps.clock.now(), actor.id]);
       for (const m of set) await sql.run('INSERT INTO dm_members (dm_id, member_id) VALUES (?, ?)', [id, m]);
       return { id, memberIds: set };

@@ -1,5 +1,5 @@
 // Owns invites: one-time, expiring codes an owner or admin creates; redeeming one creates a new Human member with its own credential.
-import { keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
+import { keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkName } from '../../shared/bounds.js';
@@ -59,7 +59,7 @@ export class Invites {
       await checkMemberRoom(sql);
       const key = await claimName(sql, inv.name);
       const credential = newToken('ats');
-      const id = newCompactId('mem');
+      const id = await this.deps.ids.next(sql, 'mem');
       await sql.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin, name_key) VALUES (?, ?, 'human', 'member', ?, ?, ?, ?)", [
         id,
         inv.name,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
 import { CHANNELS_MAX, DMS_OPENED_MAX } from '../channel/contract.js';
 import { MEMBERS_MAX } from './contract.js';
-import { COMPACT_ID_RE } from '../../shared/ids.js';
+import { NUMBERED_ID_RE } from '../../shared/ids.js';
 
 let t: TestServer;
 let peer: { id: string; credential: string };
@@ -132,8 +132,8 @@ test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or a
   await t.owner.members.remove('agt_fill1');
   const joined = (await t.client.join(invite.code)).member;
   assert.equal(joined.name, 'Late');
-  // A joined person gets a compact id like the owner's and the agents' (it used to be mem_ + 16 base64url characters).
-  assert.match(joined.id, COMPACT_ID_RE);
+  // A joined person gets a numbered id like the owner's and the agents' (it used to be mem_ + 16 base64url characters).
+  assert.match(joined.id, NUMBERED_ID_RE);
 });
 
 test(`a workspace holds at most ${CHANNELS_MAX} channels`, async () => {

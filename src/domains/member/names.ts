@@ -26,7 +26,7 @@ export async function memberNames(sql: Pick<Sql, 'all'>, ids: Iterable<string | 
 
 /** The name of `id` from `names`; a member with no row (never expected: rows are only marked removed) shows its id, kind from its prefix. */
 export function nameOf(names: Map<string, MemberName>, id: string): MemberName {
-  return names.get(id) ?? { name: id, kind: id.startsWith('agt_') ? 'agent' : 'human' };
+  return names.get(id) ?? { name: id, kind: id.startsWith('agt') ? 'agent' : 'human' };
 }
 
 /** The actor's own name, known without a query (a row it has just written names only it). */

@@ -1,6 +1,6 @@
 // Owns members: bootstrap of the workspace and Human owner, agent creation, credentials (keyed hashes only), authentication.
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { constantTimeEqual, keyedHash, newCompactId, newId, newToken } from '../../shared/ids.js';
+import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkMemberRoom, Invites } from './invites.js';
@@ -96,7 +96,7 @@ export class Members {
       const workspaceId = ws?.value ?? newId('wsp');
       if (!ws) await sql.run("INSERT INTO meta (key, value) VALUES ('workspace_id', ?)", [workspaceId]);
       const credential = newToken('ats');
-      const row: MemberRow = { id: newCompactId('mem'), name: ownerName, kind: 'human', role: 'owner', credential_hash: this.hash(credential), created_at: now };
+      const row: MemberRow = { id: await this.deps.ids.next(sql, 'mem'), name: ownerName, kind: 'human', role: 'owner', credential_hash: this.hash(credential), created_at: now };
       const key = await claimName(sql, ownerName);
       await sql.run(`INSERT INTO members (${COLS}, name_key) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, key]);
       await sql.run('INSERT INTO channels (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', ['general', 'general', now]);
@@ -139,11 +139,12 @@ export class Members {
     requireAdmin(actor, 'add agents');
     const name = checkName(input.name, MEMBER_NAME);
     const credential = newToken('ats');
-    const row: MemberRow = { id: newCompactId('agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
-    await this.deps.store.tx(async (sql) => {
+    const row = await this.deps.store.tx(async (sql) => {
       const key = await claimName(sql, name);
       await checkMemberRoom(sql);
+      const row: MemberRow = { id: await this.deps.ids.next(sql, 'agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
       await sql.run(`INSERT INTO members (${COLS}, created_by, name_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id, key]);
+      return row;
     });
     return { agent: memberDto(row), credential };
   }

@@ -11,7 +11,7 @@ export const profileGet = defineAction({
   domain: 'profile',
   action: 'get',
   summary: "Get a member's public profile (default: yours).",
-  input: Strict({ memberId: Type.Optional(Id('Member id, e.g. agt_7Qm2x; omit for your own.')) }),
+  input: Strict({ memberId: Type.Optional(Id('Member id, e.g. agt214; omit for your own.')) }),
   output: ProfileOut,
   example: {},
   risk: 'read',

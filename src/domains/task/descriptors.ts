@@ -76,7 +76,7 @@ export const taskAssign = defineAction({
   summary: 'Assign a task to a member, or unassign with null.',
   input: Strict({ taskId: TaskId, assigneeId: Type.Union([Id('Member id.'), Type.Null()]), ...mutationSelectors }),
   output: TaskOut,
-  example: { taskId: 'tsk41342', assigneeId: 'agt_7Qm2x' },
+  example: { taskId: 'tsk41342', assigneeId: 'agt214' },
   risk: 'write',
   resultPolicy: 'mutation',
 });

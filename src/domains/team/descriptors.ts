@@ -6,7 +6,7 @@ import { Description, DisplayName, Handle } from './contract.js';
 import { TeamListItem, TeamMemberView, TeamView } from './project.js';
 
 const TeamId = Id('Team id, e.g. team17.');
-const MemberId = Id('Member id, e.g. agt_7Qm2x.');
+const MemberId = Id('Member id, e.g. agt214.');
 const TeamOut = Strict({ team: TeamView });
 
 export const teamCreate = defineAction({
@@ -66,7 +66,7 @@ export const teamAddMember = defineAction({
   summary: 'Add a workspace member to a team (creator or owner).',
   input: Strict({ teamId: TeamId, memberId: MemberId, ...mutationSelectors }),
   output: Strict({ teamId: Type.String(), member: TeamMemberView }),
-  example: { teamId: 'team17', memberId: 'agt_7Qm2x' },
+  example: { teamId: 'team17', memberId: 'agt214' },
   risk: 'write',
   resultPolicy: 'mutation',
 });
@@ -77,7 +77,7 @@ export const teamRemoveMember = defineAction({
   summary: 'Remove a member from a team (creator or owner).',
   input: Strict({ teamId: TeamId, memberId: MemberId, ...mutationSelectors }),
   output: Strict({ teamId: Type.String(), memberId: Type.String(), removed: Type.Boolean() }),
-  example: { teamId: 'team17', memberId: 'agt_7Qm2x' },
+  example: { teamId: 'team17', memberId: 'agt214' },
   risk: 'destructive',
   resultPolicy: 'mutation',
 });

@@ -90,4 +90,17 @@ CREATE SEQUENCE id_seq_kbd MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
 CREATE SEQUENCE id_seq_apr MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
 `,
   },
+  {
+    // Members (Humans mem, agents agt) and DMs are numbered too (they were random 15-digit ids; those stay valid).
+    version: 33,
+    name: 'member and dm id counters',
+    sqlite: `
+INSERT INTO id_counters (kind, n) VALUES ('mem', 0), ('agt', 0), ('dm', 0);
+`,
+    postgres: `
+CREATE SEQUENCE id_seq_mem MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_agt MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+CREATE SEQUENCE id_seq_dm MINVALUE 1 MAXVALUE 999999999 NO CYCLE;
+`,
+  },
 ];
