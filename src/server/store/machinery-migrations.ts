@@ -66,7 +66,7 @@ CREATE TABLE id_nodes (node INTEGER PRIMARY KEY, boot_id TEXT COLLATE "C" NOT NU
   },
   {
     // Numbered ids (src/server/id-counters.ts). id_nodes (22) is no longer read; it stays so that a server of the
-    // version before can still run beside this one during an upgrade (its ids keep their own, disjoint form).
+    // version before, still running when this one migrates, keeps working (its ids keep their own, disjoint form).
     version: 32,
     name: 'id counters',
     sqlite: `
