@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import { idOf, iso, type Actor, type DomainDeps } from '../../server/context.js';
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
-import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
+import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
@@ -64,11 +64,7 @@ export class Approvals {
    */
   private async load(sql: Sql, actor: Actor, approvalId: unknown): Promise<ApprovalRow> {
     const row = await this.read(sql, idOf(approvalId, 'approval'));
-    const missing = () => new AppError('not_found', 'approval not found');
-    if (!row) throw missing();
-    await authorizeTarget(sql, actor, parseTarget(row.notify)).catch((e: unknown) => {
-      throw e instanceof AppError && e.code === 'not_found' ? missing() : e;
-    });
+    if (!row || !(await readsTarget(sql, actor, row.notify))) throw new AppError('not_found', 'approval not found');
     return row;
   }
 
@@ -89,12 +85,7 @@ export class Approvals {
       return;
     }
     const run = await sql.get<{ target: string }>('SELECT r.target AS target FROM workflow_steps s JOIN workflow_runs r ON r.id = s.run_id WHERE s.id = ?', [id]);
-    if (!run) throw missing();
-    try {
-      await authorizeTarget(sql, actor, parseTarget(run.target));
-    } catch (e) {
-      throw e instanceof AppError && e.code === 'not_found' ? missing() : e;
-    }
+    if (!run || !(await readsTarget(sql, actor, run.target))) throw missing();
   }
 
   /** `fromRun`: a workflow run's approval step (bounded by the starter's live runs instead, never refused for the cap). */

@@ -2,7 +2,7 @@
 import { isOwner, type Actor } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import type { Sql } from '../../server/store/types.js';
-import { formatTarget, type Target } from './target.js';
+import { formatTarget, parseTarget, type Target } from './target.js';
 
 async function channelVisible(sql: Sql, actor: Actor, channelId: string): Promise<boolean> {
   const ch = await sql.get<{ id: string }>('SELECT id FROM channels WHERE id = ?', [channelId]);
@@ -44,6 +44,17 @@ export async function authorizeTarget(sql: Sql, actor: Actor, t: Target): Promis
     }
   }
   return canonical;
+}
+
+/** Whether the actor may read a stored canonical target (authorizeTarget's rule; its not_found is false, any other failure is thrown). */
+export async function readsTarget(sql: Sql, actor: Actor, target: string): Promise<boolean> {
+  try {
+    await authorizeTarget(sql, actor, parseTarget(target));
+    return true;
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'not_found') return false;
+    throw e;
+  }
 }
 
 /**

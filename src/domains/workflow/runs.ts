@@ -7,7 +7,7 @@ import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
 import { Approvals } from '../approval/service.js';
-import { authorizeTarget, readableTargetSql } from '../channel/authorize.js';
+import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
 import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LIVE_RUNS_PER_MEMBER_MAX, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogEntryDto, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
@@ -33,6 +33,9 @@ async function runDetail(sql: Sql, run: RunRow): Promise<RunDetailDto> {
   return { ...runDto(run, names), steps: steps.map((r) => stepDto(r, names)) };
 }
 
+/** A current member as an Actor, or undefined (a removed one too). */
+const currentMember = (sql: Sql, id: string) => sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [id]);
+
 export class Runs {
   constructor(private readonly deps: DomainDeps, private readonly plans: Plans, private readonly triggers: Triggers) {}
 
@@ -54,7 +57,7 @@ export class Runs {
 
   /** A current member (a removed one is not_found: a run never posts or requests as, or delivers to, a removed member). */
   private async member(sql: Sql, id: string): Promise<Actor> {
-    const m = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [id]);
+    const m = await currentMember(sql, id);
     if (!m) throw new AppError('not_found', 'member not found');
     return m;
   }
@@ -113,9 +116,8 @@ export class Runs {
   private async assigneesRead(sql: Sql, steps: readonly StepDefDto[], target: string): Promise<void> {
     for (const [i, s] of steps.entries()) {
       if (s.assignee === APPROVAL_ASSIGNEE) continue;
-      const agent = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [s.assignee]);
-      const reads = agent !== undefined && (await authorizeTarget(sql, agent, parseTarget(target)).then(() => true, (e: unknown) => (e instanceof AppError && e.code === 'not_found' ? false : Promise.reject(e))));
-      if (!reads) {
+      const agent = await currentMember(sql, s.assignee);
+      if (!agent || !(await readsTarget(sql, agent, target))) {
         const who = agent ? agent.name : 'a member no longer in the workspace';
         throw new AppError('validation_failed', `step ${i + 1} (${s.title}) goes to ${who}, who cannot read ${target}; it would never reach them`, { hint: 'add them to the target, or start the run where they are' });
       }
@@ -209,12 +211,7 @@ export class Runs {
    */
   private async readableRun(sql: Sql, actor: Actor, runId: unknown): Promise<RunRow> {
     const run = await this.loadRun(sql, runId);
-    try {
-      await authorizeTarget(sql, actor, parseTarget(run.target));
-    } catch (e) {
-      if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'run not found');
-      throw e;
-    }
+    if (!(await readsTarget(sql, actor, run.target))) throw new AppError('not_found', 'run not found');
     return run;
   }
 

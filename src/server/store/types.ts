@@ -15,7 +15,7 @@ export interface Sql {
 }
 
 export interface Store extends Sql {
-  /** The engine name: for diagnostics, and for the one piece the composition picks per engine (src/server/id-counters.ts). */
+  /** The engine name: for diagnostics, and where an engine has its own path (id counters, the credential lookup). */
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs fn in one serializable transaction; it commits when fn resolves and rolls back when it throws. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
