@@ -252,3 +252,34 @@ test('a removed agent is refused on its very next search (credentials are looked
   await t.owner.members.remove(c.agent.id);
   await assert.rejects(carol.knowledge.search(turn()), (e: { code?: string; message?: string }) => e.code === 'denied' && e.message === 'forbidden');
 });
+
+test('a Human has no turn to bind: search and fetch by a Human are refused, even in a target the Human reads (failed before: the owner searched)', async () => {
+  const denied = failsAt('target_scope_resolution', 'denied');
+  await assert.rejects(t.owner.knowledge.search(turn()), denied);
+  const doc = (await alice.knowledge.search(turn())).hits[0]!.documentId;
+  await assert.rejects(t.owner.knowledge.fetch({ ...bind(), documentId: doc }), denied);
+});
+
+test('no oracle for DM traffic: for a DM the agent cannot read, every message id answers exactly as a missing target does (failed before: "not in the target" / "not written by a Human")', async () => {
+  const dm = await t.owner.channels.openDm([aliceId]);
+  const inDmHuman = (await t.owner.messages.send({ target: `dm:${dm.id}`, content: 'private' })).id;
+  const inDmAgent = (await alice.messages.send({ target: `dm:${dm.id}`, content: 'private reply' })).id;
+  const answer = (e: unknown) => { const x = e as { code?: string; message?: string }; return JSON.stringify([x.code, stageOf(e), x.message]); };
+  const missing = answer(await bob.knowledge.search(turn({ target: 'dm:dm9999999999', targetType: 'dm', messageId: humanMsg })).catch((e) => e));
+  for (const [what, messageId] of [['its Human message', inDmHuman], ['its agent message', inDmAgent], ['a message of #general', humanMsg], ['no message', 'msg9999999999']] as const) {
+    const got = answer(await bob.knowledge.search(turn({ target: `dm:${dm.id}`, targetType: 'dm', messageId })).catch((e) => e));
+    assert.equal(got, missing, what);
+    assert.equal(answer(await bob.knowledge.search(turn({ target: `dm:${dm.id}`, targetType: 'channel', messageId })).catch((e) => e)), missing, `${what}, type mismatch`);
+  }
+  assert.match(missing, /target_scope_resolution/);
+});
+
+test('a workflow step message is never a Human message for knowledge, even from a plan a Human wrote and started (failed before: its turn searched)', async () => {
+  const plan = await t.owner.workflows.createPlan({ name: 'kb step', steps: [{ title: 'Look up the canary pipeline', assignee: aliceId }] });
+  await t.owner.workflows.planOp(plan.id, 'publish', plan.revision);
+  const run = await t.owner.workflows.startRun({ planId: plan.id, target: 'channel:general' });
+  const stepMsg = run.steps[0]!;
+  const messageId = (await alice.workflows.getStep(stepMsg.id)).messageId!;
+  await assert.rejects(alice.knowledge.search(turn({ messageId })), (e: unknown) => failsAt('target_scope_resolution', 'denied')(e) && /not written by a Human/.test((e as Error).message));
+  assert.ok((await alice.knowledge.search(turn())).hits.length > 0, 'a Human message there still binds');
+});
