@@ -152,7 +152,8 @@ export class TurnEngine {
     const { journal, clock, log } = this.deps;
     const agent = this.deps.agent(t.agentId);
     if (!agent) return journal.finish(t.turnId, 'skipped', 'start_failed', 'the agent is no longer configured on this daemon', clock.now(), false);
-    if (t.authorKind === 'agent' && t.agentRun > this.loopBound) {
+    // The server counts agentRun (0 for a Human message); a step of a run an agent started counts whoever wrote the plan.
+    if (t.agentRun > this.loopBound) {
       // Loop bound: one notice, on the first message past the bound; later ones are recorded silently.
       const notice = t.agentRun === this.loopBound + 1;
       journal.finish(t.turnId, 'skipped', 'loop_bound', `${t.agentRun} agent messages in a row`, clock.now(), notice);

@@ -7,6 +7,7 @@ import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { Messages } from '../message/service.js';
+import { mayDecideApproval } from '../workflow/deciders.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { APPROVAL_STATUSES, boundedField, canonicalSubject, NOTE_MAX, PENDING_PER_REQUESTER_MAX, REASON_MAX, SUBJECT_TABLES, type ApprovalDto, type SubjectKind, type ApprovalPage, type ApprovalStatus } from './contract.js';
 
@@ -145,6 +146,8 @@ export class Approvals {
     const n = note === undefined ? null : boundedField(note, 'note', 0, NOTE_MAX);
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, actor, approvalId);
+      // Security invariant: a workflow run's approval step is decided only by the deciders it names (workflow/deciders.ts).
+      if (!(await mayDecideApproval(sql, actor, r.id))) throw new AppError('denied', "only the run's starter, an owner/admin or a decider the step names may decide this approval");
       if (r.status === decision) return one(sql, r);
       if (r.status !== 'pending') throw new AppError('conflict', `approval is already ${r.status}`);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));

@@ -12,7 +12,7 @@ export interface TurnDto {
   author: { id: string; name: string; kind: MemberKind };
   content: string;
   createdAt: string;
-  /** Consecutive agent-authored messages in the target ending at this one (0 for a Human message or a workflow step delivery). */
+  /** Agent messages in a row in the target ending at this one (0 for a Human message or a step of a run a Human started). */
   agentRun: number;
 }
 

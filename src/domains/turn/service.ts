@@ -32,7 +32,12 @@ interface FeedRow {
   author_name: string;
   author_kind: 'human' | 'agent';
   step_assignee: string | null;
+  /** The kind of the member who started the run a step message belongs to (null: not a step message). */
+  step_starter_kind: 'human' | 'agent' | null;
 }
+
+/** The kind of the starter of the run whose step message is `m` (null for any other message). */
+const STEP_STARTER_KIND = '(SELECT k.kind FROM workflow_steps s JOIN workflow_runs r ON r.id = s.run_id JOIN members k ON k.id = r.started_by WHERE s.message_id = m.id LIMIT 1)';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -92,7 +97,7 @@ export class Turns {
     return this.deps.store.tx(async (sql) => {
       const rows = await sql.all<FeedRow>(
         `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, a.name AS author_name, a.kind AS author_kind,
-                (SELECT s.assignee FROM workflow_steps s WHERE s.message_id = m.id) AS step_assignee
+                (SELECT s.assignee FROM workflow_steps s WHERE s.message_id = m.id) AS step_assignee, ${STEP_STARTER_KIND} AS step_starter_kind
            FROM message_feed f JOIN messages m ON m.id = f.message_id JOIN members a ON a.id = m.author_id
           WHERE f.seq > ? ORDER BY f.seq ASC LIMIT ?`,
         [after, TURN_SCAN_LIMIT],
@@ -116,7 +121,9 @@ export class Turns {
           author: { id: r.author_id, name: r.author_name, kind: r.author_kind },
           content: r.content,
           createdAt: new Date(Number(r.created_at)).toISOString(),
-          agentRun: step ? 0 : await this.agentRun(sql, r.target, cursor),
+          // Loop bound: a step of a run a Human started reaches its agent (the plan bounds it); a step of a run an agent
+          // started counts like that agent's own message, and cancelling or restarting runs never resets the count.
+          agentRun: step && r.step_starter_kind === 'human' ? 0 : await this.agentRun(sql, r.target, cursor),
         });
       }
       return { turns, cursor };
@@ -150,16 +157,21 @@ export class Turns {
     }
   }
 
-  /** Consecutive agent-authored messages in `target` ending at feed position `seq` (inclusive), up to AGENT_RUN_CAP. */
+  /**
+   * Agent messages in a row in `target` ending at feed position `seq` (inclusive), up to AGENT_RUN_CAP, back to the last
+   * Human message. A step message is never a Human message, whoever wrote its plan: a step of a run an agent started is
+   * an agent message; a step of a run a Human started is passed over (neither counted nor a reset).
+   */
   private async agentRun(sql: Sql, target: string, seq: number): Promise<number> {
-    const kinds = await sql.all<{ kind: string }>(
-      `SELECT a.kind FROM messages m JOIN message_feed f ON f.message_id = m.id JOIN members a ON a.id = m.author_id
+    const kinds = await sql.all<{ kind: string; starter: string | null }>(
+      `SELECT a.kind, ${STEP_STARTER_KIND} AS starter FROM messages m JOIN message_feed f ON f.message_id = m.id JOIN members a ON a.id = m.author_id
         WHERE m.target = ? AND f.seq <= ? ORDER BY f.seq DESC LIMIT ?`,
       [target, seq, AGENT_RUN_CAP],
     );
     let n = 0;
     for (const k of kinds) {
-      if (k.kind !== 'agent') break;
+      if (k.starter === 'human') continue;
+      if (k.starter === null && k.kind !== 'agent') break;
       n++;
     }
     return n;

@@ -65,6 +65,12 @@ export const STEP_MOVES: Readonly<Record<StepOutcome, { from: readonly StepStatu
 export const LIVE_RUN: readonly RunStatus[] = ['running', 'paused', 'parked'];
 /** Live runs one member has started at once: each delivers steps (mentions, approvals) to others, so it is bounded. */
 export const LIVE_RUNS_PER_MEMBER_MAX = 100;
+/** Active (not archived) plans one member has created: every plan is listed to every member, so it is bounded. */
+export const LIVE_PLANS_PER_MEMBER_MAX = 200;
+/** Enabled or disabled (not archived) triggers one member has created. */
+export const LIVE_TRIGGERS_PER_MEMBER_MAX = 200;
+/** Members an approval step may name as its deciders, besides the run's starter and the owner/admins. */
+export const DECIDERS_MAX = 8;
 
 const lit = <T extends readonly string[]>(xs: T) => Type.Union(xs.map((x) => Type.Literal(x)));
 const text = (b: TextBound, description?: string) => Type.String({ minLength: b.min, maxLength: b.chars, ...(description ? { description } : {}) });
@@ -73,6 +79,7 @@ export const StepDef = Strict({
   title: text(BOUNDS.title),
   instructions: Type.Optional(text(BOUNDS.instructions)),
   assignee: Type.String({ minLength: 1, maxLength: 100, description: 'Agent member id, or "approval" for a Human approval.' }),
+  deciders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: DECIDERS_MAX, description: 'Approval step: Human member ids who may also decide (the starter and admins always may).' })),
 });
 export type StepDefDto = Static<typeof StepDef>;
 export const Steps = Type.Array(StepDef, { minItems: 1, maxItems: STEPS_MAX });

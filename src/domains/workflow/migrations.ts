@@ -1,4 +1,4 @@
-// Owns the `workflow` domain schema steps for SQLite and PostgreSQL (global versions 20, 21, 30 and 31; never edit or reorder an applied step).
+// Owns the `workflow` domain schema steps for SQLite and PostgreSQL (global versions 20, 21, 30, 31 and 39; never edit or reorder an applied step).
 import type { MigrationStep } from '../../server/store/migrations.js';
 
 const plans = (text: string, id: string, big: string) => `
@@ -88,6 +88,10 @@ CREATE TABLE workflow_logs (
 
 const BY_MESSAGE = 'CREATE INDEX workflow_steps_by_message ON workflow_steps (message_id);';
 const BY_STARTER = 'CREATE INDEX workflow_runs_by_starter ON workflow_runs (started_by, status);';
+const BY_CREATOR = `
+CREATE INDEX workflow_plans_by_creator ON workflow_plans (created_by, status);
+CREATE INDEX workflow_triggers_by_creator ON workflow_triggers (created_by, status);
+`;
 
 export const MIGRATIONS: readonly MigrationStep[] = [
   { version: 20, name: 'workflow plans and triggers', sqlite: plans('TEXT', 'TEXT', 'INTEGER'), postgres: plans('TEXT', 'TEXT COLLATE "C"', 'BIGINT') },
@@ -96,4 +100,6 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   { version: 30, name: 'workflow steps by delivered message', sqlite: BY_MESSAGE, postgres: BY_MESSAGE },
   // A run start counts its starter's live runs (LIVE_RUNS_PER_MEMBER_MAX) without scanning every run.
   { version: 31, name: 'workflow runs by starter and status', sqlite: BY_STARTER, postgres: BY_STARTER },
+  // Plan and trigger creation counts its creator's live ones (LIVE_PLANS_PER_MEMBER_MAX, LIVE_TRIGGERS_PER_MEMBER_MAX).
+  { version: 39, name: 'workflow plans and triggers by creator and status', sqlite: BY_CREATOR, postgres: BY_CREATOR },
 ];

@@ -5,9 +5,9 @@ import { keysetPage, normalizeLimit } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, jsonBytes } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
-import { authorizeTarget } from '../channel/authorize.js';
+import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
-import { APPROVAL_ASSIGNEE, BOUNDS, PLAN_STATUSES, STEPS_BYTES_MAX, STEPS_MAX, TRIGGER_STATUSES, type PlanDto, type PlanPage, type PlanVersionDto, type StepDefDto, type TriggerDto, type TriggerPage, type Validation } from './contract.js';
+import { APPROVAL_ASSIGNEE, BOUNDS, DECIDERS_MAX, LIVE_PLANS_PER_MEMBER_MAX, LIVE_TRIGGERS_PER_MEMBER_MAX, PLAN_STATUSES, STEPS_BYTES_MAX, STEPS_MAX, TRIGGER_STATUSES, type PlanDto, type PlanPage, type PlanVersionDto, type StepDefDto, type TriggerDto, type TriggerPage, type Validation } from './contract.js';
 import { PLAN_COLS, PLAN_ORDER, planDto, readNames, TRIGGER_COLS, TRIGGER_ORDER, triggerDto, VERSION_COLS, versionDto, type PlanRow, type TriggerRow, type VersionRow } from './rows.js';
 
 /** DTOs of plan or trigger rows with their creators' names (one batched lookup for the whole set). */
@@ -43,7 +43,7 @@ export async function checkSteps(sql: Sql, steps: unknown): Promise<StepDefDto[]
   const out: StepDefDto[] = [];
   for (const [i, s] of steps.entries()) {
     if (!s || typeof s !== 'object' || Array.isArray(s)) throw new AppError('validation_failed', `steps[${i}] must be an object`);
-    const { title, instructions, assignee } = s as Record<string, unknown>;
+    const { title, instructions, assignee, deciders } = s as Record<string, unknown>;
     const step: StepDefDto = { title: checkText(title, { ...BOUNDS.title, field: `steps[${i}].title` }), assignee: '' };
     if (instructions !== undefined) step.instructions = checkText(instructions, { ...BOUNDS.instructions, field: `steps[${i}].instructions` });
     if (assignee !== APPROVAL_ASSIGNEE) {
@@ -52,10 +52,28 @@ export async function checkSteps(sql: Sql, steps: unknown): Promise<StepDefDto[]
       }
     }
     step.assignee = assignee as string;
+    if (deciders !== undefined) step.deciders = await checkDeciders(sql, deciders, assignee === APPROVAL_ASSIGNEE, i);
     out.push(step);
   }
   if (jsonBytes(out) > STEPS_BYTES_MAX) throw new AppError('validation_failed', `steps serialize to more than ${STEPS_BYTES_MAX} bytes`);
   return out;
+}
+
+/** An approval step's deciders: 1 to DECIDERS_MAX distinct ids of current Human members (only Humans decide). */
+async function checkDeciders(sql: Sql, deciders: unknown, approval: boolean, i: number): Promise<string[]> {
+  const field = `steps[${i}].deciders`;
+  if (!approval) throw new AppError('validation_failed', `${field} is only for an approval step`);
+  if (!Array.isArray(deciders) || deciders.length < 1 || deciders.length > DECIDERS_MAX || new Set(deciders).size !== deciders.length) throw new AppError('validation_failed', `${field} must hold 1 to ${DECIDERS_MAX} distinct member ids`);
+  for (const d of deciders) {
+    if (typeof d !== 'string' || !(await sql.get("SELECT 1 AS x FROM members WHERE id = ? AND kind = 'human' AND removed_at IS NULL", [idOf(d, 'decider')]))) throw new AppError('validation_failed', `${field} must hold Human member ids`);
+  }
+  return deciders as string[];
+}
+
+/** Security invariant (bounded per-member aggregate): a member's live plans or triggers stop at `max`, the error names it. */
+async function checkLive(sql: Sql, table: 'workflow_plans' | 'workflow_triggers', memberId: string, max: number, what: string): Promise<void> {
+  const n = await sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE created_by = ? AND status <> 'archived'`, [memberId]);
+  if (Number(n?.n ?? 0) >= max) throw new AppError('conflict', `at most ${max} live ${what} per member`, { hint: `archive one of your ${what} first` });
 }
 
 export class Plans {
@@ -81,6 +99,7 @@ export class Plans {
     const name = checkText(input.name, BOUNDS.name);
     return this.deps.store.tx(async (sql) => {
       const steps = await checkSteps(sql, input.steps);
+      await checkLive(sql, 'workflow_plans', actor.id, LIVE_PLANS_PER_MEMBER_MAX, 'plans');
       const now = this.now();
       const id = await this.deps.ids.next(sql, 'wfp');
       await sql.run(`INSERT INTO workflow_plans (${PLAN_COLS}) VALUES (?, ?, 'active', 1, NULL, ?, 1, ?, ?)`, [id, name, actor.id, now, now]);
@@ -185,6 +204,16 @@ export class Triggers {
     return r;
   }
 
+  /**
+   * A trigger the actor may read. Security invariant: a trigger (read or written, or a run started from it) is seen only
+   * by members who may read its target; any other gets exactly a missing trigger's answer, before any other check.
+   */
+  async readableTrigger(sql: Sql, actor: Actor, triggerId: unknown): Promise<TriggerRow> {
+    const r = await this.loadTrigger(sql, triggerId);
+    if (!(await readsTarget(sql, actor, r.target))) throw new AppError('not_found', 'trigger not found');
+    return r;
+  }
+
   /** The plan must be active; security invariant: the target is one its creator may post to. */
   private async checked(sql: Sql, actor: Actor, input: { planId: unknown; name: unknown; target: unknown }): Promise<{ planId: string; name: string; target: string }> {
     const name = checkText(input.name, BOUNDS.name);
@@ -197,6 +226,7 @@ export class Triggers {
   async create(actor: Actor, input: { planId: string; name: string; target: string }): Promise<TriggerDto> {
     return this.deps.store.tx(async (sql) => {
       const c = await this.checked(sql, actor, input);
+      await checkLive(sql, 'workflow_triggers', actor.id, LIVE_TRIGGERS_PER_MEMBER_MAX, 'triggers');
       const now = this.deps.clock.now();
       const id = await this.deps.ids.next(sql, 'wft');
       await sql.run(`INSERT INTO workflow_triggers (${TRIGGER_COLS}) VALUES (?, ?, ?, 'manual', ?, 'enabled', ?, 1, ?, ?)`, [id, c.planId, c.name, c.target, actor.id, now, now]);
@@ -216,7 +246,7 @@ export class Triggers {
 
   private async change(actor: Actor, triggerId: string, revision: number | undefined, fn: (r: TriggerRow, sql: Sql) => Promise<Partial<Pick<TriggerRow, 'name' | 'target' | 'status'>>>): Promise<TriggerDto> {
     return this.deps.store.tx(async (sql) => {
-      const r = await this.loadTrigger(sql, triggerId);
+      const r = await this.readableTrigger(sql, actor, triggerId);
       requireEditor(actor, r.created_by, 'trigger');
       if (r.status === 'archived') throw new AppError('conflict', 'the trigger is archived');
       checkRevision(revision, r.revision);
@@ -244,12 +274,14 @@ export class Triggers {
     });
   }
 
-  async list(_actor: Actor, input: { planId?: string; status?: string; limit?: number; cursor?: string }): Promise<TriggerPage> {
+  async list(actor: Actor, input: { planId?: string; status?: string; limit?: number; cursor?: string }): Promise<TriggerPage> {
     const status = oneOf(input.status, TRIGGER_STATUSES, 'status');
     if (input.planId !== undefined) idOf(input.planId, 'plan');
     normalizeLimit(input.limit);
-    const where = ['1 = 1'];
-    const params: string[] = [];
+    // Only triggers whose target the actor may read (readableTrigger's rule, in the query).
+    const readable = readableTargetSql(actor, 'workflow_triggers.target');
+    const where = [readable.sql];
+    const params: string[] = [...readable.params];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (status) (where.push('status = ?'), params.push(status));
     const { p, items } = await this.deps.store.tx(async (sql) => {
@@ -259,7 +291,7 @@ export class Triggers {
     return { triggers: items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
-  async show(_actor: Actor, triggerId: string): Promise<TriggerDto> {
-    return this.deps.store.tx(async (sql) => oneTrigger(sql, await this.loadTrigger(sql, triggerId)));
+  async show(actor: Actor, triggerId: string): Promise<TriggerDto> {
+    return this.deps.store.tx(async (sql) => oneTrigger(sql, await this.readableTrigger(sql, actor, triggerId)));
   }
 }

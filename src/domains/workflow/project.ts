@@ -42,7 +42,7 @@ export const VersionView = Strict({ version: Type.Integer(), state: lit(['draft'
 export type VersionView = Static<typeof VersionView>;
 
 export function projectVersion(v: PlanVersionDto): VersionView {
-  const out: VersionView = { version: v.version, state: v.state, steps: v.steps.map((s) => ({ title: s.title, ...(s.instructions ? { instructions: s.instructions } : {}), assignee: s.assignee })) };
+  const out: VersionView = { version: v.version, state: v.state, steps: v.steps.map((s) => ({ title: s.title, ...(s.instructions ? { instructions: s.instructions } : {}), assignee: s.assignee, ...(s.deciders ? { deciders: s.deciders } : {}) })) };
   if (v.publishedAt !== null) out.publishedAt = compactTime(v.publishedAt);
   return out;
 }

@@ -82,7 +82,7 @@ export class Runs {
       let target = input.target;
       let triggerId: string | null = null;
       if (input.triggerId !== undefined) {
-        const t = await this.triggers.loadTrigger(sql, input.triggerId);
+        const t = await this.triggers.readableTrigger(sql, actor, input.triggerId);
         if (t.status !== 'enabled') throw new AppError('conflict', `the trigger is ${t.status}`);
         (planId = t.plan_id), (target = t.target), (triggerId = t.id);
       }
@@ -128,27 +128,33 @@ export class Runs {
   private async activate(sql: Sql, run: RunRow, idx: number): Promise<void> {
     const s = (await sql.get<StepRow>(`SELECT ${STEP_COLS} FROM workflow_steps WHERE run_id = ? AND idx = ?`, [run.id, idx]))!;
     const starter = await this.member(sql, run.started_by);
+    const def = (JSON.parse((await this.plans.loadVersion(sql, run.plan_id, Number(run.version))).steps) as StepDefDto[])[idx];
     const now = this.now(s.updated_at);
     let approvalId: string | null = null;
     let messageId: string | null = null;
     try {
       if (s.assignee === APPROVAL_ASSIGNEE) {
-        const reason = `Workflow run ${run.id} step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}`;
+        const listed = def?.deciders?.length ? (await readNames(sql, { members: def.deciders })).members : new Map();
+        const who = [...(starter.kind === 'human' ? [`${starter.name} (the starter)`] : []), 'an admin', ...[...listed.values()].map((m) => m.name)];
+        const reason = `Workflow run ${run.id} step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}\nMay decide: ${who.join(', ')}.`;
         const store = this.deps.store.within(sql);
         approvalId = (await new Approvals({ ...this.deps, store }).request(starter, { subject: `step:${s.id}`, reason, notify: run.target }, { fromRun: true })).id;
       } else {
         const agent = await this.member(sql, s.assignee);
+        // Security invariant: a step is the plan's text, so it is posted as the plan's author, never as the starter (a
+        // Human starter's name would lift the Human-only knowledge and loop rules; those never count a step as Human).
+        const author = await this.member(sql, (await this.plans.loadPlan(sql, run.plan_id)).created_by);
         // Security invariant: a step is posted only where the run's starter may still post now.
         const target = await authorizeTarget(sql, starter, parseTarget(run.target));
         // A step its assignee cannot read would never reach them: a delivery failure, not a silent wait.
         await authorizeTarget(sql, agent, parseTarget(run.target));
         const report = `agentteam exec workflow step '{"operation":"complete","stepId":"${s.id}"}'`;
         const content = `@${agent.name} workflow run ${run.id}, step ${idx + 1}/${run.step_count}: ${s.title}${s.instructions ? `\n${s.instructions}` : ''}\nWhen done: ${report} (or fail, pause, park).`;
-        messageId = (await new Messages(this.deps).insert(sql, starter, target, content, null, [])).id;
+        messageId = (await new Messages(this.deps).insert(sql, author, target, content, null, [])).id;
       }
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== 'not_found') throw e;
-      await this.log(sql, run, s.id, 'delivery_failed', run.started_by, 'the target or the assignee is gone, the starter may no longer post there, or the assignee may no longer read it');
+      await this.log(sql, run, s.id, 'delivery_failed', run.started_by, 'the target, the assignee or the plan\'s author is gone, the starter may no longer post there, or the assignee may no longer read it');
     }
     await sql.run("UPDATE workflow_steps SET status = 'active', approval_id = ?, message_id = ?, revision = revision + 1, updated_at = ? WHERE id = ? AND status = 'pending'", [approvalId, messageId, now, s.id]);
     await this.log(sql, run, s.id, approvalId ? 'approval_requested' : 'delivered', run.started_by);
@@ -161,7 +167,8 @@ export class Runs {
   async move(actor: Actor, stepId: string, outcome: StepOutcome, note?: string, byApproval = false): Promise<StepDto> {
     const n = note === undefined || note === null ? null : checkText(note, BOUNDS.note);
     return this.deps.store.tx(async (sql) => {
-      const s = await this.loadStep(sql, stepId);
+      // The target rule first: a step of a run the actor cannot read answers as a missing step (the approval loop is the server).
+      const s = byApproval ? await this.loadStep(sql, stepId) : await this.readableStep(sql, actor, stepId);
       if (!byApproval && s.assignee === APPROVAL_ASSIGNEE) throw new AppError('denied', 'an approval step moves with its approval: decide it with agentteam exec approval approve|reject');
       if (!byApproval && s.assignee !== actor.id) throw new AppError('denied', 'only the step\'s assignee may report its outcome');
       const move = STEP_MOVES[outcome];
@@ -185,7 +192,8 @@ export class Runs {
   /** Security invariant: only the run's starter or an owner/admin cancels it; its pending approval is withdrawn too. */
   async cancel(actor: Actor, runId: string): Promise<RunDetailDto> {
     return this.deps.store.tx(async (sql) => {
-      const run = await this.loadRun(sql, runId);
+      // The target rule first: an unreadable run answers as a missing one, before who may cancel is checked.
+      const run = await this.readableRun(sql, actor, runId);
       if (actor.id !== run.started_by && !isOwner(actor) && actor.role !== 'admin') throw new AppError('denied', 'only the run\'s starter or an owner/admin may cancel it');
       if (!LIVE_RUN.includes(run.status)) throw new AppError('conflict', `the run is already ${run.status}`);
       const now = this.now(run.updated_at);
@@ -219,17 +227,16 @@ export class Runs {
     return this.deps.store.tx(async (sql) => runDetail(sql, await this.readableRun(sql, actor, runId)));
   }
 
+  /** A step of a run the actor may read (readableRun's rule); any other answers exactly like a missing step. */
+  private async readableStep(sql: Sql, actor: Actor, stepId: unknown): Promise<StepRow> {
+    const step = await this.loadStep(sql, stepId);
+    const run = await sql.get<{ target: string }>('SELECT target FROM workflow_runs WHERE id = ?', [step.run_id]);
+    if (!run || !(await readsTarget(sql, actor, run.target))) throw new AppError('not_found', 'step not found');
+    return step;
+  }
+
   async getStep(actor: Actor, stepId: string): Promise<StepDto> {
-    return this.deps.store.tx(async (sql) => {
-      const step = await this.loadStep(sql, stepId);
-      try {
-        await this.readableRun(sql, actor, step.run_id);
-      } catch (e) {
-        if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'step not found');
-        throw e;
-      }
-      return (await stepDtos(sql, [step]))[0]!;
-    });
+    return this.deps.store.tx(async (sql) => (await stepDtos(sql, [await this.readableStep(sql, actor, stepId)]))[0]!);
   }
 
   async list(actor: Actor, input: { planId?: string; status?: string; limit?: number; cursor?: string }): Promise<RunPage> {

@@ -8,7 +8,7 @@ import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
 import { ITEM_BYTES_MAX, jsonBytes } from '../../shared/bounds.js';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import { BOUNDS, LIVE_RUNS_PER_MEMBER_MAX, STEPS_BYTES_MAX, STEPS_MAX, type PlanVersionDto, type StepDefDto, type StepDto } from './contract.js';
+import { BOUNDS, LIVE_PLANS_PER_MEMBER_MAX, LIVE_RUNS_PER_MEMBER_MAX, LIVE_TRIGGERS_PER_MEMBER_MAX, STEPS_BYTES_MAX, STEPS_MAX, type PlanVersionDto, type StepDefDto, type StepDto } from './contract.js';
 import { SYNC_TICK_MS } from './sync.js';
 
 // Time stands still unless a test moves it: every row shares createdAt, so each walk exercises the id tie-breaker.
@@ -341,35 +341,40 @@ test('a run is read only by members who may read its target: a DM run, its steps
   assert.deepEqual(await walk(t.owner), [run.id, ops.id].sort(), 'the owner is in the DM and reads every channel');
 });
 
-test("a run an agent starts itself reaches it: each of its steps is its turn, past the loop bound; its own ordinary messages and a copied step text are not", async () => {
-  /** Every turn of `api` after feed position `after`, and the position to read on from. */
-  const turnsAfter = async (api: ServerApi, after: number) => {
-    const turns = [];
-    for (let at = after; ; ) {
-      const page = await api.turns.read({ after: at, waitMs: 0 });
-      turns.push(...page.turns);
-      if (page.cursor === at) return { turns, cursor: at };
-      at = page.cursor;
-    }
-  };
+/** Every turn of `api` after feed position `after`, and the position to read on from. */
+async function turnsAfter(api: ServerApi, after: number) {
+  const turns = [];
+  for (let at = after; ; ) {
+    const page = await api.turns.read({ after: at, waitMs: 0 });
+    turns.push(...page.turns);
+    if (page.cursor === at) return { turns, cursor: at };
+    at = page.cursor;
+  }
+}
+
+test("a run an agent starts itself reaches it, each step counted toward the loop bound like its own messages (failed before: agentRun 0 for every step); its own ordinary messages and a copied step text are not turns", async () => {
+  await t.owner.channels.create({ id: 'solo' });
+  await t.owner.channels.addMember('solo', aliceId);
+  const solo = 'channel:solo';
+  await t.owner.messages.send({ target: solo, content: 'a Human message: the count starts here' });
   let { cursor } = await turnsAfter(alice, 0);
   const mine = Array.from({ length: 9 }, (_, i): StepDefDto => ({ title: `Own step ${i + 1}`, assignee: aliceId }));
   const plan = await publishedPlan('All mine', mine);
-  const run = await alice.workflows.startRun({ planId: plan.id, target });
+  const run = await alice.workflows.startRun({ planId: plan.id, target: solo });
   let copied = '';
   for (let i = 0; i < mine.length; i++) {
     const step = (await stepsOf(run.id))[i]!;
     assert.equal(step.status, 'active');
     const read = await turnsAfter(alice, cursor);
     cursor = read.cursor;
-    // Nine agent-authored step messages in a row pass the default loop bound (6): each still is a turn, agentRun 0.
-    assert.deepEqual(read.turns.map((x) => [x.messageId, x.author.id, x.agentRun]), [[step.messageId, aliceId, 0]], `step ${i + 1}`);
+    // Each step still is a turn, and the nine agent-started steps in a row count 1..9 (the daemon's bound stops them).
+    assert.deepEqual(read.turns.map((x) => [x.messageId, x.author.id, x.agentRun]), [[step.messageId, aliceId, i + 1]], `step ${i + 1}`);
     copied ||= read.turns[0]!.content;
     await alice.workflows.moveStep(step.id, 'complete', undefined);
   }
   assert.equal((await alice.workflows.showRun(run.id)).status, 'completed');
-  await alice.messages.send({ target, content: copied });
-  await alice.messages.send({ target, content: '@alice note to self' });
+  await alice.messages.send({ target: solo, content: copied });
+  await alice.messages.send({ target: solo, content: '@alice note to self' });
   assert.deepEqual((await turnsAfter(alice, cursor)).turns, [], 'an own message is no turn, even one that copies a step text');
   // A step in a task's discussion reaches its agent although the task is not assigned to it.
   const task = await t.owner.tasks.create({ title: 'Ship the docs' });
@@ -377,6 +382,44 @@ test("a run an agent starts itself reaches it: each of its steps is its turn, pa
   const other = await alice.workflows.startRun({ planId: (await publishedPlan('On a task', [{ title: 'Proofread', assignee: bobId }])).id, target: `task:${task.id}` });
   const [proof] = await stepsOf(other.id);
   assert.deepEqual((await turnsAfter(bob, before)).turns.map((x) => [x.messageId, x.target]), [[proof!.messageId, `task:${task.id}`]]);
+});
+
+test('runs an agent starts count toward the loop bound of their target, across runs and through cancel and restart; a Human-started run still reaches its agent and resets nothing; a step is posted as its plan\'s author (failed before: 12 one-step runs were 12 turns with agentRun 0, posted as the starter)', async () => {
+  await t.owner.channels.create({ id: 'loopy' });
+  for (const id of [aliceId, bobId]) await t.owner.channels.addMember('loopy', id);
+  const loopy = 'channel:loopy';
+  // A plan a Human wrote, started by an agent: its step is the Human's text, but the agent started it.
+  const humanPlan = await t.owner.workflows.createPlan({ name: 'Poke bob', steps: [{ title: 'Look again', assignee: bobId }] });
+  await t.owner.workflows.planOp(humanPlan.id, 'publish', humanPlan.revision);
+  await t.owner.messages.send({ target: loopy, content: 'a Human message: the count starts here' });
+  let { cursor } = await turnsAfter(bob, 0);
+  const step = async (api: ServerApi, planId: string) => {
+    const run = await api.workflows.startRun({ planId, target: loopy });
+    const read = await turnsAfter(bob, cursor);
+    cursor = read.cursor;
+    assert.equal(read.turns.length, 1);
+    assert.equal(read.turns[0]!.messageId, run.steps[0]!.messageId);
+    return { run, turn: read.turns[0]! };
+  };
+  const runs = [];
+  for (let i = 1; i <= 12; i++) {
+    const { run, turn } = await step(alice, humanPlan.id);
+    runs.push(run);
+    assert.deepEqual([turn.agentRun, turn.author.id, turn.author.kind], [i, t.ownerId, 'human'], `run ${i}: counted, posted as the plan's author`);
+  }
+  for (const r of runs) await alice.workflows.cancelRun(r.id);
+  assert.equal((await step(alice, humanPlan.id)).turn.agentRun, 13, 'cancelling and restarting does not reset the count');
+  // A run a Human starts reaches its agent (agentRun 0) and is no Human message: the next agent-started step counts on.
+  const byHuman = await step(t.owner, humanPlan.id);
+  assert.equal(byHuman.turn.agentRun, 0);
+  assert.equal((await step(alice, humanPlan.id)).turn.agentRun, 14);
+  // A plan an agent wrote, started by a Human: posted as the agent, never as the Human starter.
+  const agentPlan = await publishedPlan('Agent text', [{ title: 'Do what alice wrote', assignee: bobId }]);
+  const fromAgent = await step(t.owner, agentPlan.id);
+  assert.deepEqual([fromAgent.turn.author.id, fromAgent.turn.author.kind, fromAgent.turn.agentRun], [aliceId, 'agent', 0]);
+  // A Human message resets it.
+  await t.owner.messages.send({ target: loopy, content: 'carry on' });
+  assert.equal((await step(alice, humanPlan.id)).turn.agentRun, 1);
 });
 
 test(`a member has at most ${LIVE_RUNS_PER_MEMBER_MAX} live runs: one more is a conflict that stores and posts nothing; a cancel makes room; others are not limited (failed before: runs started without bound)`, async () => {
@@ -452,4 +495,112 @@ test('a step whose assignee lost the target mid-run is a logged delivery failure
   const logs = (await t.owner.workflows.runLogs(run.id, { limit: 100 })).logs;
   assert.deepEqual(logs.filter((l) => l.event === 'delivery_failed').map((l) => l.stepId), [run.steps[1]!.id]);
   assert.equal((await t.owner.workflows.getStep(run.steps[1]!.id)).messageId, null, 'nothing posted for dave');
+});
+
+test('a DM trigger, run and step answer a non-member exactly as missing ones do, for every read and write, before any other check (failed before: listed, shown, denied or named its target)', async () => {
+  const dm = await t.owner.channels.openDm([aliceId]);
+  const plan = await publishedPlan('DM flow', [{ title: 'Private', assignee: aliceId }]);
+  const tr = await t.owner.workflows.createTrigger({ planId: plan.id, name: 'DM trigger', target: `dm:${dm.id}` });
+  const run = await t.owner.workflows.startRun({ triggerId: tr.id });
+  const stepId = run.steps[0]!.id;
+  assert.equal((await alice.workflows.showTrigger(tr.id)).id, tr.id, 'a DM member reads it');
+  const answer = (e: unknown) => JSON.stringify([(e as { code?: string }).code, (e as Error).message]);
+  const same = async (what: string, hidden: () => Promise<unknown>, missing: () => Promise<unknown>) => {
+    const h = await hidden().then(() => 'ok', answer);
+    assert.equal(h, await missing().then(() => 'ok', answer), what);
+    assert.match(h, /not_found/, what);
+  };
+  for (const who of [bob, carol]) {
+    await same('trigger show', () => who.workflows.showTrigger(tr.id), () => who.workflows.showTrigger('wft9999999999'));
+    await same('trigger update', () => who.workflows.updateTrigger(tr.id, { revision: 1, name: 'mine' }), () => who.workflows.updateTrigger('wft9999999999', { revision: 1, name: 'mine' }));
+    for (const op of ['enable', 'disable', 'archive'] as const) await same(`trigger ${op}`, () => who.workflows.triggerOp(tr.id, op, undefined), () => who.workflows.triggerOp('wft9999999999', op, undefined));
+    await same('run from the trigger', () => who.workflows.startRun({ triggerId: tr.id }), () => who.workflows.startRun({ triggerId: 'wft9999999999' }));
+    await same('run cancel', () => who.workflows.cancelRun(run.id), () => who.workflows.cancelRun('wfr9999999999'));
+    for (const o of ['complete', 'fail', 'pause', 'park'] as const) await same(`step ${o}`, () => who.workflows.moveStep(stepId, o, undefined), () => who.workflows.moveStep('wfs9999999999', o, undefined));
+    await same('step get', () => who.workflows.getStep(stepId), () => who.workflows.getStep('wfs9999999999'));
+  }
+  const listed = async (api: ServerApi) => {
+    const ids: string[] = [];
+    for (let cursor: string | undefined; ; ) {
+      const page = await api.workflows.listTriggers({ planId: plan.id, limit: 1, ...(cursor ? { cursor } : {}) });
+      ids.push(...page.triggers.map((x) => x.id));
+      if (!page.hasMore) return ids;
+      cursor = page.nextCursor;
+    }
+  };
+  assert.deepEqual(await listed(bob), [], 'absent from a non-member\'s list');
+  assert.deepEqual(await listed(alice), [tr.id]);
+  assert.ok(!(await bob.workflows.listTriggers({ limit: 100 })).triggers.some((x) => x.id === tr.id));
+  // Nothing changed: the trigger is enabled at revision 1, the run is running, its step active.
+  assert.deepEqual([(await t.owner.workflows.showTrigger(tr.id)).status, (await t.owner.workflows.showTrigger(tr.id)).revision], ['enabled', 1]);
+  assert.deepEqual([(await t.owner.workflows.showRun(run.id)).status, (await t.owner.workflows.getStep(stepId)).status], ['running', 'active']);
+});
+
+test("a run's approval step is decided only by its starter, an owner/admin or a decider it names; any other Human is denied, one who cannot read the run gets not_found (failed before: any Human decided)", async () => {
+  const human = async (name: string, role?: 'admin') => {
+    const j = await t.client.join((await t.owner.members.invite({ name, ...(role ? { role } : {}) })).code);
+    return { id: j.member.id, api: t.client.as(j.credential) };
+  };
+  const [hana, ivan, adam, nora] = [await human('hana'), await human('ivan'), await human('adam', 'admin'), await human('nora')];
+  for (const m of [hana, ivan, adam]) await t.owner.channels.addMember('ops', m.id);
+  await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: aliceId, deciders: [hana.id] }] }), code('validation_failed'), 'deciders only on an approval step');
+  await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: 'approval', deciders: [bobId] }] }), code('validation_failed'), 'an agent never decides');
+  await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: 'approval', deciders: [hana.id, hana.id] }] }), code('validation_failed'), 'distinct');
+  const p = await t.owner.workflows.createPlan({ name: 'Gated', steps: [{ title: 'Sign off', assignee: 'approval', deciders: [hana.id] }] });
+  await t.owner.workflows.planOp(p.id, 'publish', p.revision);
+  assert.deepEqual((await t.owner.workflows.planVersion(p.id, 1)).steps[0]!.deciders, [hana.id]);
+  const gate = async (starter: ServerApi) => {
+    const run = await starter.workflows.startRun({ planId: p.id, target });
+    return { run, approvalId: run.steps[0]!.approvalId! };
+  };
+  // Started by an agent: the owner, an admin or hana may decide; ivan (in ops) is denied; nora (not in ops) gets not_found.
+  const a = await gate(bob);
+  assert.match((await ivan.api.approvals.get(a.approvalId)).reason, /May decide: an admin, hana\./);
+  await assert.rejects(ivan.api.approvals.approve({ approvalId: a.approvalId }), code('denied'));
+  await assert.rejects(ivan.api.approvals.reject({ approvalId: a.approvalId }), code('denied'));
+  await assert.rejects(nora.api.approvals.approve({ approvalId: a.approvalId }), code('not_found'));
+  assert.equal((await t.owner.approvals.get(a.approvalId)).status, 'pending', 'nothing decided');
+  assert.equal((await hana.api.approvals.approve({ approvalId: a.approvalId })).status, 'approved');
+  const b = await gate(bob);
+  assert.equal((await adam.api.approvals.reject({ approvalId: b.approvalId })).status, 'rejected', 'an admin decides');
+  // Started by ivan: the starter decides his own run's gate.
+  const c = await gate(ivan.api);
+  assert.match((await ivan.api.approvals.get(c.approvalId)).reason, /May decide: ivan \(the starter\), an admin, hana\./);
+  assert.equal((await ivan.api.approvals.approve({ approvalId: c.approvalId })).status, 'approved');
+  await tick();
+  assert.deepEqual([(await alice.workflows.showRun(a.run.id)).status, (await alice.workflows.showRun(b.run.id)).status, (await alice.workflows.showRun(c.run.id)).status], ['completed', 'failed', 'completed']);
+  // An approval that is no run's step keeps its rule: any Human who reads its target decides.
+  const task = await t.owner.tasks.create({ title: 'plain' });
+  const plain = await alice.approvals.request({ subject: `task:${task.id}`, reason: 'plain', notify: target });
+  assert.equal((await ivan.api.approvals.approve({ approvalId: plain.id })).status, 'approved');
+});
+
+test('a member has at most LIVE_PLANS_PER_MEMBER_MAX live plans and LIVE_TRIGGERS_PER_MEMBER_MAX live triggers: one more is a conflict naming the limit that stores nothing; archiving makes room; others are not limited (failed before: unbounded)', async () => {
+  const dave = await t.owner.members.createAgent({ name: 'planner' });
+  const d = t.client.as(dave.credential);
+  await t.owner.channels.addMember('ops', dave.agent.id);
+  const p = await d.workflows.createPlan({ name: 'First', steps: [{ title: 'x', assignee: bobId }] });
+  const plans = async () => Number((await t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM workflow_plans'))[0]?.n);
+  await t.runSql(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO workflow_plans (id, name, status, latest_version, published_version, created_by, revision, created_at, updated_at) SELECT 'wfp_fill' || i, 'fill', 'active', 1, NULL, ?, 1, 1, 1 FROM s`,
+    [LIVE_PLANS_PER_MEMBER_MAX - 1, dave.agent.id],
+  );
+  const before = await plans();
+  await assert.rejects(d.workflows.createPlan({ name: 'One more', steps: [{ title: 'x', assignee: bobId }] }), (e: unknown) => code('conflict')(e) && (e as Error).message === `at most ${LIVE_PLANS_PER_MEMBER_MAX} live plans per member`);
+  assert.equal(await plans(), before, 'nothing stored');
+  assert.equal((await alice.workflows.createPlan({ name: 'alice is not limited', steps: [{ title: 'x', assignee: bobId }] })).status, 'active');
+  await t.runSql("UPDATE workflow_plans SET status = 'archived' WHERE id = 'wfp_fill1'");
+  assert.equal((await d.workflows.createPlan({ name: 'Room again', steps: [{ title: 'x', assignee: bobId }] })).status, 'active');
+
+  const triggers = async () => Number((await t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM workflow_triggers'))[0]?.n);
+  await t.runSql(
+    `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO workflow_triggers (id, plan_id, name, kind, target, status, created_by, revision, created_at, updated_at) SELECT 'wft_fill' || i, ?, 'fill', 'manual', ?, CASE WHEN i % 2 = 0 THEN 'disabled' ELSE 'enabled' END, ?, 1, 1, 1 FROM s`,
+    [LIVE_TRIGGERS_PER_MEMBER_MAX, p.id, target, dave.agent.id],
+  );
+  const tBefore = await triggers();
+  await assert.rejects(d.workflows.createTrigger({ planId: p.id, name: 'One more', target }), (e: unknown) => code('conflict')(e) && (e as Error).message === `at most ${LIVE_TRIGGERS_PER_MEMBER_MAX} live triggers per member`);
+  assert.equal(await triggers(), tBefore, 'nothing stored');
+  assert.equal((await alice.workflows.createTrigger({ planId: p.id, name: 'alice is not limited', target })).status, 'enabled');
+  await d.workflows.triggerOp('wft_fill2', 'archive', undefined);
+  assert.equal((await d.workflows.createTrigger({ planId: p.id, name: 'Room again', target })).status, 'enabled');
 });
