@@ -58,6 +58,14 @@ export async function turns(d: TestDaemon, agent: string): Promise<Array<Record<
   return cliJson(r).turns;
 }
 
+/** An agent's own server API (its credential from its local profile), to act as that agent outside a turn. */
+export async function agentApi(d: TestDaemon, agentId: string): Promise<{ api: ServerApi; close(): void }> {
+  const status = cliJson(await d.run(['daemon', 'status']));
+  const cred = JSON.parse(readFileSync(join(d.home, 'profiles', `${agentId}.json`), 'utf8')).credential as string;
+  const client = new ServerClient({ baseUrl: status.server.url });
+  return { api: client.as(cred), close: () => client.close() };
+}
+
 /** The Human owner's own server API (its credential from owner.json), for what the owner CLI does not cover (DMs, tasks). */
 export async function ownerApi(d: TestDaemon): Promise<{ api: ServerApi; close(): void }> {
   const status = cliJson(await d.run(['daemon', 'status']));

@@ -1,11 +1,11 @@
 // End-to-end: messages addressed to `command` agents become turns; the reply lands in the exact target (ARCHITECTURE §9).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon } from './harness.js';
-import { addTurnAgent, messages, ownerApi, post, readLog, turns, waitFor } from './turns-kit.js';
+import { addTurnAgent, agentApi, messages, ownerApi, post, readLog, turns, waitFor } from './turns-kit.js';
 
 const d = new TestDaemon();
 const dir = mkdtempSync(join(tmpdir(), 'agentteam-turns-'));
@@ -125,4 +125,46 @@ test('agent-to-agent mentions stop at the loop bound with one notice', async () 
   assert.equal(all.length, 6, all.map((x) => `${x.author.name}: ${x.content}`).join('\n'));
   assert.equal(readLog(log('ping')).filter((e) => e.ev === 'start').length + readLog(log('pong')).filter((e) => e.ev === 'start').length, 4);
   assert.ok((await turns(d, 'ping')).some((t) => t.outcome === 'loop_bound'));
+});
+
+test('workflow runs an agent starts stop at the loop bound like its messages, also after cancel and restart; a Human-started run still reaches its agent (failed before: 12 one-step runs were 12 turns)', async () => {
+  const target = 'channel:wfloop';
+  await owner.api.channels.create({ id: 'wfloop' });
+  const boss = await addTurnAgent(d, 'boss', log('boss'), 'reply');
+  // bee answers only once every run has started, so the feed order (and each step's agent run) is fixed: steps 1..12.
+  const gate = join(dir, 'bee-gate');
+  const bee = await addTurnAgent(d, 'bee', log('bee'), 'slow', gate);
+  for (const a of [boss, bee]) await owner.api.channels.addMember('wfloop', a.id);
+  // A plan a Human wrote: its steps are posted as the Human, yet the runs the agent starts count.
+  const plan = await owner.api.workflows.createPlan({ name: 'Poke bee', steps: [{ title: 'Look again', assignee: bee.id }] });
+  await owner.api.workflows.planOp(plan.id, 'publish', plan.revision);
+  await post(d, target, 'a Human message: the count starts here');
+  const agent = await agentApi(d, boss.id);
+  try {
+    const runs = [];
+    for (let i = 0; i < 12; i++) runs.push(await agent.api.workflows.startRun({ planId: plan.id, target }));
+    writeFileSync(gate, '');
+    const settled = async (n: number) => waitFor(`${n} settled bee turns`, async () => {
+      const ts = await turns(d, 'bee');
+      return ts.length >= n && ts.every((x) => x.status === 'done' || x.status === 'skipped' || x.status === 'failed') ? ts : undefined;
+    });
+    let ts = await settled(12);
+    const started = readLog(log('bee')).filter((e) => e.ev === 'start').length;
+    // Bound 3: the steps at agent runs 1..3 ran, the 9 later ones were skipped.
+    assert.equal(started, 3);
+    assert.equal(ts.filter((x) => x.outcome === 'loop_bound').length, 12 - started);
+    const notices = async () => (await messages(d, target)).filter((x) => x.author.id === bee.id && /stopped: 3 agent messages in a row/.test(x.content));
+    await waitFor('the loop notice', async () => (await notices()).length === 1);
+    for (const r of runs) await agent.api.workflows.cancelRun(r.id);
+    await agent.api.workflows.startRun({ planId: plan.id, target });
+    ts = await settled(13);
+    assert.equal(readLog(log('bee')).filter((e) => e.ev === 'start').length, started, 'cancel and restart do not reset the count');
+    assert.equal(ts.filter((x) => x.outcome === 'loop_bound').length, 13 - started);
+    // A run the Human starts reaches bee past the bound (the plan bounds it).
+    const human = await owner.api.workflows.startRun({ planId: plan.id, target });
+    await waitFor('the Human-started step turn', async () => readLog(log('bee')).some((e) => e.ev === 'start' && e.messageId === human.steps[0]!.messageId));
+    assert.equal((await notices()).length, 1, 'one notice');
+  } finally {
+    agent.close();
+  }
 });

@@ -79,7 +79,7 @@ export const StepDef = Strict({
   title: text(BOUNDS.title),
   instructions: Type.Optional(text(BOUNDS.instructions)),
   assignee: Type.String({ minLength: 1, maxLength: 100, description: 'Agent member id, or "approval" for a Human approval.' }),
-  deciders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: DECIDERS_MAX, description: 'Approval step: Human member ids who may also decide (the starter and admins always may).' })),
+  deciders: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: DECIDERS_MAX, description: 'Approval step: Humans (member ids) who may decide besides the starter and admins.' })),
 });
 export type StepDefDto = Static<typeof StepDef>;
 export const Steps = Type.Array(StepDef, { minItems: 1, maxItems: STEPS_MAX });
