@@ -38,7 +38,7 @@ const WORST = {
     attachments: Array.from({ length: MAX_ATTACHMENTS }, () => ({ id, name: worst(ATTACHMENT_NAME), contentType: 'x'.repeat(CONTENT_TYPE_MAX), size: big })),
   } satisfies MessageDto,
   schedule: { id, target: 'x'.repeat(TARGET_MAX), content: worst(SCHEDULE_CONTENT), at: ts, cron: 'x'.repeat(CRON_MAX), timeZone: 'z'.repeat(ZONE_MAX), missedPolicy: 'fireOnce', enabled: true, nextRunAt: ts, createdBy: id, revision: big, createdAt: ts, updatedAt: ts } satisfies ScheduleDto,
-  scheduleRun: { id, scheduleId: id, scheduledFor: ts, status: 'missed', occurrences: big, messageId: id, error: 'e'.repeat(RUN_ERROR_MAX), attemptedAt: ts, createdAt: ts } satisfies ScheduleRunDto,
+  scheduleRun: { id, scheduleId: id, scheduledFor: ts, status: 'missed', occurrences: big, messageId: id, error: 'e'.repeat(RUN_ERROR_MAX), by: id, attemptedAt: ts, createdAt: ts } satisfies ScheduleRunDto,
   member: { id, name: worst(MEMBER_NAME), kind: 'agent', role: 'member', createdAt: ts } satisfies MemberDto,
   channel: { id: 'c'.repeat(63), name: worst(CHANNEL_NAME), createdAt: ts } satisfies ChannelDto,
   dm: { id, memberIds: Array.from({ length: DM_MEMBERS_MAX + 1 }, () => id) } satisfies DmDto,

@@ -1,6 +1,6 @@
 // Tests the member domain's aggregate bounds on the real server (SQLite, or PostgreSQL via the suites runner): a
 // workspace holds at most MEMBERS_MAX current members and CHANNELS_MAX channels, and a member opens at most DMS_OPENED_MAX
-// DMs; past them nothing is created.
+// DMs; past them nothing is created; a removal stops the removed members' schedules, live workflow runs and triggers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../server/test-helpers.js';
@@ -20,6 +20,7 @@ before(async () => {
 });
 after(async () => t.stop());
 
+const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
 const refused = (re: RegExp) => (e: unknown) => (e as { code?: string }).code === 'validation_failed' && re.test((e as Error).message);
 const count = async (sql: string) => Number((await t.querySql<{ n: number }>(sql))[0]?.n);
 /** Fills a table with `n` rows in one statement (a recursive series; the same SQL on both engines). */
@@ -117,6 +118,48 @@ test('members that share a name from before names were unique (rows without a na
   for (const id of ['agt_olddup2', 'agt_olddup3']) await t.owner.members.remove(id);
   const fresh = await t.owner.members.createAgent({ name: 'twin' });
   await t.owner.members.remove(fresh.agent.id);
+});
+
+test('a removal stops what the removed own, in its transaction: schedules disabled (logged), live runs cancelled with their steps and approvals, triggers disabled (failed before: they kept posting as the removed)', async () => {
+  const invite = await t.owner.members.invite({ name: 'Hana', role: 'admin' });
+  const joined = await t.client.join(invite.code);
+  const hana = t.client.as(joined.credential);
+  const bot = await hana.members.createAgent({ name: 'hana-bot' });
+  const botApi = t.client.as(bot.credential);
+  const worker = await t.owner.members.createAgent({ name: 'cascade-worker' });
+  const workerApi = t.client.as(worker.credential);
+  const target = `task:${(await t.owner.tasks.create({ title: 'cascade' })).id}`;
+  const sched = [await hana.schedules.create({ target, content: 'as hana', cron: '0 * * * *' }), await botApi.schedules.create({ target, content: 'as bot', cron: '0 * * * *' })];
+  const publish = async (api: typeof hana, steps: { title: string; assignee: string }[]) => {
+    const p = await api.workflows.createPlan({ name: 'p', steps });
+    return api.workflows.planOp(p.id, 'publish', p.revision);
+  };
+  const work = await publish(botApi, [{ title: 'one', assignee: worker.agent.id }, { title: 'two', assignee: worker.agent.id }]);
+  const agentRun = await botApi.workflows.startRun({ planId: work.id, target });
+  const gateRun = await hana.workflows.startRun({ planId: (await publish(hana, [{ title: 'gate', assignee: 'approval' }])).id, target });
+  const trigger = await botApi.workflows.createTrigger({ planId: work.id, name: 'nightly', target });
+  const other = await t.owner.schedules.create({ target, content: 'as owner', cron: '0 * * * *' });
+
+  assert.deepEqual((await t.owner.members.remove(joined.member.id)).removed.sort(), [joined.member.id, bot.agent.id].sort());
+  const state = async (id: string) => ((r) => [Number(r!.enabled), r!.next_run_at === null])((await t.querySql<{ enabled: number; next_run_at: number | null }>('SELECT enabled, next_run_at FROM scheduled_messages WHERE id = ?', [id]))[0]);
+  for (const s of sched) assert.deepEqual(await state(s.id), [0, true]);
+  assert.deepEqual(await state(other.id), [1, false], 'only the removed members\' schedules stop');
+  const logged = await t.querySql<{ schedule_id: string; status: string; actor_id: string }>("SELECT schedule_id, status, actor_id FROM schedule_runs WHERE schedule_id IN (?, ?) ORDER BY schedule_id", sched.map((s) => s.id));
+  assert.deepEqual(logged.map((r) => [r.status, r.actor_id]), [['disabled', t.ownerId], ['disabled', t.ownerId]]);
+  for (const run of [agentRun, gateRun]) {
+    const detail = await t.owner.workflows.showRun(run.id);
+    assert.equal(detail.status, 'cancelled');
+    assert.ok(detail.steps.every((s) => s.status === 'cancelled' || s.status === 'pending'), JSON.stringify(detail.steps.map((s) => s.status)));
+    const logs = (await t.owner.workflows.runLogs(run.id, { limit: 100 })).logs;
+    assert.equal(logs.at(-1)?.event, 'cancelled');
+  }
+  assert.deepEqual(await t.querySql("SELECT status FROM approvals WHERE subject LIKE 'step:%' AND requested_by = ?", [joined.member.id]), [{ status: 'cancelled' }]);
+  // The cancelled run delivers no further step, and the disabled trigger starts no run.
+  const step = (await t.owner.workflows.showRun(agentRun.id)).steps[0]!;
+  await assert.rejects(workerApi.workflows.moveStep(step.id, 'complete', undefined), code('conflict'));
+  assert.equal((await t.owner.workflows.showRun(agentRun.id)).steps[1]!.status, 'pending');
+  assert.equal((await t.owner.workflows.showTrigger(trigger.id)).status, 'disabled');
+  await assert.rejects(t.owner.workflows.startRun({ triggerId: trigger.id }), code('conflict'));
 });
 
 test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or an invited person is refused, the invite stays unused, and a removal makes room`, async () => {

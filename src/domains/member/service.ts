@@ -6,6 +6,7 @@ import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/con
 import { checkMemberRoom, Invites } from './invites.js';
 import { BatchedLookup } from './lookups.js';
 import { claimName } from './name-key.js';
+import { stopWhatTheyOwn } from './removal-cascade.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkName, clipText } from '../../shared/bounds.js';
 import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
@@ -181,6 +182,7 @@ export class Members {
         await sql.run('UPDATE members SET removed_at = ?, credential_hash = ? WHERE id = ? AND removed_at IS NULL', [now, this.hash(newToken('ats')), id]);
         await sql.run('DELETE FROM channel_members WHERE member_id = ?', [id]);
       }
+      await stopWhatTheyOwn(sql, this.deps.ids, ids, actor.id, now);
       return { removed: ids };
     });
   }

@@ -10,6 +10,10 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024; // 10 MiB each
 export const MAX_ATTACHMENTS = 4; // per message
 /** Reactions (member × emoji pairs) per message: bounds both distinct emojis and reactors per emoji. */
 export const MAX_REACTIONS = 20;
+/** New threads (first messages in a thread target) one member may start per THREAD_WINDOW_MS: a person or an agent in a
+ * busy channel stays far below it; a flood of threads (each a turn for every agent there) stops at it. */
+export const THREADS_STARTED_MAX = 30;
+export const THREAD_WINDOW_MS = 60_000;
 /** Message text fields in characters and serialized JSON bytes (the one place; server and daemon check these). */
 export const CONTENT = { field: 'content', min: 1, chars: 8000, bytes: 8000 } as const satisfies TextBound;
 export const ATTACHMENT_NAME = { field: 'attachment name', min: 1, chars: 255, bytes: 255 } as const satisfies TextBound;

@@ -1,6 +1,20 @@
 // Owns the `message` domain schema steps for SQLite and PostgreSQL (global version numbers; never edit or reorder an applied step).
 import type { MigrationStep } from '../../server/store/migrations.js';
 
+/** Who started each thread (its first message), for THREADS_STARTED_MAX; existing threads are backfilled from their first message. */
+const GROWTH = (id: string, big: string) => `
+CREATE TABLE thread_starts (
+  target ${id} PRIMARY KEY,
+  started_by ${id} NOT NULL REFERENCES members(id),
+  created_at ${big} NOT NULL
+);
+CREATE INDEX thread_starts_by_member ON thread_starts (started_by, created_at);
+INSERT INTO thread_starts (target, started_by, created_at)
+  SELECT m.target, m.author_id, m.created_at FROM messages m WHERE m.target LIKE 'thread:%'
+    AND NOT EXISTS (SELECT 1 FROM messages e WHERE e.target = m.target AND (e.created_at < m.created_at OR (e.created_at = m.created_at AND e.id < m.id)));
+CREATE INDEX tasks_by_creator_status ON tasks (created_by, status);
+`;
+
 export const MIGRATIONS: readonly MigrationStep[] = [
   {
     version: 1,
@@ -107,5 +121,12 @@ CREATE TABLE attachment_chunks (
 INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT id, 0, data FROM attachments WHERE length(data) > 0;
 UPDATE attachments SET data = ''::bytea;
 `,
+  },
+  {
+    version: 38,
+    name: 'per-member growth bounds: thread starts (backfilled); tasks by creator and status',
+    // Tasks' index rides here: each schema version has one owner and these bounds were given one version together.
+    sqlite: GROWTH('TEXT', 'INTEGER'),
+    postgres: GROWTH('TEXT COLLATE "C"', 'BIGINT'),
   },
 ];

@@ -10,6 +10,7 @@ import { MEMBER_NAME } from '../member/contract.js';
 import { Attachments, checkAttachmentIds } from './attachments.js';
 import { ATTACHMENT_NAME, CONTENT, CONTENT_TYPE_MAX, EMOJI, MAX_ATTACHMENTS, MAX_REACTIONS, type AttachmentMeta, type MessageDto, type MessagePage, type ReactionDto } from './contract.js';
 import { markPending } from '../turn/service.js';
+import { checkThreadRoom, noteThreadStart } from './threads.js';
 
 interface MessageRow {
   id: string;
@@ -113,6 +114,7 @@ export class Messages {
     ]);
     // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
     await markPending(sql, id, this.deps.clock.now());
+    if (target.startsWith('thread:')) await noteThreadStart(sql, actor.id, target, this.deps.clock.now());
     await this.attachments.claim(sql, actor, attachmentIds, id);
     const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
     return (await hydrate(sql, [row!]))[0]!;
@@ -132,6 +134,7 @@ export class Messages {
         const ok = parent && (parent.target === target || (t.kind === 'thread' && input.replyTo === t.rootId));
         if (!ok) throw new AppError('not_found', 'replyTo message not found in this target');
       }
+      if (t.kind === 'thread') await checkThreadRoom(sql, actor.id, target, this.deps.clock.now());
       return this.insert(sql, actor, target, content, input.replyTo ?? null, attachments);
     });
   }

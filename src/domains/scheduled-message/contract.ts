@@ -8,7 +8,11 @@ import { TARGET_MAX } from '../channel/target.js';
 
 export const MISSED_POLICIES = ['skip', 'fireOnce'] as const;
 export type MissedPolicy = (typeof MISSED_POLICIES)[number];
-export const RUN_STATUSES = ['sent', 'missed', 'failed'] as const;
+/**
+ * A window is sent, missed (late under skip), skipped (its creator was removed or may no longer read the target) or, in
+ * rows from before skipped existed, failed; disabled and deleted are log entries naming who stopped another's schedule.
+ */
+export const RUN_STATUSES = ['sent', 'missed', 'failed', 'skipped', 'disabled', 'deleted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** The message a schedule posts: the message domain's own content bound. */
@@ -31,8 +35,9 @@ export const ENABLED_PER_MEMBER_MAX = 100;
 export const SCHEDULES_PER_MEMBER_MAX = 1000;
 
 /**
- * Who may do what: every member creates schedules on targets it can post to; only the creator (or the owner) reads,
- * changes, enables, disables, deletes and reads runs; anyone else gets not_found. The message is posted as the creator.
+ * Who may do what: every member creates schedules on targets it can post to; the creator and the owner read it and its
+ * runs, disable it and delete it; only the creator changes or enables it (the message is posted as the creator); anyone
+ * else gets not_found. A schedule the owner deletes stays, disabled, for its creator only, until the creator deletes it.
  */
 export const Schedule = Strict({
   id: Type.String(),
@@ -59,6 +64,7 @@ export const ScheduleRun = Strict({
   occurrences: Type.Integer({ minimum: 1, description: 'Windows this run stands for (more than 1 after downtime).' }),
   messageId: Type.Union([Type.String(), Type.Null()]),
   error: Type.Union([Type.String({ maxLength: RUN_ERROR_MAX }), Type.Null()]),
+  by: Type.Union([Type.String(), Type.Null()], { description: 'Who disabled or deleted it (disabled, deleted).' }),
   attemptedAt: Timestamp,
   createdAt: Timestamp,
 });

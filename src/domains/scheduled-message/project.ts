@@ -61,7 +61,7 @@ export function projectScheduleList(list: readonly ScheduleDto[]): ScheduleListI
   });
 }
 
-/** A run: `messageId` once sent (message_react / replyTo take it), `error` once failed; nulls omitted; createdAt dropped. */
+/** A run: `messageId` once sent (message_react / replyTo take it), `error` once failed or skipped, `by` who disabled or deleted it; nulls omitted; createdAt dropped. */
 export const ScheduleRunView = Strict({
   id: Type.String(),
   scheduledFor: Time,
@@ -70,6 +70,7 @@ export const ScheduleRunView = Strict({
   attemptedAt: Time,
   messageId: Type.Optional(Type.String()),
   error: Type.Optional(Type.String()),
+  by: Type.Optional(Type.String()),
 });
 export type ScheduleRunView = Static<typeof ScheduleRunView>;
 
@@ -87,5 +88,6 @@ export function projectRun(r: ScheduleRunDto): ScheduleRunView {
   const v: ScheduleRunView = { id: r.id, scheduledFor: compactTime(r.scheduledFor), status: r.status, occurrences: r.occurrences, attemptedAt: compactTime(r.attemptedAt) };
   if (r.messageId !== null) v.messageId = r.messageId;
   if (r.error !== null) v.error = r.error;
+  if (r.by !== null) v.by = r.by;
   return v;
 }

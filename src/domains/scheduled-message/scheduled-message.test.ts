@@ -1,5 +1,6 @@
 // Tests the scheduled-message domain on the real server (SQLite, or PostgreSQL via the suites runner): create with at or
-// cron (bounds on how far ahead and how often), who sees what, update/enable/disable/delete, replays, and keyset walks of
+// cron (bounds on how far ahead and how often), who sees what, who changes what (only the creator changes or enables;
+// the owner's disable and delete are logged on the runs), update/enable/disable/delete, replays, and keyset walks of
 // list (createdAt DESC, id DESC) and runs (COALESCE(attemptedAt, createdAt) DESC, id DESC) with ties.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +80,39 @@ test('only the creator or the owner sees a schedule; to others it does not exist
   assert.deepEqual(await alice.schedules.get(s.id), s);
   assert.deepEqual(await t.owner.schedules.get(s.id), s, 'the owner reads every schedule');
   assert.ok((await t.owner.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id));
+});
+
+test('only its creator changes or enables a schedule (it posts as them); the owner may disable or delete it, and its runs name who (failed before: the owner rewrote a member\'s schedule and it fired as them)', async () => {
+  const carol = t.client.as((await t.owner.members.createAgent({ name: 'dana' })).credential);
+  const s = await carol.schedules.create({ target: taskTarget, content: 'carol says hi', cron: '0 * * * *' });
+  const runs = async (api: ServerApi) => (await api.schedules.runs({ scheduleId: s.id, limit: 100 })).runs;
+  const changes: Record<string, unknown>[] = [{ content: 'carol says something else' }, { target: 'channel:general' }, { at: inMin(20) }, { cron: '30 * * * *' }, { timeZone: 'Asia/Tokyo' }, { missedPolicy: 'fireOnce' }];
+  for (const c of changes) await assert.rejects(t.owner.schedules.update({ scheduleId: s.id, ...c }), code('denied'), JSON.stringify(c));
+  assert.deepEqual(await carol.schedules.get(s.id), s, 'nothing changed');
+  const off = await t.owner.schedules.disable({ scheduleId: s.id });
+  assert.deepEqual([off.enabled, off.nextRunAt], [false, null]);
+  const [logged, ...more] = await runs(carol);
+  assert.deepEqual(more, []);
+  assert.deepEqual([logged!.status, logged!.by, logged!.error, logged!.messageId], ['disabled', t.ownerId, 'disabled by the workspace owner', null]);
+  await assert.rejects(t.owner.schedules.enable({ scheduleId: s.id }), code('denied'), 'enabling would post as carol');
+  assert.equal((await carol.schedules.get(s.id)).enabled, false);
+  await carol.schedules.enable({ scheduleId: s.id });
+  await carol.schedules.disable({ scheduleId: s.id });
+  await carol.schedules.enable({ scheduleId: s.id });
+  assert.equal((await runs(carol)).length, 1, 'the creator\'s own disable is not logged');
+  assert.deepEqual(await t.owner.schedules.delete({ scheduleId: s.id }), { scheduleId: s.id, deleted: true });
+  await assert.rejects(t.owner.schedules.get(s.id), code('not_found'));
+  assert.ok(!(await t.owner.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id));
+  const kept = await carol.schedules.get(s.id);
+  assert.deepEqual([kept.enabled, kept.nextRunAt, kept.content], [false, null, 'carol says hi']);
+  assert.ok((await carol.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id), 'the creator still sees it');
+  const deleted = (await runs(carol)).filter((r) => r.status === 'deleted');
+  assert.deepEqual(deleted.map((r) => [r.by, r.error]), [[t.ownerId, 'deleted by the workspace owner']]);
+  await assert.rejects(carol.schedules.enable({ scheduleId: s.id }), code('conflict'), 'an owner-deleted schedule never fires again');
+  await assert.rejects(carol.schedules.update({ scheduleId: s.id, content: 'back' }), code('conflict'));
+  await carol.schedules.delete({ scheduleId: s.id });
+  await assert.rejects(carol.schedules.get(s.id), code('not_found'));
+  assert.deepEqual(await t.querySql('SELECT id FROM schedule_runs WHERE schedule_id = ?', [s.id]), []);
 });
 
 test('update switches timing and recomputes nextRunAt; enable/disable are idempotent; delete removes it; keys replay', async () => {

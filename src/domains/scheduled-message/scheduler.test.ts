@@ -1,6 +1,7 @@
 // Tests that schedules really fire (SQLite, or PostgreSQL via the suites runner), on a fake clock: once per window, as the
 // creator, across DST in New York and Berlin, across downtime and restarts (missedPolicy skip|fireOnce), with two
-// schedulers racing on one database, bounded per tick, and recorded as failed when the creator may no longer post.
+// schedulers racing on one database, bounded per tick, and recorded as skipped when the creator was removed or may no
+// longer read the target.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
@@ -174,7 +175,7 @@ test(`one tick fires at most ${BATCH} schedules; the rest fire at the next tick,
     assert.equal(await runs(), BATCH + 10);
   }));
 
-test('a window whose creator may no longer post to the target is recorded failed, and nothing is posted', () =>
+test('a window whose creator may no longer read the target is recorded skipped with the reason, and nothing is posted', () =>
   withEnv('2026-05-01T00:00:00Z', async (e) => {
     await e.t.owner.channels.create({ id: 'ops' });
     const member = (await e.t.querySql<{ id: string }>("SELECT id FROM members WHERE name = 'alice'"))[0]!.id;
@@ -183,9 +184,21 @@ test('a window whose creator may no longer post to the target is recorded failed
     await e.t.runSql('DELETE FROM channel_members WHERE channel_id = ? AND member_id = ?', ['ops', member]);
     await e.tickAt(Z('2026-05-01T00:10:00Z'));
     const [run] = await runsOf(e.alice, s.id);
-    assert.deepEqual([run!.status, run!.messageId], ['failed', null]);
-    assert.match(run!.error!, /may no longer post/);
+    assert.deepEqual([run!.status, run!.messageId], ['skipped', null]);
+    assert.match(run!.error!, /may no longer read it/);
     assert.equal((await posted(e.t.owner, 'channel:ops', 'to ops')).length, 0);
+  }));
+
+test('a window whose creator is no longer a member is recorded skipped with the reason, even on a task (which needs no seat)', () =>
+  withEnv('2026-05-01T00:00:00Z', async (e) => {
+    const s = await e.alice.schedules.create({ target: e.target, content: 'still here', cron: '0 * * * *' });
+    // Removed by a writer that did not stop the schedule (another process, or a removal from before removal stopped them).
+    await e.t.runSql("UPDATE members SET removed_at = ? WHERE name = 'alice'", [e.clock.now()]);
+    await e.tickAt(Z('2026-05-01T01:00:00Z'));
+    const [run, ...rest] = (await e.t.owner.schedules.runs({ scheduleId: s.id, limit: 100 })).runs;
+    assert.deepEqual(rest, []);
+    assert.deepEqual([run!.status, run!.messageId, run!.error], ['skipped', null, 'its creator is no longer a workspace member']);
+    assert.equal((await posted(e.t.owner, e.target, 'still here')).length, 0);
   }));
 
 test(`a schedule keeps its newest ${RUNS_KEPT} runs: recording one more prunes the oldest, and the schedule still fires on time`, () =>

@@ -1,5 +1,6 @@
 // Owns firing due schedules: a loop on the injected Clock that claims each due window through the database, posts the
-// message as the schedule's creator, and records the run; late windows follow the schedule's missedPolicy.
+// message as the schedule's creator, and records the run (skipped, with the reason, when the creator was removed or
+// may no longer read the target); late windows follow the schedule's missedPolicy.
 //
 // Per tick (every TICK_MS, one tick at a time):
 //  1. read at most BATCH enabled schedules whose next_run_at <= now, oldest first;
@@ -9,7 +10,8 @@
 //     due, a commit leaves it fired exactly once, also with several server processes on one PostgreSQL database;
 //  3. a window fired more than LATE_MS after its time (the server was down) is late: `skip` records one `missed` run
 //     (no message), `fireOnce` posts once; either way `occurrences` counts the windows it stands for;
-//  4. the run history keeps the newest RUNS_KEPT runs per schedule.
+//  4. a window whose creator was removed or may no longer read the target is recorded skipped, with the reason;
+//  5. the run history keeps the newest RUNS_KEPT runs per schedule.
 import type { Actor, DomainDeps } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import { TickLoop } from '../module.js';
@@ -52,17 +54,18 @@ export class Scheduler extends TickLoop {
       let messageId: string | null = null;
       let error: string | null = null;
       if (!late || r.missed_policy === 'fireOnce') {
-        const author = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ?', [r.created_by]);
+        // Security invariant: a schedule posts only as a current member (a removed one's never fire; see member removal).
+        const author = await sql.get<Actor>('SELECT id, name, kind, role FROM members WHERE id = ? AND removed_at IS NULL', [r.created_by]);
         try {
           if (!author) throw new AppError('not_found', 'creator not found');
-          // Security invariant: the message is posted only where its creator may still post now.
+          // Security invariant: the message is posted only where its creator may still read and post now.
           const target = await authorizeTarget(sql, author, parseTarget(r.target));
           messageId = (await new Messages(this.deps).insert(sql, author, target, r.content, null, [])).id;
           status = 'sent';
         } catch (e) {
           if (!(e instanceof AppError) || e.code !== 'not_found') throw e;
-          status = 'failed';
-          error = 'the target is gone or its creator may no longer post there';
+          status = 'skipped';
+          error = author ? 'the target is gone or its creator may no longer read it' : 'its creator is no longer a workspace member';
         }
       }
       const attempted = status === 'missed' ? null : now;

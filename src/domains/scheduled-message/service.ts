@@ -8,6 +8,7 @@ import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULES_PER_MEMBER_MAX, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type SchedulePage, type UpdateInput } from './contract.js';
+import { logStop } from './stops.js';
 import { checkTiming, nextAfter, type Timing } from './timing.js';
 
 export interface ScheduleRow {
@@ -24,6 +25,8 @@ export interface ScheduleRow {
   revision: number;
   created_at: number;
   updated_at: number;
+  /** Set when someone other than the creator deleted it: it stays, disabled, for the creator only. */
+  deleted_by?: string | null;
 }
 interface RunRow {
   id: string;
@@ -33,12 +36,13 @@ interface RunRow {
   occurrences: number;
   message_id: string | null;
   error: string | null;
+  actor_id: string | null;
   effective_at: number;
   created_at: number;
 }
 
 export const SCHEDULE_COLS = 'id, target, content, at, cron, time_zone, missed_policy, enabled, next_run_at, created_by, revision, created_at, updated_at';
-const RUN_COLS = 'id, schedule_id, scheduled_for, status, occurrences, message_id, error, COALESCE(attempted_at, created_at) AS effective_at, created_at';
+const RUN_COLS = 'id, schedule_id, scheduled_for, status, occurrences, message_id, error, actor_id, COALESCE(attempted_at, created_at) AS effective_at, created_at';
 
 /** Newest first; createdAt never changes, so the order needs no moved check. */
 export const SCHEDULE_ORDER: Ordering = {
@@ -85,11 +89,20 @@ function policyOf(v: unknown, fallback: MissedPolicy): MissedPolicy {
 export class Schedules {
   constructor(private readonly deps: DomainDeps) {}
 
-  /** Security invariant: only the creator or the owner sees a schedule; to anyone else it does not exist. */
+  /** Security invariant: only the creator or the owner sees a schedule (one the owner deleted: the creator only); to anyone else it does not exist. */
   private async load(sql: Sql, actor: Actor, scheduleId: unknown): Promise<ScheduleRow> {
-    const row = await sql.get<ScheduleRow>(`SELECT ${SCHEDULE_COLS} FROM scheduled_messages WHERE id = ?`, [idOf(scheduleId, 'schedule')]);
-    if (!row || (row.created_by !== actor.id && !isOwner(actor))) throw new AppError('not_found', 'schedule not found');
+    const row = await sql.get<ScheduleRow>(`SELECT ${SCHEDULE_COLS}, deleted_by FROM scheduled_messages WHERE id = ?`, [idOf(scheduleId, 'schedule')]);
+    if (!row || (row.created_by !== actor.id && (!isOwner(actor) || row.deleted_by !== null))) throw new AppError('not_found', 'schedule not found');
     return row;
+  }
+
+  /**
+   * Security invariant: only the creator changes what a schedule says, where and when, or enables it: it posts as them.
+   * Timing is theirs too (a moved time makes their words say something else). Others with the right disable or delete.
+   */
+  private creatorOnly(r: ScheduleRow, actor: Actor, what: string): void {
+    if (r.created_by !== actor.id) throw new AppError('denied', `only the schedule's creator may ${what} it (it posts as them)`, { hint: 'you may disable or delete it' });
+    if (r.deleted_by) throw new AppError('conflict', 'the workspace owner deleted this schedule; it stays disabled', { hint: 'read its runs, then delete it' });
   }
 
   private async checkCap(sql: Sql, memberId: string): Promise<void> {
@@ -131,6 +144,7 @@ export class Schedules {
     const where = ['1 = 1'];
     const params: (string | number)[] = [];
     if (!isOwner(actor)) (where.push('created_by = ?'), params.push(actor.id));
+    else (where.push('(deleted_by IS NULL OR created_by = ?)'), params.push(actor.id));
     if (input.enabled !== undefined) (where.push('enabled = ?'), params.push(input.enabled === 'true' ? 1 : 0));
     const p = await this.deps.store.tx((sql) =>
       keysetPage<ScheduleRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: SCHEDULE_ORDER, columns: SCHEDULE_COLS, from: 'scheduled_messages', where: where.join(' AND '), params, filter: { viewer: isOwner(actor) ? null : actor.id, enabled: input.enabled ?? null }, limit: input.limit, cursor: input.cursor }),
@@ -147,6 +161,7 @@ export class Schedules {
     if (Object.keys(input).length === 0) throw new AppError('validation_failed', 'give at least one field to change');
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, actor, scheduleId);
+      this.creatorOnly(r, actor, 'change');
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       const policy = policyOf(input.missedPolicy, r.missed_policy);
       let tm = timingOf(r);
@@ -172,6 +187,7 @@ export class Schedules {
   async setEnabled(actor: Actor, scheduleId: string, enabled: boolean): Promise<ScheduleDto> {
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, actor, scheduleId);
+      if (enabled) this.creatorOnly(r, actor, 'enable');
       if ((Number(r.enabled) === 1) === enabled) return dto(r);
       const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
       let next: number | null = null;
@@ -182,14 +198,26 @@ export class Schedules {
       }
       const changed = await sql.run('UPDATE scheduled_messages SET enabled = ?, next_run_at = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [enabled ? 1 : 0, next, r.revision + 1, now, r.id, r.revision]);
       if (changed !== 1) throw new AppError('conflict', 'the schedule changed concurrently', { hint: 'get the schedule again' });
+      // Security invariant: a schedule stopped by someone other than its creator says so on its runs, naming who.
+      if (r.created_by !== actor.id) await logStop(sql, this.deps.ids, r.id, 'disabled', actor.id, 'disabled by the workspace owner', now);
       return dto(await this.load(sql, actor, r.id));
     });
   }
 
-  /** Removes the schedule and its runs; it never fires again. */
+  /**
+   * The creator's delete removes the schedule and its runs; it never fires again. Another's (the owner's) disables it and
+   * hides it from all but its creator, with a run entry naming who deleted it; the creator's own delete then removes it.
+   */
   async delete(actor: Actor, scheduleId: string): Promise<{ scheduleId: string; deleted: true }> {
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, actor, scheduleId);
+      if (r.created_by !== actor.id) {
+        const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
+        const changed = await sql.run('UPDATE scheduled_messages SET enabled = 0, next_run_at = NULL, deleted_by = ?, deleted_at = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [actor.id, now, r.revision + 1, now, r.id, r.revision]);
+        if (changed !== 1) throw new AppError('conflict', 'the schedule changed concurrently', { hint: 'get the schedule again' });
+        await logStop(sql, this.deps.ids, r.id, 'deleted', actor.id, 'deleted by the workspace owner', now);
+        return { scheduleId: r.id, deleted: true };
+      }
       await sql.run('DELETE FROM schedule_runs WHERE schedule_id = ?', [r.id]);
       await sql.run('DELETE FROM scheduled_messages WHERE id = ?', [r.id]);
       return { scheduleId: r.id, deleted: true };
@@ -202,7 +230,7 @@ export class Schedules {
       const r = await this.load(sql, actor, scheduleId);
       const p = await keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'schedule_runs', where: 'schedule_id = ?', params: [r.id], filter: { scheduleId: r.id }, limit: input.limit, cursor: input.cursor });
       const page: RunPage = {
-        runs: p.rows.map((x) => ({ id: x.id, scheduleId: x.schedule_id, scheduledFor: iso(Number(x.scheduled_for)), status: x.status, occurrences: Number(x.occurrences), messageId: x.message_id, error: x.error, attemptedAt: iso(Number(x.effective_at)), createdAt: iso(Number(x.created_at)) })),
+        runs: p.rows.map((x) => ({ id: x.id, scheduleId: x.schedule_id, scheduledFor: iso(Number(x.scheduled_for)), status: x.status, occurrences: Number(x.occurrences), messageId: x.message_id, error: x.error, by: x.actor_id, attemptedAt: iso(Number(x.effective_at)), createdAt: iso(Number(x.created_at)) })),
         hasMore: p.hasMore,
       };
       if (p.nextCursor) page.nextCursor = p.nextCursor;

@@ -14,6 +14,8 @@ export const TASK_BOUNDS = {
   /** A comment is a message in the task's discussion: the message content bound. */
   comment: { ...CONTENT, field: 'body', min: 1 },
 } as const satisfies Record<string, TextBound>;
+/** Open tasks (open, in progress, blocked) one member may have created: far above a person's or a planning agent's use. */
+export const OPEN_TASKS_PER_MEMBER_MAX = 1000;
 export const TITLE_MAX = TASK_BOUNDS.title.chars;
 export const DESCRIPTION_MAX = TASK_BOUNDS.description.chars;
 export const REASON_MAX = TASK_BOUNDS.reason.chars;

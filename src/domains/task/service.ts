@@ -9,7 +9,7 @@ import { MEMBER_NAME } from '../member/contract.js';
 import { projectById } from '../project/service.js';
 import { Messages } from '../message/service.js';
 import { checkOptionalText, checkText, clipText } from '../../shared/bounds.js';
-import { TASK_BOUNDS as B, TASK_STATUSES, type TaskCommentDto, type TaskDto, type TaskPage, type TaskStatus, type TaskTransition } from './contract.js';
+import { OPEN_TASKS_PER_MEMBER_MAX, TASK_BOUNDS as B, TASK_STATUSES, type TaskCommentDto, type TaskDto, type TaskPage, type TaskStatus, type TaskTransition } from './contract.js';
 
 interface TaskRow {
   id: string;
@@ -38,6 +38,8 @@ export function allowedTransitions(status: TaskStatus): TaskTransition[] {
   return (Object.keys(TRANSITIONS) as TaskTransition[]).filter((t) => TRANSITIONS[t].from.includes(status));
 }
 
+/** The statuses of a task still open (counted by OPEN_TASKS_PER_MEMBER_MAX). */
+const OPEN: readonly TaskStatus[] = ['open', 'in_progress', 'blocked'];
 const COLS = 'id, title, description, status, assignee_id, project_id, created_by, blocked_reason, revision, created_at, updated_at';
 
 /**
@@ -144,7 +146,8 @@ export class Tasks {
         created_at: now,
         updated_at: now,
       };
-      await sql.run(`INSERT INTO tasks (${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      // Bound: a member has at most OPEN_TASKS_PER_MEMBER_MAX open tasks they created (checked in the insert itself).
+      const inserted = await sql.run(`INSERT INTO tasks (${COLS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM tasks WHERE created_by = ? AND status IN (${OPEN.map(() => '?').join(', ')})) < ?`, [
         row.id,
         row.title,
         row.description,
@@ -156,14 +159,19 @@ export class Tasks {
         row.revision,
         row.created_at,
         row.updated_at,
+        actor.id,
+        ...OPEN,
+        OPEN_TASKS_PER_MEMBER_MAX,
       ]);
+      if (inserted !== 1) throw new AppError('conflict', `at most ${OPEN_TASKS_PER_MEMBER_MAX} open tasks created per member`, { hint: 'complete or cancel one you created first' });
       // The creator is the actor and the assignee was just read: no names query.
       const names = actorNames(actor);
       if (assignee) names.set(assignee.id, assignee.name);
       return taskDto(row, names);
     };
-    // With no assignee or project to check, a create is one INSERT of a fresh id: atomic by itself, so it runs as one
-    // autocommit statement (on PostgreSQL one round trip instead of BEGIN, INSERT, COMMIT).
+    // With no assignee or project to check, a create is one conditional INSERT of a fresh id: atomic by itself, so it runs
+    // as one autocommit statement (on PostgreSQL one round trip instead of BEGIN, INSERT, COMMIT). Concurrent creates of
+    // one member outside a transaction may pass the bound together by at most their number in flight.
     if ((input.assigneeId ?? null) === null && (input.projectId ?? null) === null) return write(this.deps.store);
     return this.deps.store.tx(write);
   }
