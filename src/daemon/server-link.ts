@@ -66,7 +66,7 @@ export async function connectWithBackoff(client: ServerClient, o: { clock: Clock
         const delay = Math.min(5000, 500 * 2 ** (attempt - 1));
         const waited = o.clock.now() - start;
         if (waited + delay > o.waitMs) throw new Error(`gave up after ${Math.round(waited / 1000)} s and ${attempt} attempts: ${(e as Error).message}; start the server processes, then run agentteam daemon start again`);
-        o.say(`server unreachable (${(e as Error).message}); retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt})`);
+        o.say(`server unreachable (${(e as Error).message.replace(/^server unreachable \((.*)\)$/, '$1')}); retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt})`);
         await new Promise<void>((r) => o.clock.setTimer(delay, r));
       }
     }
