@@ -297,7 +297,8 @@ const server = program.command('server').description('run the AgentTeam Server s
 server
   .command('start')
   .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
-  .requiredOption('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB')
+  .option('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB (default $AGENTTEAM_DB; no password here: ps shows it)')
+  .option('--db-file <file>', 'read the database URL from this 0600 file')
   .option('--port <n>', 'port (default 7700)', '7700')
   .option('--host <addr>', 'bind address (default 127.0.0.1)')
   .option('--allowed-host <name...>', 'Host names clients use (required off loopback)')
@@ -306,7 +307,7 @@ server
   .option('--tls-proxy', 'plain http off loopback: a proxy in front terminates TLS and sends X-Forwarded-Proto')
   .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
-  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
+  .action(async (o: { db?: string; dbFile?: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {
