@@ -1,7 +1,8 @@
 // Owns `agentteam server start`: the AgentTeam Server standalone on SQLite or PostgreSQL, in the foreground until SIGTERM/SIGINT.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ensurePrivateDir, homePaths, loadOrCreateSecret, resolveHome } from '../daemon/home.js';
+import { ensurePrivateDir, homePaths, resolveHome } from '../daemon/home.js';
 import { prepareDatabaseFile, readPrivateText, UnsafeHomeError } from '../daemon/home-check.js';
 import { startServer } from '../server/main.js';
 import { parseDbUrl } from '../server/store/open.js';
@@ -61,6 +62,34 @@ export function databaseUrl(o: Pick<ServerStartOptions, 'db' | 'dbFile'>, env: N
   throw new CliError('give the database: AGENTTEAM_DB=postgres://… in the environment, --db-file FILE, or --db sqlite:PATH', 2);
 }
 
+/**
+ * Reads the admin token file, or creates it (0600) when missing, never replacing one another process created meanwhile:
+ * server processes started together share one file, so each ends up holding the token the file holds.
+ */
+export function loadOrCreateSharedSecret(path: string, make: () => string): string {
+  const cur = readPrivateText(path)?.trim();
+  if (cur) return cur;
+  const v = make();
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, v + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(tmp, path); // fails with EEXIST when another process won: its token is the one
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+  const won = readPrivateText(path)?.trim();
+  if (!won) throw new CliError(`the admin token file ${path} is empty; remove it and start again`, 1);
+  return won;
+}
+
 function hasPassword(db: string): boolean {
   try {
     const u = new URL(db);
@@ -105,7 +134,7 @@ export async function serverStart(o: ServerStartOptions, env: NodeJS.ProcessEnv 
       throw e;
     }
   }
-  const adminToken = loadOrCreateSecret(tokenFile, () => newToken('ata'));
+  const adminToken = loadOrCreateSharedSecret(tokenFile, () => newToken('ata'));
   const logger = o.logFile ? createLogger({ name: 'server', file: resolve(o.logFile) }) : createLogger({ name: 'server', stdout: true });
   let s;
   try {
