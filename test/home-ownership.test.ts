@@ -141,3 +141,40 @@ test('the standalone server refuses a foreign admin-token file beside its databa
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /admin-token: it is owned by uid/);
 });
+
+test('server start --db sqlite:PATH never adopts a database file, -wal/-shm or folder another user owns or may write; nothing is opened', async () => {
+  const cases: Array<{ name: string; plant: (dir: string, db: string) => void; refused: RegExp }> = [
+    { name: 'file of another uid', plant: (_d, db) => (writeFileSync(db, 'planted'), chownSync(db, 65534, 65534), chmodSync(db, 0o600)), refused: /team\.db: it is owned by uid 65534/ },
+    { name: 'file 0666 of another uid', plant: (_d, db) => (writeFileSync(db, 'planted'), chownSync(db, uid, gid), chmodSync(db, 0o666)), refused: new RegExp(`team\\.db: it is owned by uid ${uid}`) },
+    { name: 'our file 0666', plant: (_d, db) => (writeFileSync(db, 'planted'), chmodSync(db, 0o666)), refused: /team\.db: it is group\/world accessible \(mode 666\)/ },
+    { name: 'our file 0644', plant: (_d, db) => (writeFileSync(db, 'planted'), chmodSync(db, 0o644)), refused: /team\.db: it is group\/world accessible \(mode 644\)/ },
+    { name: '-wal of another uid', plant: (_d, db) => (writeFileSync(`${db}-wal`, 'planted'), chownSync(`${db}-wal`, 65534, 65534), chmodSync(`${db}-wal`, 0o600)), refused: /team\.db-wal: it is owned by uid 65534/ },
+    { name: '-shm 0666', plant: (_d, db) => (writeFileSync(`${db}-shm`, 'planted'), chmodSync(`${db}-shm`, 0o666)), refused: /team\.db-shm: it is group\/world accessible/ },
+    { name: 'folder of another uid', plant: (d) => chownSync(d, uid, gid), refused: new RegExp(`it is owned by uid ${uid}, not by this user.*folder of your own`) },
+    { name: 'folder 0777', plant: (d) => chmodSync(d, 0o777), refused: /it is group\/world writable \(mode 777\)/ },
+  ];
+  for (const c of cases) {
+    const d = join(shared, `db-${c.name.replace(/\W+/g, '-')}`);
+    mkdirSync(d, { mode: 0o700 });
+    const db = join(d, 'team.db');
+    c.plant(d, db);
+    const before = readdirSync(d).map((f) => [f, lstatSync(join(d, f)).mode, lstatSync(join(d, f)).size]);
+    const r = await cli(join(shared, 'db-srv-home'), ['server', 'start', '--port', '0', '--db', `sqlite:${db}`], { timeoutMs: 15_000 });
+    assert.equal(r.code, 1, `${c.name}: ${r.stderr}`);
+    assert.match(r.stderr, /refusing to use /, c.name);
+    assert.match(r.stderr, c.refused, c.name);
+    assert.equal(r.stdout, '', `${c.name}: the server never listened`);
+    // Nothing opened or created: no admin token, no -wal/-shm, no mode or size changed.
+    assert.deepEqual(readdirSync(d).map((f) => [f, lstatSync(join(d, f)).mode, lstatSync(join(d, f)).size]), before, c.name);
+  }
+});
+
+test('server start --db-file refuses a URL file another user owns', async () => {
+  const f = join(shared, 'db.url');
+  writeFileSync(f, 'postgres://u:pl4nted@127.0.0.1:1/x\n', { mode: 0o600 });
+  chownSync(f, uid, gid);
+  const r = await cli(join(shared, 'dbfile-home'), ['server', 'start', '--port', '0', '--db-file', f], { timeoutMs: 15_000 });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`--db-file: refusing to use .*db\\.url: it is owned by uid ${uid}`));
+  assert.ok(!r.stderr.includes('pl4nted'));
+});

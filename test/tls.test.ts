@@ -56,6 +56,32 @@ test('https end to end: self-signed server certificate, daemon over https with -
   assert.equal(s.server.database, 'ok');
   assert.equal((await d.run(['message', 'post', '--target', 'channel:general', 'over tls'])).code, 0);
   assert.equal(cliJson(await d.run(['message', 'ls', '--target', 'channel:general'])).messages[0].content, 'over tls');
+  // An IP-address URL is checked against the certificate's IP SAN without sending it as SNI: no DEP0123 warning.
+  assert.doesNotMatch(readFileSync(join(d.home, 'logs', 'daemon.out'), 'utf8'), /DEP0123|TLS ServerName/);
+  assert.equal(start.stderr.includes('DEP0123'), false);
+
+  // An untrusted certificate is said as such with its fix, never as "unreachable", on init, init --invite and daemon start.
+  const inv = cliJson(await d.run(['member', 'invite', '--name', 'Ana', '--json']));
+  for (const args of [['init', '--server-url', url], ['init', '--server-url', url, '--invite', inv.code], ['daemon', 'start', '--server-url', url, '--server-id', serverId]]) {
+    const fresh = new TestDaemon();
+    try {
+      const r = await fresh.run(args, { env: { AGENTTEAM_SERVER_ADMIN_TOKEN: admin } });
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /the server's certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): pass --server-ca FILE/, args.join(' '));
+      assert.doesNotMatch(r.stderr, /unreachable|retrying/, args.join(' '));
+    } finally {
+      await fresh.dispose();
+    }
+  }
+  // The invite was not spent by the refused join.
+  const ana = new TestDaemon();
+  try {
+    const joined = await ana.run(['init', '--server-url', url, '--server-ca', cert, '--invite', inv.code]);
+    assert.equal(joined.code, 0, joined.stderr);
+    ana.pid = cliJson(joined).pid;
+  } finally {
+    await ana.dispose();
+  }
 
   // Security invariant: plain http to a non-loopback host is refused before anything is sent.
   const plain = await new TestDaemon().run(['daemon', 'start', '--server-url', 'http://team.example:7700', '--server-id', serverId]);

@@ -23,6 +23,8 @@ export interface StartOptions {
   maxTurns?: string;
   turnTimeout?: string;
   loopBound?: string;
+  /** Seconds start-up retries an unreachable remote server before exiting non-zero (default 60). */
+  serverWait?: string;
 }
 
 function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -32,8 +34,8 @@ function intFlag(v: string | undefined, name: string, min: number, max: number):
   return n;
 }
 
-/** Start-up waits this long for an unreachable remote server before giving up (the detached parent waits a bit more). */
-const SERVER_WAIT_MS = 60_000;
+/** Start-up waits this long (default; --server-wait) for an unreachable remote server before giving up (the detached parent waits a bit more). */
+const SERVER_WAIT_S = 60;
 
 const selfPath = () => fileURLToPath(import.meta.url);
 export const binDir = () => resolve(dirname(selfPath()), '..', 'bin');
@@ -81,6 +83,8 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const maxTurns = intFlag(o.maxTurns, '--max-turns', 1, 512);
   const turnTimeout = intFlag(o.turnTimeout, '--turn-timeout', 1, 86_400);
   const loopBound = intFlag(o.loopBound, '--loop-bound', 1, 40);
+  const serverWait = intFlag(o.serverWait, '--server-wait', 1, 3600);
+  const serverWaitMs = (serverWait ?? SERVER_WAIT_S) * 1000;
   if (o.foreground) {
     try {
       const d = await runDaemon({
@@ -89,7 +93,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         binDir: binDir(),
         ...(serverUrls ? { serverUrls } : {}),
         ...(o.serverCa ? { serverCaFile: resolve(o.serverCa) } : {}),
-        serverWaitMs: SERVER_WAIT_MS,
+        serverWaitMs,
         serverId: o.serverId,
         serverAdminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN,
         tokenTtlMs: tokenTtlFromEnv(),
@@ -119,6 +123,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   if (maxTurns !== undefined) args.push('--max-turns', String(maxTurns));
   if (turnTimeout !== undefined) args.push('--turn-timeout', String(turnTimeout));
   if (loopBound !== undefined) args.push('--loop-bound', String(loopBound));
+  if (serverWait !== undefined) args.push('--server-wait', String(serverWait));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
   closeSync(out);
   let exited: number | null = null;
@@ -132,7 +137,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
     // Retry notes from the daemon (server unreachable, retrying in …) are shown here and extend the wait.
     const notes = newOutput(outPath, outStart).split('\n').filter((l) => l.includes('server unreachable'));
     for (const l of notes.slice(shown)) process.stderr.write(`${l}\n`);
-    if (notes.length > shown) deadline = Math.max(deadline, Date.now() + SERVER_WAIT_MS + 5000);
+    if (notes.length > shown) deadline = Math.max(deadline, Date.now() + serverWaitMs + 5000);
     shown = notes.length;
     if (exited !== null) {
       const tail = newOutput(outPath, outStart).trim().split('\n').slice(-3).join('\n');

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
-import { joinWorkspace } from './join-cmd.js';
+import { initOwner, joinWorkspace } from './join-cmd.js';
 import { serverStart } from './server-cmd.js';
 import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { duration, printList } from './output.js';
@@ -27,14 +27,22 @@ function unwrap(r: { status: number; body: Envelope }): any {
 
 program
   .command('init')
-  .description('start the daemon: embedded workspace, or join a team with --server-url URL --invite CODE; idempotent')
+  .description('start the daemon: embedded workspace; or a team: --server-url URL (owner, with AGENTTEAM_SERVER_ADMIN_TOKEN) or --server-url URL --invite CODE; idempotent')
   .option('--port <n>', 'local API port (default: any free port)')
-  .option('--server-url <url...>', 'team server URL(s) to join (with --invite)')
+  .option('--server-url <url...>', 'team server URL(s), comma-separated')
   .option('--invite <code>', 'one-time invite code from agentteam member invite')
   .option('--server-ca <file>', 'PEM CA to trust for an https:// server')
-  .action(async (o: { port?: string; serverUrl?: string[]; invite?: string; serverCa?: string }) => {
-    if ((o.invite === undefined) !== (o.serverUrl === undefined)) throw new CliError('--invite and --server-url go together', 2);
-    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...(o.serverCa ? { serverCa: o.serverCa } : {}) }))}\n`);
+  .option('--name <name>', "the owner's display name (first init with the admin token)")
+  .action(async (o: { port?: string; serverUrl?: string[]; invite?: string; serverCa?: string; name?: string }) => {
+    if (o.invite !== undefined && o.serverUrl === undefined) throw new CliError('--invite needs --server-url: agentteam init --server-url URL --invite CODE', 2);
+    if ((o.serverCa !== undefined || o.name !== undefined) && o.serverUrl === undefined) throw new CliError('--server-ca and --name go with --server-url', 2);
+    if (o.invite && o.name !== undefined) throw new CliError('--name is for the owner; an invite already carries the name', 2);
+    const ca = o.serverCa ? { serverCa: o.serverCa } : {};
+    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...ca }))}\n`);
+    else if (o.serverUrl) {
+      const r = await initOwner(home(), { serverUrl: o.serverUrl, ...ca, ...(o.name !== undefined ? { name: o.name } : {}), adminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN });
+      if (r.created) process.stderr.write(`agentteam: owner of server ${r.serverId} as ${JSON.stringify(r.name)}\n`);
+    }
     const s = await daemonStatus(home());
     if (s.healthy) print(s);
     else process.exitCode = await daemonStart(home(), { port: o.port });
@@ -72,6 +80,7 @@ daemon
   .option('--max-turns <n>', 'concurrent turn runtimes across agents, 1..512 (default 4)')
   .option('--turn-timeout <seconds>', 'stop a turn runtime after this long (default 600)')
   .option('--loop-bound <n>', 'agent messages in a row in one target before agents stop answering there (default 6)')
+  .option('--server-wait <seconds>', 'retry an unreachable server this long, then exit 1 (default 60)')
   .action(async (o) => void (process.exitCode = await daemonStart(home(), o)));
 daemon.command('stop').description('stop the daemon gracefully').action(async () => void (process.exitCode = await daemonStop(home())));
 daemon
@@ -288,7 +297,8 @@ const server = program.command('server').description('run the AgentTeam Server s
 server
   .command('start')
   .description('run the server in the foreground, e.g. agentteam server start --port 7700 --db sqlite:./server.db')
-  .requiredOption('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB')
+  .option('--db <url>', 'sqlite:PATH or postgres://USER@HOST:PORT/DB (default $AGENTTEAM_DB; no password here: ps shows it)')
+  .option('--db-file <file>', 'read the database URL from this 0600 file')
   .option('--port <n>', 'port (default 7700)', '7700')
   .option('--host <addr>', 'bind address (default 127.0.0.1)')
   .option('--allowed-host <name...>', 'Host names clients use (required off loopback)')
@@ -297,7 +307,7 @@ server
   .option('--tls-proxy', 'plain http off loopback: a proxy in front terminates TLS and sends X-Forwarded-Proto')
   .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
-  .action(async (o: { db: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
+  .action(async (o: { db?: string; dbFile?: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {

@@ -1,7 +1,9 @@
 // Owns `agentteam server start`: the AgentTeam Server standalone on SQLite or PostgreSQL, in the foreground until SIGTERM/SIGINT.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ensurePrivateDir, homePaths, loadOrCreateSecret, resolveHome } from '../daemon/home.js';
+import { ensurePrivateDir, homePaths, resolveHome } from '../daemon/home.js';
+import { prepareDatabaseFile, readPrivateText, UnsafeHomeError } from '../daemon/home-check.js';
 import { startServer } from '../server/main.js';
 import { parseDbUrl } from '../server/store/open.js';
 import { newToken } from '../shared/ids.js';
@@ -13,7 +15,10 @@ import { CliError } from './daemon-client.js';
  * token lives in the home folder (server-admin.token) unless --admin-token-file names one.
  */
 export interface ServerStartOptions {
-  db: string;
+  /** The database in argv; a PostgreSQL password here is visible to every local user (ps), so it is warned about. */
+  db?: string;
+  /** A file (ours, 0600, no link) holding the database URL: keeps the password out of argv. */
+  dbFile?: string;
   port: string;
   host?: string;
   allowedHost?: string[];
@@ -29,13 +34,79 @@ export interface ServerStartOptions {
  * Logs are pino JSON lines on stdout (the first is `server listening` with url and serverId), or in --log-file, in which
  * case stdout gets only one {url, serverId} line.
  */
-export async function serverStart(o: ServerStartOptions): Promise<number> {
+/**
+ * The database URL from --db, --db-file or AGENTTEAM_DB (in that order; --db with --db-file is refused). Security
+ * invariant: a password never has to be in argv; when it is, a warning says so without printing it.
+ */
+export function databaseUrl(o: Pick<ServerStartOptions, 'db' | 'dbFile'>, env: NodeJS.ProcessEnv, warn: (line: string) => void): { db: string; source: string } {
+  if (o.db !== undefined && o.dbFile !== undefined) throw new CliError('give --db or --db-file, not both', 2);
+  if (o.db !== undefined) {
+    if (hasPassword(o.db)) warn('warning: --db carries a database password, which every local user can read in the process list; use --db-file FILE (mode 0600) or the AGENTTEAM_DB environment variable');
+    return { db: o.db, source: '--db' };
+  }
+  if (o.dbFile !== undefined) {
+    let text: string | undefined;
+    try {
+      text = readPrivateText(resolve(o.dbFile));
+    } catch (e) {
+      if (e instanceof UnsafeHomeError) throw new CliError(`--db-file: ${e.message}`, 1);
+      throw new CliError(`--db-file: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 2);
+    }
+    if (text === undefined) throw new CliError('--db-file: no such file', 2);
+    const line = text.trim();
+    if (line === '' || line.includes('\n')) throw new CliError('--db-file must hold one line: sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DB', 2);
+    return { db: line, source: '--db-file' };
+  }
+  const fromEnv = env.AGENTTEAM_DB?.trim();
+  if (fromEnv) return { db: fromEnv, source: 'AGENTTEAM_DB' };
+  throw new CliError('give the database: AGENTTEAM_DB=postgres://… in the environment, --db-file FILE, or --db sqlite:PATH', 2);
+}
+
+/**
+ * Reads the admin token file, or creates it (0600) when missing, never replacing one another process created meanwhile:
+ * server processes started together share one file, so each ends up holding the token the file holds.
+ */
+export function loadOrCreateSharedSecret(path: string, make: () => string): string {
+  const cur = readPrivateText(path)?.trim();
+  if (cur) return cur;
+  const v = make();
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, v + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(tmp, path); // fails with EEXIST when another process won: its token is the one
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+  const won = readPrivateText(path)?.trim();
+  if (!won) throw new CliError(`the admin token file ${path} is empty; remove it and start again`, 1);
+  return won;
+}
+
+function hasPassword(db: string): boolean {
+  try {
+    const u = new URL(db);
+    return u.password !== '' || u.searchParams.has('password');
+  } catch {
+    return false;
+  }
+}
+
+export async function serverStart(o: ServerStartOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { db, source } = databaseUrl(o, env, (l) => void process.stderr.write(`agentteam: ${l}\n`));
   let loc;
   try {
-    loc = parseDbUrl(o.db);
+    loc = parseDbUrl(db);
   } catch (e) {
     // Security invariant: the message never echoes --db, which may carry a password.
-    throw new CliError(`--db: ${(e as Error).message}`, 2);
+    throw new CliError(`${source}: ${(e as Error).message}`, 2);
   }
   const port = Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
@@ -54,7 +125,16 @@ export async function serverStart(o: ServerStartOptions): Promise<number> {
   } catch (e) {
     throw new CliError(`cannot read the TLS certificate or key (${(e as NodeJS.ErrnoException).code ?? 'error'})`, 2);
   }
-  const adminToken = loadOrCreateSecret(tokenFile, () => newToken('ata'));
+  // The database file gets the home's rules before the token beside it, or the file, is opened.
+  if (loc.kind === 'sqlite') {
+    try {
+      prepareDatabaseFile(loc.path);
+    } catch (e) {
+      if (e instanceof UnsafeHomeError) throw new CliError(e.message, 1);
+      throw e;
+    }
+  }
+  const adminToken = loadOrCreateSharedSecret(tokenFile, () => newToken('ata'));
   const logger = o.logFile ? createLogger({ name: 'server', file: resolve(o.logFile) }) : createLogger({ name: 'server', stdout: true });
   let s;
   try {

@@ -1,5 +1,5 @@
-// Owns the home's ownership checks: the home, its ancestors and every file under it belong to this uid, are no symlinks, and are private.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+// Owns the home's ownership checks: the home, its ancestors and every file under it belong to this uid, are no symlinks, and are private; the same rules for a standalone server's SQLite file.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** A home (or a file in it) this process must not trust: someone else's, a symlink, or readable by others. */
@@ -90,4 +90,37 @@ export function readPrivateText(path: string): string | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+const lstatIfExists = (p: string): Stats | undefined => {
+  try {
+    return lstatSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+};
+
+/**
+ * The home's rules for `server start --db sqlite:PATH`, applied before anything is opened: the folder (created 0700
+ * when missing) is ours, no link and not group/world-writable, its ancestors unchangeable by others; PATH, PATH-wal and
+ * PATH-shm, where present, are ours, regular and private. A missing PATH is created empty with mode 0600 (SQLite gives
+ * -wal/-shm the database file's mode). Throws UnsafeHomeError; nothing is chmodded or adopted.
+ */
+export function prepareDatabaseFile(path: string): void {
+  const dir = dirname(path);
+  if (!lstatIfExists(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  checkAncestors(dir);
+  const st = lstatSync(dir);
+  const uid = myUid();
+  if (st.isSymbolicLink() || !st.isDirectory()) throw new UnsafeHomeError(dir, 'it is not a directory (or is a symlink)', 'give a database path in a real folder');
+  // Security invariant: a database folder another user owns or can write is never used (they could plant or swap the file).
+  if (uid !== undefined && st.uid !== uid) throw new UnsafeHomeError(dir, `it is owned by uid ${st.uid}, not by this user (uid ${uid})`, 'keep the database in a folder of your own');
+  if ((st.mode & 0o022) !== 0) throw new UnsafeHomeError(dir, `it is group/world writable (mode ${(st.mode & 0o777).toString(8)})`, 'if it is yours, run chmod go-w on it');
+  // Security invariant: a database file (or its -wal/-shm) that another user owns or can read or write is refused, never adopted.
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
+    const f = lstatIfExists(p);
+    if (f) checkPrivate(p, f, 'file');
+  }
+  if (!lstatIfExists(path)) closeSync(openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600));
 }

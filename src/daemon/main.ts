@@ -134,9 +134,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     let ownerCred = ownerFile.credential;
     let ownerMemberId = ownerFile.memberId;
     if (!ownerCred) {
-      if (!adminToken) throw new Error('no owner credential for this server and no admin token to bootstrap it');
+      const flags = `--server-url ${link.urls.join(',')}${link.caFile ? ` --server-ca ${link.caFile}` : ''}`;
+      const askInvite = `ask its owner or an admin for an invite, then run: agentteam init ${flags} --invite CODE`;
+      // A home that joined before (server.json) lost its credential; a fresh home never had one: each is told its next step.
+      const lost = remembered ? `this home joined server ${serverId} but its credential (owner.json) is gone; in a new home, ` : '';
+      if (!adminToken) throw new Error(`${lost || 'this home has no member credential for this server; to join, '}${askInvite}${lost ? '' : `; to become its owner: AGENTTEAM_SERVER_ADMIN_TOKEN=$(cat ADMIN_TOKEN_FILE) agentteam init ${flags}`}`);
       const boot = await client.bootstrap(adminToken, { ownerName: 'owner' });
-      if (!boot.ownerCredential) throw new Error('the server already has an owner and this home has lost its credential');
+      if (!boot.ownerCredential) throw new Error(lost ? `${lost}${askInvite}` : `this server already has an owner; ${askInvite}`);
       writePrivateFile(paths.ownerProfile, JSON.stringify({ serverId, memberId: boot.owner.id, credential: boot.ownerCredential }, null, 2) + '\n');
       ownerCred = boot.ownerCredential;
       ownerMemberId = boot.owner.id;

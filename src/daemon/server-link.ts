@@ -48,21 +48,37 @@ export function clientFor(s: { urls: string[]; caFile?: string }, timeoutMs?: nu
 
 /**
  * Asks the server who it is, retrying while it is unreachable: 0.5 s, 1 s, 2 s, … capped at 5 s, until `waitMs` has
- * passed; each retry is reported through `say` (the detached start shows it). A refusal (4xx) is not retried.
+ * passed; each retry is reported through `say` (the detached start shows it). A refusal (4xx) and a certificate the
+ * client does not trust are not retried. Giving up rejects with the reason, so the daemon exits non-zero.
+ * The clock's timers do not hold the process, so `hold()` keeps it alive while a retry is pending.
  */
-export async function connectWithBackoff(client: ServerClient, o: { clock: Clock; waitMs: number; say: (line: string) => void }): Promise<ServerInfo> {
+export async function connectWithBackoff(client: ServerClient, o: { clock: Clock; waitMs: number; say: (line: string) => void; hold?: () => () => void }): Promise<ServerInfo> {
   const start = o.clock.now();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await client.info();
-    } catch (e) {
-      const unreachable = e instanceof ServerCallError && e.code === 'upstream_unavailable';
-      const delay = Math.min(5000, 500 * 2 ** (attempt - 1));
-      if (!unreachable || o.clock.now() - start + delay > o.waitMs) throw e;
-      o.say(`server unreachable (${(e as Error).message}); retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt})`);
-      await new Promise<void>((r) => o.clock.setTimer(delay, r));
+  // A start-up that waits for its server holds the event loop, or the process would end at the first backoff (exit 0).
+  const release = (o.hold ?? holdEventLoop)();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client.info();
+      } catch (e) {
+        const unreachable = e instanceof ServerCallError && e.code === 'upstream_unavailable' && !e.untrusted;
+        if (!unreachable) throw e;
+        const delay = Math.min(5000, 500 * 2 ** (attempt - 1));
+        const waited = o.clock.now() - start;
+        if (waited + delay > o.waitMs) throw new Error(`gave up after ${Math.round(waited / 1000)} s and ${attempt} attempts: ${(e as Error).message}; start the server processes, then run agentteam daemon start again`);
+        o.say(`server unreachable (${(e as Error).message.replace(/^server unreachable \((.*)\)$/, '$1')}); retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt})`);
+        await new Promise<void>((r) => o.clock.setTimer(delay, r));
+      }
     }
+  } finally {
+    release();
   }
+}
+
+/** A ref'd handle that keeps Node running until released (it never fires work). */
+function holdEventLoop(): () => void {
+  const h = setInterval(() => undefined, 1 << 30);
+  return () => clearInterval(h);
 }
 
 /**

@@ -3,6 +3,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { parseServerUrl } from './server-url.js';
+import { certificateFailure, tlsNameOptions } from './tls.js';
 import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
 import { SELECTOR_PATTERN, SELECTOR_RE } from '../shared/ids.js';
 import { DOMAINS } from '../domains/registry.js';
@@ -43,14 +44,17 @@ export class ServerCallError extends AppError {
   readonly aborted: boolean;
   /** The connection was refused: the request never reached a server, so any call may go to another one. */
   readonly refused: boolean;
+  /** TLS refused the server's certificate (untrusted CA, wrong name, expired): retrying will not help, --server-ca may. */
+  readonly untrusted: boolean;
 
-  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean; refused?: boolean; stage?: string } = {}) {
+  constructor(code: ErrorCode, message: string, kind: ServerErrorKind, opts: { httpStatus?: number; hint?: string; aborted?: boolean; refused?: boolean; untrusted?: boolean; stage?: string } = {}) {
     super(code, message, { ...(opts.hint !== undefined ? { hint: opts.hint } : {}), ...(opts.stage !== undefined ? { details: { stage: opts.stage } } : {}) });
     this.name = 'ServerCallError';
     this.kind = kind;
     this.httpStatus = opts.httpStatus;
     this.aborted = opts.aborted ?? false;
     this.refused = opts.refused ?? false;
+    this.untrusted = opts.untrusted ?? false;
   }
 }
 
@@ -185,7 +189,7 @@ export class ServerClient {
       const reqOpts = { hostname, port: t.base.port, method: c.method, path: basePath(t.base) + c.path, headers, agent: t.agent };
       const onRes = (res: IncomingMessage) => readResponse(res, (err, v) => settle(err, v as T));
       // Security invariant: https verifies the certificate against the system CAs plus the configured `ca`; never disabled.
-      const req = t.https ? tlsRequest({ ...reqOpts, protocol: 'https:', servername: hostname }, onRes) : request({ ...reqOpts, protocol: 'http:' }, onRes);
+      const req = t.https ? tlsRequest({ ...reqOpts, protocol: 'https:', ...tlsNameOptions(hostname) }, onRes) : request({ ...reqOpts, protocol: 'http:' }, onRes);
       const onAbort = () => {
         settle(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
         req.destroy();
@@ -198,7 +202,7 @@ export class ServerClient {
       let responded = false;
       req.on('response', () => (responded = true));
       req.on('error', (e: NodeJS.ErrnoException) => {
-        const err = new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network', { refused: e.code === 'ECONNREFUSED' });
+        const err = networkError(e);
         const stale = req.reusedSocket && !responded && e.code === 'ECONNRESET';
         // A response that already arrived wins over a late socket error (the server may close after refusing a body).
         setImmediate(() => settle(stale ? new StaleSocket(err) : err));
@@ -206,6 +210,13 @@ export class ServerClient {
       req.end(payload);
     });
   }
+}
+
+/** A socket error as a ServerCallError: a certificate failure says so (never "unreachable"); anything else is unreachable. */
+export function networkError(e: NodeJS.ErrnoException): ServerCallError {
+  const cert = certificateFailure(e.code);
+  if (cert) return new ServerCallError('upstream_unavailable', cert, 'network', { untrusted: true });
+  return new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network', { refused: e.code === 'ECONNREFUSED' });
 }
 
 /** Every method of a domain client rejects (never throws synchronously), e.g. for an id refused before any request. */

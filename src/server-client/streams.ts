@@ -3,7 +3,8 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage, type 
 import { request as tlsRequest } from 'node:https';
 import type { Clock, Timer } from '../shared/clock.js';
 import type { CallOptions, StreamMeta as AttachmentMeta } from './send.js';
-import { readResponse, ServerCallError } from './client.js';
+import { networkError, readResponse, ServerCallError } from './client.js';
+import { tlsNameOptions } from './tls.js';
 
 export interface StreamTarget {
   base: URL;
@@ -17,12 +18,11 @@ export interface StreamTarget {
 /** http or https by the base URL. Security invariant: https verifies the certificate (system CAs plus `ca`). */
 function request(t: StreamTarget, opts: RequestOptions, cb: (res: IncomingMessage) => void): ClientRequest {
   const hostname = t.base.hostname.replace(/^\[|\]$/g, '');
-  if (t.base.protocol === 'https:') return tlsRequest({ ...opts, protocol: 'https:', hostname, servername: hostname, ...(t.ca ? { ca: t.ca } : {}) }, cb);
+  if (t.base.protocol === 'https:') return tlsRequest({ ...opts, protocol: 'https:', hostname, ...tlsNameOptions(hostname), ...(t.ca ? { ca: t.ca } : {}) }, cb);
   return httpRequest({ ...opts, protocol: 'http:', hostname }, cb);
 }
 
 const aborted = () => new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true });
-const unreachable = (e: NodeJS.ErrnoException) => new ServerCallError('upstream_unavailable', `server unreachable (${e.code ?? 'network error'})`, 'network');
 
 /**
  * One streamed request on its own connection (agent: false): a body read from a one-shot source cannot be replayed,
@@ -52,7 +52,7 @@ function exchange<T>(t: StreamTarget, o: CallOptions | undefined, build: (settle
     o?.signal?.addEventListener('abort', onAbort, { once: true });
     progress();
     req = build(settle, progress);
-    req.on('error', (e: NodeJS.ErrnoException) => setImmediate(() => settle(unreachable(e))));
+    req.on('error', (e: NodeJS.ErrnoException) => setImmediate(() => settle(networkError(e))));
   });
 }
 
