@@ -322,3 +322,37 @@ test('a clone replaced by a symlink is refused (nothing behind the link is read)
   f.done();
   g.done();
 });
+
+/** Resolves when the index reports `rel` (re)indexed or removed, without any search; fails after 10 s. */
+function reported(idx: MemoryIndex, rel: string): Promise<void> {
+  let guard: NodeJS.Timeout | undefined;
+  return new Promise<void>((r, reject) => {
+    guard = setTimeout(() => reject(new Error(`the index never reported ${rel}`)), 10_000);
+    const off = idx.onIndexed((paths) => {
+      if (paths.includes(rel)) (off(), r());
+    });
+  }).finally(() => clearTimeout(guard));
+}
+
+test('removed and made again in one go (often the same inode): the watchers alone pick up the first and the next files', async () => {
+  const f = fixture();
+  put(f.root, 'a.md', 'apple pie\n');
+  const idx = watched(f);
+  await idx.start();
+  for (let round = 0; round < 3; round++) {
+    rmSync(f.root, { recursive: true });
+    mkdirSync(f.root);
+    let seen = reported(idx, `first${round}.md`);
+    writeFileSync(join(f.root, `first${round}.md`), `first ${round}\n`);
+    await seen;
+    seen = reported(idx, `next${round}.md`);
+    writeFileSync(join(f.root, `next${round}.md`), `next ${round}\n`);
+    await seen;
+  }
+  const out = idx.search('next', 5);
+  assert.ok(out.ok);
+  assert.deepEqual(out.hits.map((h) => h.path), ['next2.md']);
+  assert.ok(noHit(idx.search('apple', 5)));
+  idx.close();
+  f.done();
+});

@@ -38,11 +38,14 @@ function same(a: FileStamp | undefined, b: FileStamp): boolean {
   return a !== undefined && a.size === b.size && Math.trunc(a.mtimeMs) === Math.trunc(b.mtimeMs);
 }
 
-/** What is at the clone path: `dir:<dev>:<ino>` for a real folder, else `missing` or `refused` (a symlink, a file). */
+/**
+ * What is at the clone path: `dir:<dev>:<ino>:<birth>` for a real folder, else `missing` or `refused` (a symlink, a file).
+ * The birth time is part of it because a folder removed and made again at once often gets the same inode number.
+ */
 function probe(root: string): string {
   try {
     const st = lstatSync(root);
-    return st.isDirectory() ? `dir:${st.dev}:${st.ino}` : 'refused';
+    return st.isDirectory() ? `dir:${st.dev}:${st.ino}:${st.birthtimeMs}` : 'refused';
   } catch {
     return 'missing';
   }
@@ -162,6 +165,18 @@ export class MemoryIndex {
     return false;
   }
 
+  /**
+   * The parent reported the clone's own name (created, removed, moved, attributes): re-arm even when it looks unchanged,
+   * since fs.watch on a removed folder dies silently and its successor may reuse the inode and birth time's precision.
+   */
+  private rearm(): void {
+    if (!this.checkRoot()) return; // changed: already re-armed
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.startWatcher();
+    void this.scan();
+  }
+
   /** Looks at the clone path once and arms on it: a real folder is watched; a missing or refused one leaves no entries. */
   private settle(): void {
     const key = probe(this.opts.root);
@@ -197,7 +212,7 @@ export class MemoryIndex {
     const name = basename(this.opts.root);
     try {
       const w = watch(dirname(this.opts.root), { persistent: false }, (_event, n) => {
-        if (n === null || n.toString() === name) this.checkRoot();
+        if (n === null || n.toString() === name) this.rearm();
       });
       w.on('error', (e) => {
         this.opts.onError?.('watch', e);
