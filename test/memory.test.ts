@@ -59,3 +59,13 @@ test('an interactive runtime gets the memory-maintenance skill in its own skill 
   assert.equal(c.code, 0, c.stderr);
   assert.equal(existsSync(join(wd2, '.claude')), false);
 });
+
+test('the Memory folder removed, re-created, renamed and symlinked: every change is found, deletions never hit, the link is refused by name', async () => {
+  const r = await d.run(['runtime', 'start', '--agent', 'bob', '--', process.execPath, join(import.meta.dirname, 'fixtures', 'memory-folder.mjs')], { cwd: root });
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const out = result(r.stdout);
+  for (const [step, s] of Object.entries(out.steps)) assert.deepEqual(s, { ok: true }, step);
+  assert.equal(out.linked.code, 'index_unavailable');
+  assert.match(out.linked.message, /symlink/);
+  assert.equal(out.linked.hits, undefined);
+});

@@ -1,4 +1,4 @@
-// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, runtime, kb and server commands.
+// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, channel, dm, runtime, kb and server commands.
 import { Command, Option } from 'commander';
 import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
@@ -6,6 +6,7 @@ import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
 import { initOwner, joinWorkspace } from './join-cmd.js';
 import { serverStart } from './server-cmd.js';
 import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
+import { registerChannelCommands, resolveTarget } from './channel-cmd.js';
 import { duration, printList } from './output.js';
 import { watch } from './watch.js';
 
@@ -198,13 +199,14 @@ agent
     );
   });
 
+registerChannelCommands(program, home, unwrap);
 const message = program.command('message').description('talk to agents as the Human owner');
 message
   .command('post')
   .description('post a message, e.g. agentteam message post --target channel:general "hello"')
-  .requiredOption('--target <target>', 'exact target: channel:<id>, dm:<id>, thread:<channel>/<msg>, task:<id>')
+  .requiredOption('--target <target>', 'exact target: channel:<id>, dm:<id>|dm:<name>, thread:<channel>/<msg>, task:<id>')
   .argument('<text...>', 'message text')
-  .action(async (text: string[], o: { target: string }) => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/messages', { target: o.target, content: text.join(' ') }))));
+  .action(async (text: string[], o: { target: string }) => print(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/messages', { target: await resolveTarget(home(), o.target, unwrap), content: text.join(' ') }))));
 message
   .command('ls')
   .description('list messages, newest first')
@@ -212,7 +214,7 @@ message
   .option('--limit <n>', '1..100 (default 20)')
   .option('--cursor <c>', 'continue from a previous page')
   .action(async (o: { target: string; limit?: string; cursor?: string }) => {
-    const q = new URLSearchParams({ target: o.target });
+    const q = new URLSearchParams({ target: await resolveTarget(home(), o.target, unwrap) });
     if (o.limit) q.set('limit', o.limit);
     if (o.cursor) q.set('cursor', o.cursor);
     print(unwrap(await ownerRequest(home(), 'GET', `/api/daemon/messages?${q}`)));
@@ -226,7 +228,7 @@ message
     const ac = new AbortController();
     process.once('SIGINT', () => ac.abort());
     process.once('SIGTERM', () => ac.abort());
-    await watch(home(), o.target, o.json === true, ac.signal);
+    await watch(home(), await resolveTarget(home(), o.target, unwrap), o.json === true, ac.signal);
   });
 
 const runtime = program.command('runtime').description('launch and manage agent runtimes');

@@ -1,4 +1,4 @@
-// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, runtimes, knowledge sources. Thin: decode, dispatch, encode.
+// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, channels and DMs, runtimes, knowledge sources. Thin: decode, dispatch, encode.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import { AppError, errorBody } from '../shared/errors.js';
@@ -39,6 +39,13 @@ const AddAgent = Type.Object(
 const UpdateAgent = Type.Object({ name: Type.Optional(Name), runtime: Type.Optional(RuntimeKind), model: Type.Optional(Model), workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), ...Config }, { additionalProperties: false });
 const Invite = Type.Object({ name: Name, role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])) }, { additionalProperties: false });
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
+/** A member by name or id (names are at most 100 characters, ids 100). */
+const MemberRef = Type.String({ minLength: 1, maxLength: 200 });
+const CreateChannel = Type.Object({ id: Type.String({ minLength: 1, maxLength: 80 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false });
+const ChannelMember = Type.Object({ channel: Type.String({ minLength: 1, maxLength: 80 }), member: MemberRef }, { additionalProperties: false });
+const OpenDm = Type.Object({ with: Type.Array(MemberRef, { minItems: 1, maxItems: 16 }) }, { additionalProperties: false });
+/** dm:NAME,NAME… may name up to 16 members of 100 characters. */
+const ResolveTarget = Type.Object({ target: Type.String({ minLength: 1, maxLength: 3300 }) }, { additionalProperties: false });
 const StartRuntime = Type.Object(
   {
     agent: Type.String({ minLength: 1, maxLength: 128 }),
@@ -143,6 +150,19 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
     ok(res, await service.listMessages(target, limit, q.get('cursor') ?? undefined));
   }));
   router.add('POST', '/api/daemon/messages', owner(async (req, res) => ok(res, await service.postMessage(parseStrict(PostMessage, await jsonBody(req))), 201)));
+  const ch = service.channels;
+  router.add('GET', '/api/daemon/channels', owner(async (_q, res) => ok(res, { channels: await ch.list() })));
+  router.add('POST', '/api/daemon/channels', owner(async (req, res) => ok(res, await ch.create(parseStrict(CreateChannel, await jsonBody(req))), 201)));
+  router.add('POST', '/api/daemon/channels/members', owner(async (req, res) => {
+    const b = parseStrict(ChannelMember, await jsonBody(req));
+    ok(res, await ch.addMember(b.channel, b.member));
+  }));
+  router.add('POST', '/api/daemon/channels/members/removal', owner(async (req, res) => {
+    const b = parseStrict(ChannelMember, await jsonBody(req));
+    ok(res, await ch.removeMember(b.channel, b.member));
+  }));
+  router.add('POST', '/api/daemon/dms', owner(async (req, res) => ok(res, await ch.openDm(parseStrict(OpenDm, await jsonBody(req)).with))));
+  router.add('POST', '/api/daemon/targets', owner(async (req, res) => ok(res, await ch.resolveTarget(parseStrict(ResolveTarget, await jsonBody(req)).target))));
   router.add('GET', '/api/daemon/runtimes', owner(async (_q, res) => ok(res, { runtimes: service.listRuntimes() })));
   router.add('POST', '/api/daemon/runtimes', owner(async (req, res) => service.startRuntime(parseStrict(StartRuntime, await jsonBody(req)), res)));
   // Knowledge sources: thin proxies to the server's owner-only knowledge routes (`agentteam kb …` walks the folder itself).

@@ -10,6 +10,7 @@ import type { TurnJournal, TurnRow } from '../sessions/journal.js';
 import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from './profiles.js';
 import { type AgentIndex, type AgentView } from './agent-index.js';
 import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
+import { OwnerChannels } from './owner-channels.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
 export type OwnerAgentView = AgentView & { id: string };
@@ -33,7 +34,12 @@ export interface OwnerServiceDeps {
 }
 
 export class OwnerService {
-  constructor(private readonly deps: OwnerServiceDeps) {}
+  /** Channels and DMs as the Human owner, members named by name. */
+  readonly channels: OwnerChannels;
+
+  constructor(private readonly deps: OwnerServiceDeps) {
+    this.channels = new OwnerChannels(deps.owner);
+  }
 
   status(): Promise<Record<string, unknown>> {
     return this.deps.status();

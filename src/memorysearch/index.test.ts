@@ -1,6 +1,6 @@
 // Tests the live memory index on real folders and SQLite files: locators, incremental freshness, watcher, unavailability, safety.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -217,6 +217,142 @@ test('paths longer than the bound are not indexed, so a page of locators always 
   const out = idx.search('lychee', 5);
   assert.ok(out.ok);
   assert.deepEqual(out.hits.map((h) => h.path), ['short.md']);
+  idx.close();
+  f.done();
+});
+
+/** A watched index on the real clock whose scans never run by timer: only the watchers (and searches) keep it fresh. */
+function watched(f: ReturnType<typeof fixture>) {
+  return new MemoryIndex({ root: f.root, dbPath: f.dbPath, clock: systemClock, watch: true, scanEveryMs: 3_600_000, fallbackScanMs: 3_600_000 });
+}
+
+/** Searches until `want` holds for the outcome (bounded: fails after 10 s); returns the last outcome. */
+async function until(idx: MemoryIndex, word: string, want: (o: ReturnType<MemoryIndex['search']>) => boolean) {
+  for (let i = 0; i < 500; i++) {
+    const o = idx.search(word, 5);
+    if (want(o)) return o;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`search for ${word} never reached the expected state: ${JSON.stringify(idx.search(word, 5))}`);
+}
+const hitIn = (path: string) => (o: ReturnType<MemoryIndex['search']>) => o.ok && o.hits.some((h) => h.path === path);
+const noHit = (o: ReturnType<MemoryIndex['search']>) => o.ok && o.hits.length === 0;
+
+test('the clone removed and re-created: no hit from the removed files, and every new file (not only the first) is searchable', async () => {
+  const f = fixture();
+  put(f.root, 'a.md', 'apple pie\n');
+  const idx = watched(f);
+  await idx.start();
+  assert.ok(hitIn('a.md')(idx.search('apple', 5)));
+  rmSync(f.root, { recursive: true });
+  // The search itself looks at the folder first: a removed folder answers `missing`, never its old files.
+  assert.deepEqual(idx.search('apple', 5), { ok: false, reason: 'missing' });
+  mkdirSync(f.root);
+  put(f.root, 'b.md', 'banana bread\n');
+  await until(idx, 'banana', hitIn('b.md'));
+  assert.ok(noHit(idx.search('apple', 5)), 'a.md went with the old folder');
+  put(f.root, 'c.md', 'cherry tart\n');
+  await until(idx, 'cherry', hitIn('c.md'));
+  mkdirSync(join(f.root, 'sub'));
+  put(f.root, 'sub/d.md', 'damson jam\n');
+  await until(idx, 'damson', hitIn('sub/d.md'));
+  unlinkSync(join(f.root, 'b.md'));
+  await until(idx, 'banana', noHit);
+  rmSync(join(f.root, 'sub'), { recursive: true });
+  await until(idx, 'damson', noHit);
+  idx.close();
+  f.done();
+});
+
+test('the clone renamed away and another folder renamed in: the index follows the path, not the moved folder', async () => {
+  const f = fixture();
+  put(f.root, 'a.md', 'apple pie\n');
+  const idx = watched(f);
+  await idx.start();
+  const away = join(f.base, 'away');
+  renameSync(f.root, away);
+  assert.deepEqual(idx.search('apple', 5), { ok: false, reason: 'missing' });
+  put(away, 'olive.md', 'olive oil\n'); // written in the moved folder: not the clone any more
+  const next = join(f.base, 'next');
+  put(next, 'plum.md', 'plum cake\n');
+  renameSync(next, f.root);
+  await until(idx, 'plum', hitIn('plum.md'));
+  assert.ok(noHit(idx.search('apple', 5)));
+  assert.ok(noHit(idx.search('olive', 5)));
+  put(f.root, 'pear.md', 'pear cider\n');
+  await until(idx, 'pear', hitIn('pear.md'));
+  // Renamed back: the folder is the same inode as before, but what happened meanwhile is read again.
+  renameSync(f.root, next);
+  renameSync(away, f.root);
+  await until(idx, 'olive', hitIn('olive.md'));
+  assert.ok(noHit(idx.search('plum', 5)));
+  idx.close();
+  f.done();
+});
+
+test('a clone replaced by a symlink is refused (nothing behind the link is read); a real folder in its place is indexed again', async () => {
+  const f = fixture();
+  put(f.root, 'a.md', 'apple pie\n');
+  const secret = join(f.base, 'elsewhere');
+  put(secret, 'secret.md', 'supersecret words\n');
+  const idx = watched(f);
+  await idx.start();
+  rmSync(f.root, { recursive: true });
+  symlinkSync(secret, f.root);
+  assert.deepEqual(idx.search('supersecret', 5), { ok: false, reason: 'refused' });
+  assert.deepEqual(idx.search('apple', 5), { ok: false, reason: 'refused' });
+  await idx.scan();
+  assert.equal(idx.state, 'refused');
+  assert.deepEqual(idx.search('supersecret', 5), { ok: false, reason: 'refused' });
+  unlinkSync(f.root);
+  put(f.root, 'fig.md', 'fig roll\n');
+  await until(idx, 'fig', hitIn('fig.md'));
+  assert.ok(noHit(idx.search('supersecret', 5)));
+  assert.ok(noHit(idx.search('apple', 5)));
+  idx.close();
+  // A clone that is a symlink when the index starts is refused too.
+  const g = fixture();
+  rmSync(g.root, { recursive: true });
+  symlinkSync(secret, g.root);
+  const at = g.make();
+  await at.start();
+  assert.equal(at.state, 'refused');
+  assert.deepEqual(at.search('supersecret', 5), { ok: false, reason: 'refused' });
+  at.close();
+  f.done();
+  g.done();
+});
+
+/** Resolves when the index reports `rel` (re)indexed or removed, without any search; fails after 10 s. */
+function reported(idx: MemoryIndex, rel: string): Promise<void> {
+  let guard: NodeJS.Timeout | undefined;
+  return new Promise<void>((r, reject) => {
+    guard = setTimeout(() => reject(new Error(`the index never reported ${rel}`)), 10_000);
+    const off = idx.onIndexed((paths) => {
+      if (paths.includes(rel)) (off(), r());
+    });
+  }).finally(() => clearTimeout(guard));
+}
+
+test('removed and made again in one go (often the same inode): the watchers alone pick up the first and the next files', async () => {
+  const f = fixture();
+  put(f.root, 'a.md', 'apple pie\n');
+  const idx = watched(f);
+  await idx.start();
+  for (let round = 0; round < 3; round++) {
+    rmSync(f.root, { recursive: true });
+    mkdirSync(f.root);
+    let seen = reported(idx, `first${round}.md`);
+    writeFileSync(join(f.root, `first${round}.md`), `first ${round}\n`);
+    await seen;
+    seen = reported(idx, `next${round}.md`);
+    writeFileSync(join(f.root, `next${round}.md`), `next ${round}\n`);
+    await seen;
+  }
+  const out = idx.search('next', 5);
+  assert.ok(out.ok);
+  assert.deepEqual(out.hits.map((h) => h.path), ['next2.md']);
+  assert.ok(noHit(idx.search('apple', 5)));
   idx.close();
   f.done();
 });

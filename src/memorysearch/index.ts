@@ -1,15 +1,16 @@
-// Owns one clone's live index: the initial (incremental) build, a watcher plus an mtime scan to stay fresh, and search.
-import { existsSync, lstatSync, watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+// Owns one clone's live index: the initial (incremental) build, watchers plus an mtime scan to stay fresh, and search.
+import { lstatSync, realpathSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Clock, Timer } from '../shared/clock.js';
 import { toFtsQuery } from './query.js';
 import { splitSections } from './sections.js';
 import { IndexStore, removeIndexFiles, type FileStamp, type Hit } from './store.js';
 import { isHiddenPath, isIndexedPath, readIndexed, toRel, walk } from './walk.js';
 
-export type IndexState = 'missing' | 'building' | 'ready' | 'closed';
+/** `refused`: the clone path is a symlink (or not a folder), which the index never follows. */
+export type IndexState = 'missing' | 'refused' | 'building' | 'ready' | 'closed';
 
-export type SearchOutcome = { ok: true; hits: Hit[] } | { ok: false; reason: 'missing' | 'building' | 'no_terms' };
+export type SearchOutcome = { ok: true; hits: Hit[] } | { ok: false; reason: 'missing' | 'refused' | 'building' | 'no_terms' };
 
 export interface MemoryIndexOptions {
   /** The clone (a folder of Markdown files). */
@@ -21,7 +22,7 @@ export interface MemoryIndexOptions {
   watch?: boolean;
   /** Backstop scan period while the watcher works (events can be lost); default 60 s. */
   scanEveryMs?: number;
-  /** Scan period when there is no watcher; default 1 s (a change is searchable within about a second). */
+  /** Scan period when a watcher is missing or dead; default 1 s (a change is searchable within about a second). */
   fallbackScanMs?: number;
   onError?: (what: string, e: unknown) => void;
 }
@@ -38,14 +39,35 @@ function same(a: FileStamp | undefined, b: FileStamp): boolean {
 }
 
 /**
+ * What is at the clone path: `dir:<dev>:<ino>:<birth>` for a real folder, else `missing` or `refused` (a symlink, a file).
+ * The birth time is part of it because a folder removed and made again at once often gets the same inode number.
+ */
+function probe(root: string): string {
+  try {
+    const st = lstatSync(root);
+    return st.isDirectory() ? `dir:${st.dev}:${st.ino}:${st.birthtimeMs}` : 'refused';
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
  * Lifecycle: start() opens the database and begins a build in the background (state `building`); the build
  * re-reads only files whose mtime/size differ from the database and drops files that are gone, then the state is
  * `ready`. Watcher events mark paths dirty; a short timer (and every search, first) re-indexes exactly those files.
- * A periodic mtime scan catches lost events. A missing clone is state `missing`; a failing database is rebuilt.
+ * A periodic mtime scan catches lost events. A failing database is rebuilt.
+ * The index is armed on one folder (`seen`: its inode, or `missing`/`refused`). A watcher on the clone's parent and
+ * every search compare the path with it; when the folder is removed, renamed, re-created or replaced by a symlink, the
+ * old watcher (which fs.watch lets die silently, or which follows the moved folder) is dropped, every entry read from
+ * the old folder is deleted at once, and the index re-arms on what is there now and rescans.
  */
 export class MemoryIndex {
   private store: IndexStore | undefined;
   private watcher: FSWatcher | undefined;
+  private parentWatcher: FSWatcher | undefined;
+  /** What the index is armed on (see probe), undefined before the first look; realRoot is that folder's real path. */
+  private seen: string | undefined;
+  private realRoot: string | undefined;
   private dirty = new Set<string>();
   private flushTimer: Timer | undefined;
   private scanTimer: Timer | undefined;
@@ -65,7 +87,7 @@ export class MemoryIndex {
   /** Opens the database and starts the background build; resolves when the build is done (callers need not wait). */
   start(): Promise<void> {
     this.openStore();
-    this.startWatcher();
+    this.startParentWatcher();
     return this.scan();
   }
 
@@ -76,7 +98,9 @@ export class MemoryIndex {
   }
 
   search(query: string, limit: number): SearchOutcome {
+    this.checkRoot(); // a folder removed, replaced or made a symlink is seen here at the latest, before any hit
     if (this._state === 'missing' || this._state === 'closed') return { ok: false, reason: 'missing' };
+    if (this._state === 'refused') return { ok: false, reason: 'refused' };
     if (this._state !== 'ready' || !this.store) return { ok: false, reason: 'building' };
     const q = toFtsQuery(query);
     if (q === null) return { ok: false, reason: 'no_terms' };
@@ -113,6 +137,7 @@ export class MemoryIndex {
   close(): void {
     this._state = 'closed';
     this.watcher?.close();
+    this.parentWatcher?.close();
     this.flushTimer?.cancel();
     this.scanTimer?.cancel();
     this.store?.close();
@@ -124,8 +149,85 @@ export class MemoryIndex {
     this.store = new IndexStore(this.opts.dbPath);
   }
 
+  /** True when the clone path is still the folder the index is armed on; otherwise re-arms (see the class comment). */
+  private checkRoot(rescan = true): boolean {
+    if (this._state === 'closed' || this.seen === undefined) return false;
+    if (probe(this.opts.root) === this.seen) return true;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.dirty.clear();
+    // A deleted file never returns a hit: what was read from the old folder is dropped now, not after a scan.
+    this.clearStore();
+    this.seen = undefined;
+    this._state = 'building';
+    this.settle();
+    if (rescan) void this.scan();
+    return false;
+  }
+
+  /**
+   * The parent reported the clone's own name (created, removed, moved, attributes): re-arm even when it looks unchanged,
+   * since fs.watch on a removed folder dies silently and its successor may reuse the inode and birth time's precision.
+   */
+  private rearm(): void {
+    if (!this.checkRoot()) return; // changed: already re-armed
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.startWatcher();
+    void this.scan();
+  }
+
+  /** Looks at the clone path once and arms on it: a real folder is watched; a missing or refused one leaves no entries. */
+  private settle(): void {
+    const key = probe(this.opts.root);
+    if (key.startsWith('dir:')) {
+      try {
+        this.realRoot = realpathSync(this.opts.root);
+        this.seen = key;
+        if (this._state !== 'ready') this._state = 'building';
+        this.startWatcher();
+        return;
+      } catch {
+        /* gone again: missing */
+      }
+    }
+    this.seen = key.startsWith('dir:') ? 'missing' : key;
+    this.realRoot = undefined;
+    this.clearStore();
+    this._state = this.seen as 'missing' | 'refused';
+  }
+
+  private clearStore(): void {
+    try {
+      this.store?.clear();
+    } catch (e) {
+      this.opts.onError?.('clear', e);
+      this.rebuild();
+    }
+  }
+
+  /** Watches the clone's parent for the clone's own name: removal, re-creation, rename and symlink swaps. */
+  private startParentWatcher(): void {
+    if (this.opts.watch === false || this.parentWatcher) return;
+    const name = basename(this.opts.root);
+    try {
+      const w = watch(dirname(this.opts.root), { persistent: false }, (_event, n) => {
+        if (n === null || n.toString() === name) this.rearm();
+      });
+      w.on('error', (e) => {
+        this.opts.onError?.('watch', e);
+        w.close();
+        if (this.parentWatcher === w) this.parentWatcher = undefined;
+        this.scheduleScan();
+      });
+      this.parentWatcher = w;
+    } catch (e) {
+      this.opts.onError?.('watch', e);
+    }
+  }
+
   private startWatcher(): void {
-    if (this.opts.watch === false || this.watcher || !existsSync(this.opts.root)) return;
+    if (this.opts.watch === false || this.watcher) return;
     try {
       const w = watch(this.opts.root, { recursive: true, persistent: false }, (_event, name) => {
         if (name === null) return void this.scan();
@@ -138,8 +240,8 @@ export class MemoryIndex {
       w.on('error', (e) => {
         this.opts.onError?.('watch', e);
         w.close();
-        this.watcher = undefined;
-        this.scheduleScan();
+        if (this.watcher === w) this.watcher = undefined;
+        if (this.checkRoot()) this.scheduleScan();
       });
       this.watcher = w;
     } catch (e) {
@@ -150,13 +252,13 @@ export class MemoryIndex {
   private scheduleScan(): void {
     if (this._state === 'closed') return;
     this.scanTimer?.cancel();
-    const ms = this.watcher ? (this.opts.scanEveryMs ?? 60_000) : (this.opts.fallbackScanMs ?? 1000);
+    const ms = this.watcher && this.parentWatcher ? (this.opts.scanEveryMs ?? 60_000) : (this.opts.fallbackScanMs ?? 1000);
     this.scanTimer = this.opts.clock.setTimer(ms, () => void this.scan());
   }
 
   /** Re-indexes the dirty paths now (synchronous; each is one small file). */
   private flush(): void {
-    if (this.dirty.size === 0 || !this.store) return;
+    if (this.dirty.size === 0 || !this.store || !this.checkRoot()) return;
     const paths = [...this.dirty];
     this.dirty.clear();
     const changed: string[] = [];
@@ -167,7 +269,11 @@ export class MemoryIndex {
         if (isHiddenPath(rel)) continue; // .git churn never costs a scan
         if (isIndexedPath(rel)) {
           if (this.reindex(store, rel, undefined)) changed.push(rel);
-        } else if (!folderEvent) folderEvent = this.maybeFolder(rel);
+        } else if (this.maybeFolder(rel)) {
+          folderEvent = true;
+          // A removed folder's files are dropped now (the scan it starts would be too late for a search right after).
+          if (this.gone(rel)) for (const p of store.stamps().keys()) if (p.startsWith(`${rel}/`)) (store.remove(p), changed.push(p));
+        }
       }
     });
     if (folderEvent) void this.scan();
@@ -183,9 +289,18 @@ export class MemoryIndex {
     }
   }
 
+  private gone(rel: string): boolean {
+    try {
+      lstatSync(join(this.opts.root, rel));
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
   /** Re-reads one file unless its stamp is `known`; removes it when gone. True when the index changed. */
   private reindex(store: IndexStore, rel: string, known: FileStamp | undefined): boolean {
-    const read = readIndexed(this.opts.root, rel);
+    const read = this.realRoot === undefined ? null : readIndexed(this.opts.root, rel, this.realRoot);
     if (read === null) {
       store.remove(rel);
       return true;
@@ -198,21 +313,17 @@ export class MemoryIndex {
 
   private async runScan(): Promise<void> {
     if (this._state === 'closed') return;
-    if (!existsSync(this.opts.root)) {
-      this._state = 'missing';
-      return;
-    }
-    if (this._state === 'missing') {
-      this._state = 'building';
-      this.startWatcher();
-    }
     if (!this.store) this.openStore();
+    this.startParentWatcher();
+    if (this.seen === undefined) this.settle();
+    else this.checkRoot(false); // re-arms on whatever is there now
+    if (this._state === 'missing' || this._state === 'refused') return;
     let onDisk: Map<string, FileStamp>;
     try {
       onDisk = await walk(this.opts.root);
     } catch (e) {
+      if (!this.checkRoot(false)) return this.runScan(); // the folder went or changed while walking
       this.opts.onError?.('scan', e);
-      this._state = existsSync(this.opts.root) ? this._state : 'missing';
       return;
     }
     const store = this.store;
@@ -222,6 +333,7 @@ export class MemoryIndex {
     const stale = [...onDisk].filter(([p, s]) => !same(indexed.get(p), s)).map(([p]) => p);
     for (let i = 0; i < stale.length || (i === 0 && gone.length > 0); i += BATCH) {
       if (this.store !== store) return; // closed or rebuilt meanwhile
+      if (!this.checkRoot(false)) return this.runScan(); // the folder changed meanwhile: scan what is there now
       const part = stale.slice(i, i + BATCH);
       const changed: string[] = [];
       store.batch(() => {
@@ -231,6 +343,7 @@ export class MemoryIndex {
       this.emit(changed);
       await yieldLoop();
     }
+    if (!this.checkRoot(false)) return this.runScan(); // the walk may have listed a folder swapped meanwhile
     if (this._state === 'building') this._state = 'ready';
   }
 

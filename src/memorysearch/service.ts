@@ -34,7 +34,7 @@ export class MemorySearch {
     return info;
   }
 
-  /** The agent's live index, started on first use (state `missing` while the clone does not exist). */
+  /** The agent's live index, started on first use (state `missing` while the clone does not exist, `refused` while it is a symlink). */
   index(agentId: string): MemoryIndex {
     const root = this.dir(agentId);
     let idx = this.indexes.get(agentId);
@@ -49,7 +49,7 @@ export class MemorySearch {
       });
       this.indexes.set(agentId, idx);
       void idx.start().catch((e) => this.opts.onError?.(agentId, 'build', e));
-    } else if (idx.state === 'missing') {
+    } else if (idx.state === 'missing' || idx.state === 'refused') {
       void idx.scan();
     }
     return idx;

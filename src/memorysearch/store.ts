@@ -115,6 +115,11 @@ export class IndexStore {
     this.q.deleteFile!.run(row.id);
   }
 
+  /** Drops every entry (the clone folder was replaced: nothing read from the old one may answer). */
+  clear(): void {
+    this.batch(() => this.db.exec('DELETE FROM sections; DELETE FROM files;'));
+  }
+
   /** Best sections first: every term required, or (when that finds nothing) any term. */
   search(query: FtsQuery, limit: number): Hit[] {
     const run = (expr: string) =>

@@ -59,9 +59,10 @@ export async function walk(root: string): Promise<Map<string, FileStamp>> {
 /**
  * Reads up to MAX_FILE_BYTES of a clone file, or null when it is gone, not a regular file, or not inside the clone.
  * Security invariant: read with readInside, so a symlink planted in the clone (as the file or as any folder on its
- * path) never exposes another file's text.
+ * path) never exposes another file's text; given `realRoot` (the clone's real path when the index armed on it), a clone
+ * folder swapped for a symlink is not read through either.
  */
-export function readIndexed(root: string, rel: string): { text: string; stamp: FileStamp } | null {
-  const r = readInside(root, rel, MAX_FILE_BYTES);
+export function readIndexed(root: string, rel: string, realRoot?: string): { text: string; stamp: FileStamp } | null {
+  const r = readInside(root, rel, MAX_FILE_BYTES, realRoot);
   return r && { text: r.bytes.toString('utf8'), stamp: { mtimeMs: r.stat.mtimeMs, size: r.stat.size } };
 }

@@ -105,3 +105,22 @@ test('kb sync reads a walked file only if it is still a regular file inside the 
     rmSync(base, { recursive: true, force: true });
   }
 });
+
+test('given the real root the index armed on, the clone folder itself swapped for a symlink is not read through', () => {
+  const base = mkdtempSync(join(tmpdir(), 'memwalk-'));
+  const root = join(base, 'clone');
+  const other = join(base, 'other');
+  mkdirSync(root);
+  mkdirSync(other);
+  writeFileSync(join(root, 'a.md'), 'mine\n');
+  writeFileSync(join(other, 'a.md'), 'supersecret theirs\n');
+  try {
+    assert.equal(readIndexed(root, 'a.md', root)?.text, 'mine\n');
+    renameSync(root, join(base, 'moved'));
+    symlinkSync(other, root);
+    assert.equal(readIndexed(root, 'a.md', root), null);
+    assert.equal(readIndexed(root, 'a.md')?.text, 'supersecret theirs\n', 'without it the link is followed (why the index passes it)');
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});

@@ -9,10 +9,12 @@ import { join } from 'node:path';
  * ~/.ssh) between the walk or event that named a path and the read. On Linux the kernel's record of what was opened
  * decides, so the swap cannot win a race; elsewhere every folder on the way is checked again after the open.
  */
-export function openedInside(fd: number, root: string, rel: string, useProc = process.platform === 'linux'): boolean {
+export function openedInside(fd: number, root: string, rel: string, useProc = process.platform === 'linux', knownRoot?: string): boolean {
   let realRoot: string;
   try {
-    realRoot = realpathSync(root);
+    realRoot = knownRoot ?? realpathSync(root);
+    // With a known real root, root itself swapped for a symlink since then is refused too.
+    if (knownRoot !== undefined && !lstatSync(knownRoot).isDirectory()) return false;
   } catch {
     return false;
   }
@@ -39,13 +41,13 @@ export function openedInside(fd: number, root: string, rel: string, useProc = pr
 
 /**
  * Reads up to `maxBytes` of root/rel (a `/`-separated relative path), or null when it is gone, not a regular file, not
- * inside root, or has more than one name. `stat` is the opened file's, so a caller can refuse a file larger than it
+ * inside root (or, given `realRoot`, not inside that exact folder), or has more than one name. `stat` is the opened file's, so a caller can refuse a file larger than it
  * wants instead of reading a prefix.
  * Security invariants: opened with O_NOFOLLOW|O_NONBLOCK and checked by openedInside, so a symlink planted in the folder
  * (as the file or as any folder on its path) never exposes another file, and a FIFO never blocks the reader; a hard
  * link is refused, since it can name a file outside the folder (owner.token, another agent's clone) that no path shows.
  */
-export function readInside(root: string, rel: string, maxBytes: number): { bytes: Buffer; stat: Stats } | null {
+export function readInside(root: string, rel: string, maxBytes: number, realRoot?: string): { bytes: Buffer; stat: Stats } | null {
   let fd: number;
   try {
     fd = openSync(join(root, rel), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -54,7 +56,7 @@ export function readInside(root: string, rel: string, maxBytes: number): { bytes
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.nlink !== 1 || !openedInside(fd, root, rel)) return null;
+    if (!stat.isFile() || stat.nlink !== 1 || !openedInside(fd, root, rel, undefined, realRoot)) return null;
     const buf = Buffer.alloc(Math.min(stat.size, maxBytes));
     let n = 0;
     while (n < buf.length) {

@@ -7,6 +7,8 @@ export interface ChannelApi {
   create(input: { id: string; name?: string }, o?: CallOptions): Promise<ChannelDto>;
   /** Owner-only. */
   addMember(channelId: string, memberId: string, o?: CallOptions): Promise<void>;
+  /** Owner or admin. */
+  removeMember(channelId: string, memberId: string, o?: CallOptions): Promise<{ channelId: string; memberId: string }>;
   list(o?: CallOptions): Promise<ChannelDto[]>;
   openDm(memberIds: string[], o?: CallOptions): Promise<DmDto>;
 }
@@ -17,6 +19,7 @@ export function channelClient(send: Send): ChannelApi {
     addMember: async (channelId, memberId, o) => {
       await send({ method: 'POST', path: `/v1/channels/${seg(channelId, 'channelId')}/members`, body: { memberId }, opts: o });
     },
+    removeMember: (channelId, memberId, o) => send({ method: 'POST', path: `/v1/channels/${seg(channelId, 'channelId')}/members/${seg(memberId, 'memberId')}/removal`, opts: o }),
     list: (o) => send({ method: 'GET', path: '/v1/channels', opts: o }),
     openDm: (memberIds, o) => send({ method: 'POST', path: '/v1/dms', body: { memberIds }, opts: o }),
   };

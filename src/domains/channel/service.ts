@@ -44,6 +44,16 @@ export class Channels {
     });
   }
 
+  /** Owner or admin; a member not in the channel is not_found (nothing changes). The channel's messages stay. */
+  async removeChannelMember(actor: Actor, channelId: string, memberId: string): Promise<{ channelId: string; memberId: string }> {
+    requireAdmin(actor, 'remove channel members');
+    return this.deps.store.tx(async (sql) => {
+      if (!(await sql.get('SELECT 1 AS x FROM channels WHERE id = ?', [channelId]))) throw new AppError('not_found', `channel ${channelId} not found`);
+      if (!(await sql.run('DELETE FROM channel_members WHERE channel_id = ? AND member_id = ?', [channelId, memberId]))) throw new AppError('not_found', `member ${memberId} is not in channel ${channelId}`);
+      return { channelId, memberId };
+    });
+  }
+
   /** Agents see the channels they are in; the owner sees all. Ordered by id. */
   async listChannels(actor: Actor): Promise<ChannelDto[]> {
     const rows = isOwner(actor)

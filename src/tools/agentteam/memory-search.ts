@@ -39,6 +39,8 @@ export function memorySearchTool(memory: MemorySearchPort | undefined): Agenttea
       // inclusive), the score bm25 to two significant digits (higher is better; a line-number pair in keys cost ~10 tokens).
       if (out.ok) return toolResult({ hits: out.hits.map((h) => ({ path: h.path, lines: `${h.startLine}-${h.endLine}`, score: Number(h.score.toPrecision(2)), snippet: h.snippet })) });
       if (out.reason === 'no_terms') return invalidInput('query has no words to search', 'use letters or digits; add * for a prefix');
+      // The index never follows a symlinked clone; the agent is told so, since only it can put a real folder back.
+      if (out.reason === 'refused') return toolError(INDEX_UNAVAILABLE, `$${MEMORY_DIR_ENV} is a symlink or not a folder; memory is not indexed through it`, 'make it a real folder again');
       const why = out.reason === 'building' ? 'the memory index is being built' : 'there is no memory index yet';
       return toolError(INDEX_UNAVAILABLE, why, FALLBACK);
     },
