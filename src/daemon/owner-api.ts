@@ -38,7 +38,7 @@ const AddAgent = Type.Object(
 );
 const UpdateAgent = Type.Object({ name: Type.Optional(Name), runtime: Type.Optional(RuntimeKind), model: Type.Optional(Model), workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), ...Config }, { additionalProperties: false });
 const Role = Type.Union([Type.Literal('member'), Type.Literal('admin')]);
-const Invite = Type.Object({ name: Name, role: Type.Optional(Role), expires: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })) }, { additionalProperties: false });
+const Invite = Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }), role: Type.Optional(Role), expires: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })) }, { additionalProperties: false });
 const SetRole = Type.Object({ role: Role }, { additionalProperties: false });
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 const StartRuntime = Type.Object(

@@ -11,6 +11,7 @@ import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKi
 import { type AgentIndex, type AgentView } from './agent-index.js';
 import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
 import type { MemberDto } from '../domains/member/contract.js';
+import { checkNewName } from '../domains/member/name-rule.js';
 import { joinCommand, type ServerLinkView } from './join-command.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
@@ -133,6 +134,7 @@ export class OwnerService {
    * needs to join: every server URL this daemon uses and, when it trusts a private CA, that CA file (to be copied).
    */
   async invite(input: { name: string; role?: 'member' | 'admin'; expires?: string }) {
+    checkNewName(input.name); // a person's name follows the server's one rule (checked here first, and there)
     const inv = await this.deps.owner().members.invite(input, { idempotencyKey: `invite-${randomUUID()}` });
     return { ...inv, ...joinCommand(this.deps.link(), inv.code) };
   }
