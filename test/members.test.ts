@@ -88,7 +88,16 @@ test('invite ls shows status and never the code; revoke kills a code; --expires 
     assert.equal(r.code, 2, `${bad}: ${r.stderr}`);
     assert.match(r.stderr, /--expires must be a whole number of minutes, hours or days \(e\.g\. 30m, 24h, 7d\), at most 30d/);
   }
+  // A person's name follows the one name rule: any single script is fine, a Cyrillic "о" in "owner" or a space is not.
+  for (const bad of ['\u043ewner', 'Ana Lee']) {
+    const r = await owner.run(['member', 'invite', '--name', bad]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /validation_failed: name (mixes scripts|holds a character outside the rule)/);
+  }
   assert.equal((await invites(owner)).length, before, 'a refused invite stores nothing');
+  const zoe = cliJson(await owner.run(['member', 'invite', '--name', 'Zo\u00eb', '--json']));
+  assert.equal(zoe.name, 'Zo\u00eb');
+  await owner.run(['member', 'invite', 'revoke', zoe.inviteId]);
 });
 
 test('roles: member role (owner only) shows in member ls; an admin adds an agent that answers; demotion kills its invites; a removed member is unhealthy', async () => {
