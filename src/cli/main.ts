@@ -4,6 +4,7 @@ import { resolveHome } from '../daemon/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
 import { initOwner, joinWorkspace } from './join-cmd.js';
+import { memberCommand } from './member-cmd.js';
 import { serverStart } from './server-cmd.js';
 import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { registerChannelCommands, resolveTarget } from './channel-cmd.js';
@@ -49,25 +50,7 @@ program
     else process.exitCode = await daemonStart(home(), { port: o.port });
   });
 
-const member = program.command('member').description('workspace members (Humans and agents)');
-member
-  .command('invite')
-  .description('print a one-time, expiring invite code (owner or admin), e.g. agentteam member invite --name Ana')
-  .requiredOption('--name <name>', "the new member's name")
-  .addOption(new Option('--role <role>', 'role').choices(['member', 'admin']).default('member'))
-  .option('--json', 'print JSON')
-  .action(async (o: { name: string; role: string; json?: boolean }) => {
-    const inv = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/invites', { name: o.name, role: o.role }));
-    if (o.json) return print(inv);
-    const st = await daemonStatus(home());
-    const url = (st.server as { url?: string } | undefined)?.url ?? 'URL';
-    process.stdout.write(`invite for ${inv.name} (${inv.role}), one use, expires ${inv.expiresAt}:\n  ${inv.code}\non their machine: agentteam init --server-url ${url} --invite ${inv.code}\n`);
-  });
-member.command('ls').description('list members').action(async () => print(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/members')).members));
-member
-  .command('rm <member>')
-  .description("remove a member by name or id (owner or admin); a person's agents go too, their credentials stop at once")
-  .action(async (who: string) => print(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who)}/removal`))));
+program.addCommand(memberCommand(home));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');
 daemon

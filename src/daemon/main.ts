@@ -269,17 +269,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       onAgentAdded: (p) => engine.follow(p),
       generalChannel: GENERAL,
       stop,
+      link: () => ({ mode, urls: link.urls, ...(link.caFile ? { caFile: link.caFile } : {}) }),
       status: async () => {
         const reach = await probeServer(client);
+        const member = reach.reachable && reach.database === 'ok' ? await memberStanding(ownerApi) : undefined;
         return {
-          // Healthy means usable: this daemon, its server process and the server's database all answer.
-          healthy: reach.reachable && reach.database === 'ok',
+          // Healthy means usable: this daemon, its server process and the server's database all answer, and the server still accepts this home's member.
+          healthy: reach.reachable && reach.database === 'ok' && member?.current !== false,
+          ...(member?.current === false ? { reason: member.reason } : {}),
           pid: process.pid,
           port,
           bootId,
           uptimeMs: systemClock.now() - started,
           home: paths.root,
           server: { mode, serverId, url: reach.url ?? client.url, urls: link.urls, reachable: reach.reachable, database: reach.database, ...(reach.error ? { error: reach.error } : {}) },
+          ...(member ? { member } : {}),
           counts: { agents: profiles.size, runtimes: launcher.running, turns: engine.active, ...store.stats() },
         };
       },
@@ -301,5 +305,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   } catch (e) {
     for (const c of cleanups) await Promise.resolve(c()).catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * Whether the server still accepts this home's member credential (a removed member's is refused at once). Only a denial
+ * makes the daemon unhealthy; a failed probe of another kind says nothing about the member.
+ */
+async function memberStanding(api: ServerApi): Promise<{ current: boolean; id?: string; role?: string; reason?: string } | undefined> {
+  try {
+    const me = await api.members.me({ signal: AbortSignal.timeout(3000) });
+    return { current: true, id: me.id, role: me.role };
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'denied') {
+      return { current: false, reason: "the server refuses this home's member credential: this member was removed from the workspace (or its credential replaced); ask the owner or an admin for a new invite and join with another --home" };
+    }
+    return undefined;
   }
 }

@@ -1,4 +1,4 @@
-// Owns the owner-credential routes /api/daemon/*: status, stop, agents, messages, channels and DMs, runtimes, knowledge sources. Thin: decode, dispatch, encode.
+// Owns the owner-credential routes /api/daemon/*: status, stop, agents, members, invites, messages, channels and DMs, runtimes, knowledge sources. Thin: decode, dispatch, encode.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import { AppError, errorBody } from '../shared/errors.js';
@@ -37,7 +37,9 @@ const AddAgent = Type.Object(
   { additionalProperties: false },
 );
 const UpdateAgent = Type.Object({ name: Type.Optional(Name), runtime: Type.Optional(RuntimeKind), model: Type.Optional(Model), workdir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), ...Config }, { additionalProperties: false });
-const Invite = Type.Object({ name: Name, role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])) }, { additionalProperties: false });
+const Role = Type.Union([Type.Literal('member'), Type.Literal('admin')]);
+const Invite = Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }), role: Type.Optional(Role), expires: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })) }, { additionalProperties: false });
+const SetRole = Type.Object({ role: Role }, { additionalProperties: false });
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 /** A member by name or id (names are at most 100 characters, ids 100). */
 const MemberRef = Type.String({ minLength: 1, maxLength: 200 });
@@ -135,6 +137,14 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('GET', '/api/daemon/members', owner(async (_q, res) => ok(res, { members: await service.listMembers() })));
   router.add('POST', '/api/daemon/members/{member}/removal', owner(async (_q, res, p) => ok(res, await service.removeMember(p.member!))));
   router.add('POST', '/api/daemon/invites', owner(async (req, res) => ok(res, await service.invite(parseStrict(Invite, await jsonBody(req))), 201)));
+  router.add('GET', '/api/daemon/invites', owner(async (req, res) => {
+    const q = query(req);
+    const limit = q.has('limit') ? Number(q.get('limit')) : undefined;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100)) throw new AppError('validation_failed', 'limit must be an integer 1..100');
+    ok(res, await service.listInvites(limit, q.get('cursor') ?? undefined));
+  }));
+  router.add('POST', '/api/daemon/invites/{invite}/revoke', owner(async (_q, res, p) => ok(res, await service.revokeInvite(p.invite!))));
+  router.add('POST', '/api/daemon/members/{member}/role', owner(async (req, res, p) => ok(res, await service.setRole(p.member!, parseStrict(SetRole, await jsonBody(req)).role))));
   router.add('GET', '/api/daemon/agents/{agent}/turns', owner(async (req, res, p) => {
     const q = query(req);
     const limit = q.has('limit') ? Number(q.get('limit')) : 20;

@@ -11,6 +11,9 @@ import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKi
 import { type AgentIndex, type AgentView } from './agent-index.js';
 import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
 import { OwnerChannels } from './owner-channels.js';
+import type { MemberDto } from '../domains/member/contract.js';
+import { checkNewName } from '../domains/member/name-rule.js';
+import { joinCommand, type ServerLinkView } from './join-command.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
 export type OwnerAgentView = AgentView & { id: string };
@@ -30,6 +33,8 @@ export interface OwnerServiceDeps {
   onAgentAdded(p: AgentProfile): void;
   status: () => Promise<Record<string, unknown>>;
   stop: () => Promise<void>;
+  /** The server this daemon uses: embedded (loopback only) or remote URLs, and the CA file it trusts, if any. */
+  link: () => ServerLinkView;
   generalChannel: string;
 }
 
@@ -130,25 +135,49 @@ export class OwnerService {
     return this.view(profile.id);
   }
 
-  /** Owner or admin (the server decides): a one-time invite code for a new Human member. */
-  invite(input: { name: string; role?: 'member' | 'admin' }) {
-    return this.deps.owner().members.invite(input, { idempotencyKey: `invite-${randomUUID()}` });
+  /**
+   * Owner or admin (the server decides): a one-time invite code for a new Human member, with what the other machine
+   * needs to join: every server URL this daemon uses and, when it trusts a private CA, that CA file (to be copied).
+   */
+  async invite(input: { name: string; role?: 'member' | 'admin'; expires?: string }) {
+    checkNewName(input.name); // a person's name follows the server's one rule (checked here first, and there)
+    const inv = await this.deps.owner().members.invite(input, { idempotencyKey: `invite-${randomUUID()}` });
+    return { ...inv, ...joinCommand(this.deps.link(), inv.code) };
+  }
+
+  listInvites(limit?: number, cursor?: string) {
+    return this.deps.owner().members.invites({ limit, cursor });
+  }
+
+  revokeInvite(inviteId: string) {
+    return this.deps.owner().members.revokeInvite(inviteId, { idempotencyKey: `invite-revoke-${randomUUID()}` });
   }
 
   listMembers() {
     return this.deps.owner().members.list();
   }
 
-  /** Owner or admin (the server decides): removes a member by id or unique name; a Human's agents go with it. */
-  async removeMember(who: string) {
-    const api = this.deps.owner();
-    const all = await api.members.list();
+  /** A current member by id or unique name. */
+  private async member(who: string): Promise<MemberDto> {
+    const all = await this.deps.owner().members.list();
     const byId = all.find((m) => m.id === who);
     const named = all.filter((m) => m.name === who);
     if (!byId && named.length > 1) throw new AppError('conflict', `${named.length} members are named ${who}; give the member id (agentteam member ls)`);
     const m = byId ?? named[0];
     if (!m) throw new AppError('not_found', `no member ${who}`);
-    return api.members.remove(m.id, { idempotencyKey: `member-rm-${randomUUID()}` });
+    return m;
+  }
+
+  /** Owner or admin (the server decides): removes a member by id or unique name; a Human's agents go with it. */
+  async removeMember(who: string) {
+    const m = await this.member(who);
+    return this.deps.owner().members.remove(m.id, { idempotencyKey: `member-rm-${randomUUID()}` });
+  }
+
+  /** Owner only (the server decides): a person's role by id or unique name. */
+  async setRole(who: string, role: 'admin' | 'member') {
+    const m = await this.member(who);
+    return this.deps.owner().members.setRole(m.id, role, { idempotencyKey: `member-role-${randomUUID()}` });
   }
 
   /** Recent turns of one agent, newest first, with outcome and duration. */

@@ -2,7 +2,8 @@
 import { DefaultDescriptorCatalog, dispatcherPromptSummary } from '../catalog/index.js';
 import type { McpHandler } from '../wire/mcp/handler.js';
 import { createToolNamer, type RuntimeKind } from '../wire/mcp/naming.js';
-import { escapeMatches, NAME_QUOTE_ESCAPES, NOT_IN_NAMES } from '../shared/visible.js';
+import { escapeMatches } from '../shared/visible.js';
+import { checkNewName } from '../domains/member/name-rule.js';
 
 /** What the turn part says: who wrote what, where. */
 export interface PromptTurn {
@@ -59,13 +60,25 @@ export class PromptCompiler {
 }
 
 /**
- * A member's name as the turn part shows it. Security invariant: a name is chosen by its member (a joining Human, an
- * agent's owner), so one holding a newline, a control or bidi character or a backtick is shown JSON-quoted and can
- * never forge the prompt's structure (a second "This turn" section, another author, a closed fence).
+ * A member's name as the turn part shows it. Security invariant: only a name that meets today's name rule (letters,
+ * digits and `-_.` in one script: nothing that reads as structure) is shown bare; any other (stored before the rule, or
+ * a removed member's marked name) is JSON-quoted with every non-ASCII character as a visible `\uXXXX`, so no name can
+ * forge an author line, a section or a fence, nor pass a Cyrillic "о" off as the owner's "o".
  */
 export function promptName(name: string): string {
-  if (!NOT_IN_NAMES.test(name) && !name.includes('`')) return name;
-  return escapeMatches(JSON.stringify(name), NAME_QUOTE_ESCAPES);
+  if (meetsNameRule(name)) return name;
+  return escapeMatches(JSON.stringify(name), NOT_PLAIN_ASCII);
+}
+
+/** Beyond what JSON escapes: backticks and everything outside printable ASCII (surrogate halves one by one). */
+const NOT_PLAIN_ASCII = /[^\x20-\x5f\x61-\x7e]/g;
+
+function meetsNameRule(name: string): boolean {
+  try {
+    return checkNewName(name) === name;
+  } catch {
+    return false;
+  }
 }
 
 function longestRun(s: string, ch: string): number {

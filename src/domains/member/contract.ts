@@ -21,6 +21,36 @@ export interface MemberDto {
 export type MemberRole = 'owner' | 'admin' | 'member';
 /** Invites expire after this long (default) and are used at most once. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** The longest expiry an invite may be given. */
+export const INVITE_TTL_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+/** Open (unused, unrevoked, unexpired) invites one member holds at most. */
+export const INVITES_OPEN_MAX = 100;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `--expires` grammar, one home for the CLI and the server: a whole number with m, h or d, from 1m up to 30d. */
+export function parseInviteExpiry(v: string): number | string {
+  const m = /^([1-9][0-9]{0,5})([mhd])$/.exec(v);
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN;
+  if (!(ms <= INVITE_TTL_MAX_MS)) return `expires must be a whole number of minutes, hours or days (e.g. 30m, 24h, 7d), at most 30d; got ${JSON.stringify(v.slice(0, 20))}`;
+  return ms;
+}
+
+export type InviteStatus = 'open' | 'used' | 'revoked' | 'expired';
+/** An invite as `member invite ls` shows it: never its code or the code's hash. */
+export interface InviteDto {
+  id: string;
+  name: string;
+  role: 'member' | 'admin';
+  status: InviteStatus;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+export interface InvitePage {
+  invites: InviteDto[];
+  hasMore: boolean;
+  nextCursor?: string;
+}
 
 export interface InviteCreated {
   inviteId: string;
@@ -58,7 +88,12 @@ const strict = { additionalProperties: false } as const;
 export const BootstrapBody = Type.Object({ ownerName: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX })) }, strict);
 export const CreateAgentBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: NAME_MAX }) }, strict);
 export const InviteBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: NAME_MAX }), role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])) },
+  {
+    name: Type.String({ minLength: 1, maxLength: NAME_MAX }),
+    role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])),
+    expires: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+  },
   strict,
 );
+export const RoleBody = Type.Object({ role: Type.Union([Type.Literal('member'), Type.Literal('admin')]) }, strict);
 export const JoinBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) }, strict);

@@ -78,4 +78,33 @@ CREATE UNIQUE INDEX members_name_unique ON members (name_key) WHERE removed_at I
 CREATE INDEX members_unkeyed ON members (id) WHERE name_key IS NULL AND removed_at IS NULL;
 `,
   },
+  {
+    version: 34,
+    name: 'member name skeletons (unique by confusable skeleton; removed members keep theirs)',
+    // Rows from before keep name_skeleton NULL (SQL cannot compute a skeleton): claimName fills them before it compares.
+    sqlite: `
+ALTER TABLE members ADD COLUMN name_skeleton TEXT;
+CREATE INDEX members_skeleton ON members (name_skeleton);
+CREATE INDEX members_unskeletoned ON members (id) WHERE name_skeleton IS NULL;
+`,
+    postgres: `
+ALTER TABLE members ADD COLUMN name_skeleton TEXT COLLATE "C";
+CREATE INDEX members_skeleton ON members (name_skeleton);
+CREATE INDEX members_unskeletoned ON members (id) WHERE name_skeleton IS NULL;
+`,
+  },
+  {
+    version: 35,
+    name: 'invite revocation and listing',
+    sqlite: `
+ALTER TABLE invites ADD COLUMN revoked_at INTEGER;
+CREATE INDEX invites_open_by_creator ON invites (created_by) WHERE used_by IS NULL AND revoked_at IS NULL;
+CREATE INDEX invites_listing ON invites (created_at, id);
+`,
+    postgres: `
+ALTER TABLE invites ADD COLUMN revoked_at BIGINT;
+CREATE INDEX invites_open_by_creator ON invites (created_by) WHERE used_by IS NULL AND revoked_at IS NULL;
+CREATE INDEX invites_listing ON invites (created_at, id);
+`,
+  },
 ];

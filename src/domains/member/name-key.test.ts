@@ -40,7 +40,7 @@ test('schema 28 applies over members that already share a name (they stay as the
       assert.deepEqual(rows.map((r) => [r.id, r.name, r.name_key]), [['agt_c', 'ADA', null], ['mem_a', 'Ada', null], ['mem_b', 'ada', null]]);
       await assert.rejects(store.tx((sql) => claimName(sql, 'aDa')), (e: unknown) => (e as { code?: string }).code === 'conflict');
       await assert.rejects(store.tx((sql) => claimName(sql, 'ada', 'mem_b')), (e: unknown) => (e as { code?: string }).code === 'conflict', 'the other two still hold it');
-      assert.equal(await store.tx((sql) => claimName(sql, 'Grace')), nameKeyDigest('grace'));
+      assert.equal((await store.tx((sql) => claimName(sql, 'Grace'))).key, nameKeyDigest('grace'));
     } finally {
       await store.close();
     }

@@ -2,14 +2,15 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { constantTimeEqual, keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
-import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
-import { checkMemberRoom, Invites } from './invites.js';
+import { iso, requireAdmin, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
+import { checkMemberRoom, Invites, revokeInvitesOf } from './invites.js';
 import { BatchedLookup } from './lookups.js';
 import { claimName } from './name-key.js';
 import { stopWhatTheyOwn } from './removal-cascade.js';
+import { checkNewName } from './name-rule.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkName, clipText } from '../../shared/bounds.js';
-import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
+import { MEMBER_NAME, type AgentCreated, type BootstrapResult, type InviteCreated, type InviteDto, type InvitePage, type Joined, type MemberDto, type MemberKind, type MemberRole } from './contract.js';
 
 interface MemberRow {
   id: string;
@@ -85,7 +86,7 @@ export class Members {
    * the owner's credential; later calls return the same workspace and owner without any credential.
    */
   async bootstrap(input: { ownerName?: string }): Promise<BootstrapResult> {
-    const ownerName = input.ownerName === undefined ? 'Owner' : checkName(input.ownerName, { ...MEMBER_NAME, field: 'ownerName' });
+    const givenName = input.ownerName === undefined ? 'Owner' : checkName(input.ownerName, { ...MEMBER_NAME, field: 'ownerName' });
     const now = this.deps.clock.now();
     return this.deps.store.tx(async (sql) => {
       const existing = await sql.get<MemberRow>(`SELECT ${COLS} FROM members WHERE role = 'owner'`);
@@ -94,12 +95,14 @@ export class Members {
         this.meta.workspaceId = ws.value; // another server process on a shared database may have bootstrapped it
         return { serverId: this.meta.serverId, workspaceId: ws.value, owner: memberDto(existing), created: false };
       }
+      // The name rule applies only to a name being given: a repeated bootstrap names nobody.
+      const ownerName = checkNewName(givenName, 'ownerName');
       const workspaceId = ws?.value ?? newId('wsp');
       if (!ws) await sql.run("INSERT INTO meta (key, value) VALUES ('workspace_id', ?)", [workspaceId]);
       const credential = newToken('ats');
       const row: MemberRow = { id: await this.deps.ids.next(sql, 'mem'), name: ownerName, kind: 'human', role: 'owner', credential_hash: this.hash(credential), created_at: now };
-      const key = await claimName(sql, ownerName);
-      await sql.run(`INSERT INTO members (${COLS}, name_key) VALUES (?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, key]);
+      const claim = await claimName(sql, ownerName);
+      await sql.run(`INSERT INTO members (${COLS}, name_key, name_skeleton) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, claim.key, claim.skeleton]);
       await sql.run('INSERT INTO channels (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', ['general', 'general', now]);
       await sql.run('INSERT INTO channel_members (channel_id, member_id) VALUES (?, ?) ON CONFLICT DO NOTHING', ['general', row.id]);
       this.meta.workspaceId = workspaceId;
@@ -138,27 +141,30 @@ export class Members {
    */
   async createAgent(actor: Actor, input: { name: string }): Promise<AgentCreated> {
     requireAdmin(actor, 'add agents');
-    const name = checkName(input.name, MEMBER_NAME);
+    const name = checkNewName(checkName(input.name, MEMBER_NAME));
     const credential = newToken('ats');
     const row = await this.deps.store.tx(async (sql) => {
-      const key = await claimName(sql, name);
+      const claim = await claimName(sql, name);
       await checkMemberRoom(sql);
       const row: MemberRow = { id: await this.deps.ids.next(sql, 'agt'), name, kind: 'agent', role: 'member', credential_hash: this.hash(credential), created_at: this.deps.clock.now() };
-      await sql.run(`INSERT INTO members (${COLS}, created_by, name_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id, key]);
+      await sql.run(`INSERT INTO members (${COLS}, created_by, name_key, name_skeleton) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.name, row.kind, row.role, row.credential_hash, row.created_at, actor.id, claim.key, claim.skeleton]);
       return row;
     });
     return { agent: memberDto(row), credential };
   }
 
-  /** Renames an agent (an admin, or the Human who created it); member names stay unique in the workspace (claimName). */
+  /**
+   * Renames an agent (an admin, or the Human who created it). The new name meets the name rule like any new name and is
+   * unique (claimName); the old one is released (the agent's messages show its current name, by id).
+   */
   async renameAgent(actor: Actor, memberId: string, input: { name: string }): Promise<MemberDto> {
-    const name = checkName(input.name, MEMBER_NAME);
+    const name = checkNewName(checkName(input.name, MEMBER_NAME));
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
       await requireAdminOrCreator(sql, actor, memberId, 'rename agents');
       if (!target || target.kind !== 'agent') throw new AppError('not_found', 'agent not found');
-      const key = await claimName(sql, name, memberId);
-      await sql.run('UPDATE members SET name = ?, name_key = ? WHERE id = ?', [name, key, memberId]);
+      const claim = await claimName(sql, name, memberId);
+      await sql.run('UPDATE members SET name = ?, name_key = ?, name_skeleton = ? WHERE id = ?', [name, claim.key, claim.skeleton, memberId]);
       return memberDto({ ...target, name });
     });
   }
@@ -183,13 +189,41 @@ export class Members {
         await sql.run('DELETE FROM channel_members WHERE member_id = ?', [id]);
       }
       await stopWhatTheyOwn(sql, this.deps.ids, ids, actor.id, now);
+      await revokeInvitesOf(sql, ids, now);
       return { removed: ids };
     });
   }
 
+  /**
+   * Owner only: makes a person an admin or a plain member. The owner's own role never changes; a demoted admin's open
+   * invites are revoked in the same transaction.
+   */
+  async setRole(actor: Actor, memberId: string, role: 'admin' | 'member'): Promise<MemberDto> {
+    // Security invariant: only the owner grants or takes the admin role.
+    requireOwner(actor, 'change roles');
+    return this.deps.store.tx(async (sql) => {
+      const target = await memberById(sql, memberId);
+      if (!target) throw new AppError('not_found', 'member not found');
+      if (target.role === 'owner') throw new AppError('denied', "the workspace owner's role cannot change");
+      if (target.kind !== 'human') throw new AppError('validation_failed', 'only a person has a role; an agent acts within the role of the person who added it');
+      const admin = role === 'admin' ? 1 : 0;
+      await sql.run('UPDATE members SET admin = ? WHERE id = ?', [admin, memberId]);
+      if (!admin) await revokeInvitesOf(sql, [memberId], this.deps.clock.now());
+      return memberDto({ ...target, admin });
+    });
+  }
+
   /** Owner or admin: a one-time, expiring invite code for a new Human member. */
-  invite(actor: Actor, input: { name: string; role?: 'member' | 'admin' }): Promise<InviteCreated> {
+  invite(actor: Actor, input: { name: string; role?: 'member' | 'admin'; expires?: string }): Promise<InviteCreated> {
     return new Invites(this.deps).create(actor, input);
+  }
+
+  listInvites(actor: Actor, input: { limit?: number; cursor?: string }): Promise<InvitePage> {
+    return new Invites(this.deps).list(actor, input);
+  }
+
+  revokeInvite(actor: Actor, inviteId: string): Promise<InviteDto> {
+    return new Invites(this.deps).revoke(actor, inviteId);
   }
 
   /** No credential needed: the code is the credential. Creates a new Human member with its own server credential. */

@@ -6,7 +6,7 @@ import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../channel/target.js';
 import { checkText, clipText } from '../../shared/bounds.js';
-import { MEMBER_NAME } from '../member/contract.js';
+import { shownName } from '../member/names.js';
 import { Attachments, checkAttachmentIds } from './attachments.js';
 import { ATTACHMENT_NAME, CONTENT, CONTENT_TYPE_MAX, EMOJI, MAX_ATTACHMENTS, MAX_REACTIONS, type AttachmentMeta, type MessageDto, type MessagePage, type ReactionDto } from './contract.js';
 import { markPending } from '../turn/service.js';
@@ -21,9 +21,10 @@ interface MessageRow {
   created_at: number;
   author_name: string;
   author_kind: 'human' | 'agent';
+  author_removed_at: number | null;
 }
 
-const MESSAGE_COLS = 'm.id, m.target, m.author_id, m.content, m.reply_to, m.created_at, a.name AS author_name, a.kind AS author_kind';
+const MESSAGE_COLS = 'm.id, m.target, m.author_id, m.content, m.reply_to, m.created_at, a.name AS author_name, a.kind AS author_kind, a.removed_at AS author_removed_at';
 const MESSAGE_FROM = 'messages m JOIN members a ON a.id = m.author_id';
 const SELECT_MESSAGE = `SELECT ${MESSAGE_COLS} FROM ${MESSAGE_FROM}`;
 
@@ -86,7 +87,7 @@ async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
   return rows.map((r) => ({
     id: r.id,
     target: r.target,
-    author: { id: r.author_id, name: clipText(r.author_name, MEMBER_NAME.bytes), kind: r.author_kind },
+    author: { id: r.author_id, name: shownName(r.author_name, r.author_id, r.author_removed_at), kind: r.author_kind },
     content: clipText(r.content, CONTENT.bytes),
     replyTo: r.reply_to,
     createdAt: iso(r.created_at),

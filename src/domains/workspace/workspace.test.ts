@@ -76,8 +76,8 @@ test('member walks with random page sizes equal the full scan in name ASC, membe
 });
 
 test('each member shows its role: the owner, an admin who joined by invite, a plain member and agents', async () => {
-  const admin = await t.client.join((await t.owner.members.invite({ name: 'Role Admin', role: 'admin' })).code);
-  const plain = await t.client.join((await t.owner.members.invite({ name: 'Role Member' })).code);
+  const admin = await t.client.join((await t.owner.members.invite({ name: 'Role-Admin', role: 'admin' })).code);
+  const plain = await t.client.join((await t.owner.members.invite({ name: 'Role-Member' })).code);
   const roles = new Map<string, string>();
   for (let cursor: string | undefined, p; (p = await alice.workspace.members({ limit: 100, ...(cursor ? { cursor } : {}) })); cursor = p.nextCursor) {
     for (const m of p.members) roles.set(m.memberId, m.role);
