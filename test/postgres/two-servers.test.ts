@@ -151,7 +151,7 @@ test('bootstrap racing on two servers over a fresh database creates one workspac
   const cx = new ServerClient({ baseUrl: x.url });
   const cy = new ServerClient({ baseUrl: y.url });
   try {
-    const boots = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? cx : cy).bootstrap(TEST_ADMIN_TOKEN, { ownerName: `Owner ${i}` })));
+    const boots = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? cx : cy).bootstrap(TEST_ADMIN_TOKEN, { ownerName: `Owner-${i}` })));
     const created = boots.filter((r) => r.created);
     assert.equal(created.length, 1, 'exactly one bootstrap created the workspace');
     assert.ok(created[0]!.ownerCredential);
