@@ -10,6 +10,8 @@ import type { TurnJournal, TurnRow } from '../sessions/journal.js';
 import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from './profiles.js';
 import { type AgentIndex, type AgentView } from './agent-index.js';
 import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
+import { assertProfileOutsideHome } from './home-wall.js';
+import { assertProviderSettings } from './provider-check.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
 export type OwnerAgentView = AgentView & { id: string };
@@ -30,6 +32,8 @@ export interface OwnerServiceDeps {
   status: () => Promise<Record<string, unknown>>;
   stop: () => Promise<void>;
   generalChannel: string;
+  /** The AgentTeam home: no workdir or allowed path may reach it. */
+  home: string;
 }
 
 export class OwnerService {
@@ -41,6 +45,12 @@ export class OwnerService {
 
   stop(): Promise<void> {
     return this.deps.stop();
+  }
+
+  /** Input checks before anything is created or stored: provider settings, and the home wall for paths. */
+  private checkConfig(c: AgentConfigInput): void {
+    assertProviderSettings(c);
+    assertProfileOutsideHome(c, this.deps.home);
   }
 
   private view(id: string): OwnerAgentView {
@@ -67,6 +77,7 @@ export class OwnerService {
     if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const patch: ProfilePatch = { ...input };
     if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
+    this.checkConfig(patch);
     // The server member is renamed first (its messages show the new name); a refusal there changes nothing here, and a
     // refusal here renames it back.
     const renamed = input.name !== undefined && input.name !== p.name;
@@ -108,6 +119,7 @@ export class OwnerService {
   async addAgent(input: { name: string; runtime?: RuntimeKindName; workdir?: string; command?: string[] } & AgentConfigInput): Promise<OwnerAgentView> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const workdir = input.workdir === undefined ? undefined : checkedWorkdir(input.workdir);
+    this.checkConfig({ ...input, workdir });
     const api = this.deps.owner();
     // Keyed, so a failover retry to another server process replays instead of creating a second agent; the receipt
     // holding the agent's credential is sealed with this member's own credential (server idempotency.ts).
@@ -184,6 +196,7 @@ export class OwnerService {
     if (!agent) throw new AppError('not_found', `no agent named ${input.agent}; add it with: agentteam agent add --name ${input.agent}`);
     if (agent.enabled === false) throw new AppError('conflict', `agent ${agent.name} is disabled; enable it with: agentteam agent enable ${agent.name}`);
     const workdir = checkedWorkdir(input.workdir ?? process.cwd());
+    assertProfileOutsideHome({ workdir, allowedPaths: agent.allowedPaths }, this.deps.home);
     const runtime = input.runtime ?? agent.runtime;
     if (input.detach) {
       const run = await this.deps.launcher.launch({ agent, runtime, workdir, command: input.command });
