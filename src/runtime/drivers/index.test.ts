@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync as mkdtempRaw, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { DRIVERS, prepareRuntime, RUNTIME_KINDS, type RuntimeKind } from './index.js';
 
@@ -280,9 +280,13 @@ test('every driver with a permission config denies the home there: Claude deny r
   const perm = (readJson(oc.envAdd!.OPENCODE_CONFIG!) as { permission: Record<string, Record<string, string>> }).permission;
   for (const tool of ['read', 'edit', 'list', 'glob', 'grep', 'external_directory']) {
     const rules = Object.entries(perm[tool]!);
-    assert.deepEqual(rules.slice(0, 2), [[home, 'deny'], [`${home}/*`, 'deny']], tool);
-    // The own clone comes after the deny (the last match wins) with OpenCode's defaults.
-    assert.deepEqual(rules.slice(2).map(([k]) => k), [mem, `${mem}/*`], tool);
+    // Absolute, and relative to the workdir and each of its ancestors (read/edit match paths relative to the worktree).
+    const rel = relative(tmpdir(), home);
+    for (const k of [home, `${home}/*`, rel, `${rel}/*`, home.slice(1), `${home.slice(1)}/*`]) assert.equal(perm[tool]![k], 'deny', `${tool} ${k}`);
+    // The own clone comes after every deny (the last match wins) with OpenCode's defaults.
+    const firstClone = rules.findIndex(([k]) => k.endsWith(join('memory', 'agt_me')) || k.endsWith(join('memory', 'agt_me', '*')));
+    assert.ok(firstClone > 0 && rules.slice(firstClone).every(([k, v]) => k.includes(join('memory', 'agt_me')) && v !== 'deny'), `${tool}: ${JSON.stringify(rules)}`);
+    assert.ok(rules.slice(0, firstClone).every(([, v]) => v === 'deny'));
   }
   assert.equal(perm.bash![`*${home}*`], 'deny');
   assert.equal(perm.bash!['agentteam exec *'], 'allow');
