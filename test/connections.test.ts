@@ -1,6 +1,7 @@
 // End-to-end: unauthenticated connections are bounded on the daemon's and the embedded server's listeners (real sockets).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { TestDaemon, cliJson } from './harness.js';
 
@@ -157,4 +158,71 @@ test('oversized headers and URLs get 431 on both listeners (failed before: a 400
     const url = await fetch(`http://127.0.0.1:${port}/v1/server?${'q'.repeat(20_000)}`).then((r) => r.status, () => 0);
     assert.equal(url, 431, `port ${port}`);
   }
+});
+
+/** The daemon process's own read counter (bytes its read syscalls returned, sockets included): Linux /proc/<pid>/io rchar. */
+const rchar = (pid: number) => Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
+const FLOOD_CAP = 256 * 1024 * 1024;
+
+/**
+ * A client that never reads the answer: writes `head`, then (after `waitMs`) body bytes as fast as the socket takes
+ * them, until the peer closes the connection or FLOOD_CAP is written. Resolves with what it wrote and whether it closed.
+ */
+function flood(port: number, head: string, opts: { waitMs?: number; chunked?: boolean } = {}): Promise<{ written: number; closed: boolean }> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.pause(); // never reads what the daemon answers
+    const raw = Buffer.alloc(256 * 1024, 0x20);
+    const chunk = opts.chunked ? Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, Buffer.from('\r\n')]) : raw;
+    let written = 0;
+    let closed = false;
+    const pump = () => {
+      while (!closed && written < FLOOD_CAP) {
+        written += chunk.length;
+        if (!s.write(chunk)) return void s.once('drain', pump);
+      }
+      if (!closed) s.destroy();
+    };
+    s.on('connect', () => {
+      s.write(head);
+      setTimeout(pump, opts.waitMs ?? 0);
+    });
+    s.on('error', () => undefined); // EPIPE/ECONNRESET once the daemon closed: expected
+    s.on('close', () => {
+      const byPeer = written < FLOOD_CAP;
+      closed = true;
+      resolve({ written, closed: byPeer });
+    });
+  });
+}
+
+test('after a refusal (403, 404, 413, 408, 400) nothing more is read from the socket, even from a client that never reads the answer and keeps sending; it is closed', async () => {
+  const h = (port: number, method: string, path: string, headers: Record<string, string>) =>
+    `${method} ${path} HTTP/1.1\r\n${Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const big = { 'content-length': String(1024 * 1024 * 1024) };
+  const chunked = { 'transfer-encoding': 'chunked' };
+  const owner = { authorization: `Bearer ${d.ownerToken()}` };
+  const cases: Array<[string, number, string, { waitMs?: number; chunked?: boolean }]> = [
+    ['daemon 403 (no token)', d.port, h(d.port, 'POST', '/api/daemon/messages', big), {}],
+    ['daemon exec 403', d.port, h(d.port, 'POST', `/api/internal/exec/servers/${serverId}/agents/agt_x/task/create`, { ...big, authorization: 'Bearer atx_wrong' }), {}],
+    ['daemon 404', d.port, h(d.port, 'POST', '/no/such/route', big), {}],
+    ['server 403', serverPort, h(serverPort, 'POST', '/v1/messages', big), {}],
+    // Owner-authenticated: the declared length is over the 1 MiB cap (413 before the body), or the chunked body crosses it.
+    ['daemon 413 (declared)', d.port, h(d.port, 'POST', '/api/daemon/messages', { ...big, ...owner }), {}],
+    ['daemon 413 (chunked)', d.port, h(d.port, 'POST', '/api/daemon/messages', { ...chunked, ...owner }), { chunked: true }],
+    // 408: one chunk, then nothing past the 5 s body deadline, then the flood.
+    ['daemon 408', d.port, `${h(d.port, 'POST', '/api/daemon/messages', { ...chunked, ...owner })}1\r\n{\r\n`, { waitMs: 6_500, chunked: true }],
+    // 400: a malformed chunk size is a parse error (clientError).
+    ['daemon 400', d.port, `${h(d.port, 'POST', '/api/daemon/messages', { ...chunked, ...owner })}zz\r\n`, {}],
+  ];
+  const failed: string[] = [];
+  for (const [name, port, head, opts] of cases) {
+    const before = rchar(d.pid);
+    const r = await flood(port, head, opts);
+    const read = rchar(d.pid) - before;
+    // The body cap (1 MiB) and the kernel's socket buffers bound it; reading on would take all 256 MiB.
+    if (read >= 8 * 1024 * 1024) failed.push(`${name}: the daemon read ${read} bytes of ${r.written} sent`);
+    if (!r.closed) failed.push(`${name}: the connection was not closed (${r.written} bytes written)`);
+  }
+  assert.deepEqual(failed, []);
 });

@@ -121,7 +121,7 @@ test('the safe projection: key configured as a boolean, header names normalized,
   });
   const v = projectAgent(p, { runtimeLive: true, turnLive: false });
   assert.deepEqual(v, {
-    agentId: 'mem_x', name: 'n-mem_x', runtime: 'claude', enabled: true, model: 'm1', baseUrl: 'https://api.example.com:8443/v1',
+    agentId: 'mem_x', name: 'n-mem_x', runtime: 'claude', enabled: true, model: 'm1', baseUrl: 'https://api.example.com:8443',
     apiKeyConfigured: true, headerNames: ['accept', 'x-api-token'], filesystemPolicy: { allowedPathCount: 2 }, session: { runtimeLive: true, turnLive: false },
   });
   assert.doesNotMatch(JSON.stringify(v), /SECRET|cred-/);
@@ -130,6 +130,7 @@ test('the safe projection: key configured as a boolean, header names normalized,
   assert.equal(safeBaseUrl('not a url'), undefined);
   assert.equal(safeBaseUrl('file:///etc/passwd'), undefined);
   assert.equal(safeBaseUrl('http://h/'), 'http://h');
+  assert.equal(safeBaseUrl('https://h:8443/app;jsessionid=SECRET/v1'), 'https://h:8443');
   assert.equal(normalizeHeaderNames(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`h${i}`, 'v']))).length, 32);
   assert.equal(projectAgent(agent('mem_z', 'command', { allowedPaths: Array.from({ length: 5000 }, (_, i) => `/p${i}`) }), idle).filesystemPolicy.allowedPathCount, 1000);
 });

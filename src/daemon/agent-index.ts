@@ -35,7 +35,7 @@ export interface AgentView {
   session: LiveState;
 }
 
-/** Strips userinfo, query and fragment; anything that is not an http(s) URL is not projected at all. */
+/** Scheme, host and port only; anything that is not an http(s) URL is not projected at all. */
 export function safeBaseUrl(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   let u: URL;
@@ -45,8 +45,8 @@ export function safeBaseUrl(raw: string | undefined): string | undefined {
     return undefined;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
-  // Security invariant: userinfo, query and fragment may hold credentials; they never leave the daemon.
-  return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  // Security invariant: userinfo, path (`;jsessionid=…`), query and fragment may hold credentials; they never leave the daemon.
+  return `${u.protocol}//${u.host}`;
 }
 
 export function normalizeHeaderNames(headers: Record<string, string> | undefined): string[] {

@@ -1,6 +1,8 @@
 // Composition root: wires every part of the daemon once (home, lock, server, authorization store, routes) and owns shutdown.
 import { randomBytes } from 'node:crypto';
-import { unlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
@@ -191,6 +193,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().flatMap((p) => [p.credential, ...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers ?? {})])],
       log: log.child({ component: 'runtime' }),
       memory,
+      home: paths.root,
     });
     // Turn feeds long-poll on their own connection pool, so many hosted agents never starve tool calls of sockets.
     const feedClient = clientFor(link, 15_000);
@@ -203,6 +206,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     };
     const journal = new TurnJournal(paths.sessions);
     cleanups.unshift(() => journal.close());
+    // An agent with no workdir runs its turns in an empty private folder of this daemon run, never in the home.
+    const defaultWorkdir = mkdtempSync(join(tmpdir(), 'agentteam-workdir-'));
+    cleanups.unshift(() => rmSync(defaultWorkdir, { recursive: true, force: true }));
     const engine = new TurnEngine(
       {
         journal,
@@ -211,7 +217,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         agents: () => profiles.list(),
         agent: (id) => profiles.get(id),
         apiOf: feedApiOf,
-        run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir: paths.root }),
+        run: turnRunner({ launcher, compiler: new PromptCompiler(mcpHandler), defaultWorkdir }),
         killOrphan,
       },
       opts.turns,
@@ -268,6 +274,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       journal,
       onAgentAdded: (p) => engine.follow(p),
       generalChannel: GENERAL,
+      home: paths.root,
       stop,
       link: () => ({ mode, urls: link.urls, ...(link.caFile ? { caFile: link.caFile } : {}) }),
       status: async () => {

@@ -14,6 +14,8 @@ import { OwnerChannels } from './owner-channels.js';
 import type { MemberDto } from '../domains/member/contract.js';
 import { checkNewName } from '../domains/member/name-rule.js';
 import { joinCommand, type ServerLinkView } from './join-command.js';
+import { assertProfileOutsideHome } from './home-wall.js';
+import { assertProviderSettings } from './provider-check.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */
 export type OwnerAgentView = AgentView & { id: string };
@@ -36,6 +38,8 @@ export interface OwnerServiceDeps {
   /** The server this daemon uses: embedded (loopback only) or remote URLs, and the CA file it trusts, if any. */
   link: () => ServerLinkView;
   generalChannel: string;
+  /** The AgentTeam home: no workdir or allowed path may reach it. */
+  home: string;
 }
 
 export class OwnerService {
@@ -52,6 +56,12 @@ export class OwnerService {
 
   stop(): Promise<void> {
     return this.deps.stop();
+  }
+
+  /** Input checks before anything is created or stored: provider settings, and the home wall for paths. */
+  private checkConfig(c: AgentConfigInput): void {
+    assertProviderSettings(c);
+    assertProfileOutsideHome(c, this.deps.home);
   }
 
   private view(id: string): OwnerAgentView {
@@ -78,6 +88,7 @@ export class OwnerService {
     if (input.name !== undefined && input.name !== p.name && this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const patch: ProfilePatch = { ...input };
     if (input.workdir !== undefined) patch.workdir = checkedWorkdir(input.workdir);
+    this.checkConfig(patch);
     // The server member is renamed first (its messages show the new name); a refusal there changes nothing here, and a
     // refusal here renames it back.
     const renamed = input.name !== undefined && input.name !== p.name;
@@ -119,6 +130,7 @@ export class OwnerService {
   async addAgent(input: { name: string; runtime?: RuntimeKindName; workdir?: string; command?: string[] } & AgentConfigInput): Promise<OwnerAgentView> {
     if (this.deps.profiles.find(input.name)) throw new AppError('conflict', `an agent named ${input.name} already exists`);
     const workdir = input.workdir === undefined ? undefined : checkedWorkdir(input.workdir);
+    this.checkConfig({ ...input, workdir });
     const api = this.deps.owner();
     // Keyed, so a failover retry to another server process replays instead of creating a second agent; the receipt
     // holding the agent's credential is sealed with this member's own credential (server idempotency.ts).
@@ -219,6 +231,7 @@ export class OwnerService {
     if (!agent) throw new AppError('not_found', `no agent named ${input.agent}; add it with: agentteam agent add --name ${input.agent}`);
     if (agent.enabled === false) throw new AppError('conflict', `agent ${agent.name} is disabled; enable it with: agentteam agent enable ${agent.name}`);
     const workdir = checkedWorkdir(input.workdir ?? process.cwd());
+    assertProfileOutsideHome({ workdir, allowedPaths: agent.allowedPaths }, this.deps.home);
     const runtime = input.runtime ?? agent.runtime;
     if (input.detach) {
       const run = await this.deps.launcher.launch({ agent, runtime, workdir, command: input.command });

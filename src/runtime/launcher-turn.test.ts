@@ -1,8 +1,9 @@
 // Tests a turn launch end to end in process: the plan's stdin is written then closed, AGENTTEAM_TURN_* sit beside the
 // canonical variables, the current turn is session metadata only while the process lives, and a missing command is classified.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import pino from 'pino';
 import { buildRuntimeCatalog } from '../catalog/index.js';
@@ -30,6 +31,7 @@ const ECHO = `let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const e=pr
 
 function launcher() {
   const kit = makeStore();
+  const home = mkdtempSync(join(tmpdir(), 'lt-home-'));
   const runtimesDir = join(kit.home, 'run', 'runtimes');
   mkdirSync(runtimesDir, { recursive: true });
   const metadata = new RecordingMetadata();
@@ -42,8 +44,9 @@ function launcher() {
     catalog: () => buildRuntimeCatalog(),
     log: pino({ level: 'silent' }),
     metadata,
+    home,
   });
-  return { l, metadata, kit };
+  return { l, metadata, kit, home };
 }
 
 test('a command turn gets the prompt on stdin (then EOF) and its exact target in AGENTTEAM_TURN_*; metadata lives as long as the process', async () => {
@@ -77,4 +80,28 @@ test('a missing command is runtime_missing and leaves no live authorization or m
   assert.equal(kit.store.stats().authorizations, 0);
   const none = await l.runTurn({ agent, runtime: 'command', workdir: kit.home, command: [], turn: { input, meta } }, 60_000);
   assert.equal(none.failure?.kind, 'runtime_missing');
+});
+
+test('the home wall at every start: a workdir or allowed path that is, contains or sits inside the home (a link too) never launches, and no authorization is issued', async () => {
+  const { l, metadata, kit, home } = launcher();
+  mkdirSync(join(home, 'profiles'), { recursive: true });
+  const link = join(kit.home, 'link-to-home');
+  symlinkSync(home, link);
+  const cases: Array<[Partial<AgentProfile>, string, RegExp]> = [
+    [{}, home, /^workdir is the AgentTeam home/],
+    [{}, dirname(home), /^workdir contains the AgentTeam home/],
+    [{}, join(home, 'profiles'), /^workdir is inside the AgentTeam home/],
+    [{}, link, /^workdir is the AgentTeam home/],
+    [{ allowedPaths: ['/usr', join(link, 'not-yet', 'there')] }, kit.home, /^allowedPaths\[1\] is inside the AgentTeam home/],
+  ];
+  for (const [extra, workdir, why] of cases) {
+    const run = await l.runTurn({ agent: { ...agent, ...extra }, runtime: 'command', workdir, command: [process.execPath, '-e', ECHO], turn: { input, meta } }, 60_000);
+    assert.equal(run.failure?.kind, 'start_failed', workdir);
+    assert.match(run.failure!.message, why);
+    assert.ok(!run.failure!.message.includes(home), 'the error names the field, not the path');
+    await assert.rejects(l.launch({ agent: { ...agent, ...extra }, runtime: 'command', workdir, command: ['true'] }), (e: Error) => why.test(e.message));
+  }
+  assert.equal(metadata.events.length, 0);
+  assert.equal(kit.store.stats().authorizations, 0);
+  assert.equal(l.list().length, 0);
 });

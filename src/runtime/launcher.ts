@@ -8,6 +8,7 @@ import { assembleRuntimeEnv } from '../authz/env.js';
 import { providerEnv } from './provider-env.js';
 import type { RuntimeAuthorizationStore } from '../authz/store.js';
 import { ensurePrivateDir } from '../daemon/home.js';
+import { assertProfileOutsideHome } from '../daemon/home-wall.js';
 import { MEMORY_DIR_ENV } from '../memorysearch/clone.js';
 import { writeMemorySkill } from '../memorysearch/skill.js';
 import type { AgentProfile, RuntimeKindName } from '../daemon/profiles.js';
@@ -78,6 +79,8 @@ export interface LauncherDeps {
   memory?: { ensure(agentId: string): { dir: string; git: boolean } };
   /** Stop grace and shutdown bounds run on this clock; the system clock by default. */
   clock?: Clock;
+  /** The AgentTeam home: checked against every launch's workdir and allowed paths, and denied in each runtime's config. */
+  home: string;
 }
 
 /** Stdout kept per turn for the driver's resumeIdFrom: the head and the tail (a runtime's session id is in one of them). */
@@ -146,6 +149,8 @@ export class RuntimeLauncher {
 
   private async start(req: LaunchRequest, sink?: (e: RunEvent) => void): Promise<{ record: RunRecord; plan: RuntimePlan; exited: Promise<void> }> {
     const { deps } = this;
+    // Checked at every start, so a profile written earlier or edited by hand cannot run inside or around the home.
+    assertProfileOutsideHome({ workdir: req.workdir, allowedPaths: req.agent.allowedPaths }, deps.home);
     const runId = newId('run');
     const serverId = deps.serverId();
     const gen = (this.generations.get(req.agent.id) ?? 0) + 1;
@@ -187,7 +192,7 @@ export class RuntimeLauncher {
         if (!clone.git) deps.log.warn({ agentId: req.agent.id }, 'git is not installed: the memory clone is a plain folder');
         installSkill(req.runtime, req.workdir, deps.log);
       }
-      plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env, ...(req.turn ? { turn: req.turn.input } : {}) });
+      plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env, home: deps.home, ...(req.turn ? { turn: req.turn.input } : {}) });
       // plan.envAdd (e.g. AGENTTEAM_TURN_*) is appended after the scrubbed, canonical env.
       child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}), ...providerEnv(req.agent) }, stdin: plan.stdin });
     } catch (e) {

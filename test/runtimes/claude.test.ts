@@ -8,11 +8,11 @@
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
+import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, isolatedEnv, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
 import { scriptOneCall, startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
 import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
@@ -226,5 +226,54 @@ test("README example `runtime start --agent demo --runtime claude -- claude -p '
     assert.equal((await findMessage(rd, 'channel:general', send.input.content))?.author.name, 'demo');
   } finally {
     model.script = undefined;
+  }
+});
+
+test('claude turn whose workdir holds an AgentTeam home (as `agent add` from ~ did): a scripted Read, Write and Bash of the home secrets are denied by the driver\'s deny rules; the token reaches neither the model nor anything posted', async (t) => {
+  const creds = await holdCredentials(rd, 'clhome');
+  const cwd = workdir();
+  const home = join(cwd, '.agentteam');
+  mkdirSync(home, { mode: 0o700 });
+  const secret = 'ato_PLANTED-owner-token-claude-5c1e';
+  writeFileSync(join(home, 'owner.token'), `${secret}\n`, { mode: 0o600 });
+  writeFileSync(join(home, 'owner.json'), JSON.stringify({ credential: secret }), { mode: 0o600 });
+  const read = { id: 'toolu_home_read', name: 'Read', input: { file_path: join(home, 'owner.token') } };
+  // Claude 2.1.328 offers no Grep/Glob tool (search runs through Bash); Write is covered by the Edit deny rules.
+  const write = { id: 'toolu_home_write', name: 'Write', input: { file_path: join(home, 'owner.token'), content: 'ato_replaced\n' } };
+  const cat = { id: 'toolu_home_cat', name: 'Bash', input: { command: `cat ${join(home, 'owner.json')}`, description: 'read the owner file' } };
+  const search = { id: 'toolu_home_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_send', max_results: 1 } };
+  const send = { id: 'toolu_home_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'home read:' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  // The model posts whatever its three reads returned (as the attack did).
+  const leak = (b: ModelRequest) => JSON.stringify(toolResults(b).filter((r) => [read.id, write.id, cat.id].includes(r.tool_use_id)).map((r) => r.content)).slice(0, 2000);
+  model.script = scriptSteps([
+    { call: read, offered: offers('Read') },
+    { call: write, offered: offers('Write') },
+    { call: cat, offered: offers('Bash') },
+    { call: search, offered: offers('ToolSearch') },
+    { call: send, offered: (b) => toolResults(b).some((r) => r.tool_use_id === search.id), build: (b, c) => ({ ...c, input: { ...(c.input as object), content: `home read: ${leak(b)}` } }) },
+  ]);
+  try {
+    const run = await runTurn('claude', creds, turnInput('AGENTTEAM-HOME-claude'), MODEL_ENV_FOR(model), DEADLINE_MS, { env: isolatedEnv().env, cwd }, home);
+    const r = await run.p.done;
+    assert.equal(r.code, 0, `claude turn failed; stderr: ${run.p.stderr().slice(-800)}`);
+    for (const c of [read, write, cat]) {
+      const res = await model.waitForToolResult(c.id, 1);
+      t.diagnostic(`claude ${c.name} of the home: ${JSON.stringify(res).slice(0, 240)}`);
+      assert.ok(!JSON.stringify(res).includes(secret), `${c.name} returned the owner token`);
+    }
+    assert.equal((await model.waitForToolResult(read.id, 1)).is_error, true, 'Read of owner.token was not denied');
+    assert.equal((await model.waitForToolResult(cat.id, 1)).is_error, true, 'cat of owner.json was not denied');
+    assert.equal((await model.waitForToolResult(write.id, 1)).is_error, true, 'Write of owner.token was not denied');
+    assert.equal(readFileSync(join(home, 'owner.token'), 'utf8'), `${secret}\n`);
+    assert.ok(!model.requests.some((q) => JSON.stringify(q.body).includes(secret)), 'the owner token reached the model');
+    assert.notEqual((await model.waitForToolResult(send.id, 1)).is_error, true);
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const posted = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.author.name === 'clhome' && m.content.startsWith('home read:'));
+    assert.ok(posted, 'the scripted message_send did not post');
+    assert.ok(!posted.content.includes(secret), 'the owner token was posted');
+  } finally {
+    model.script = undefined;
+    await creds.release();
   }
 });

@@ -219,6 +219,46 @@ test('codex turn via app-server (default model, code mode): developer instructio
   }
 });
 
+test('codex turn with the daemon home denied in its permission profile: `cat` of owner.token and owner.json fail in the sandbox while agentteam exec and the Memory clone still work; the token reaches neither the model nor anything posted', async (t) => {
+  const creds = await holdCredentials(rd, 'cxhome');
+  const home = rd.d.home;
+  const secret = rd.d.ownerToken();
+  const js = [
+    `let tok; try { tok = await tools.exec_command({ cmd: ${JSON.stringify(`cat ${join(home, 'owner.token')}; cat ${join(home, 'owner.json')}; ls ${join(home, 'run', 'credentials')}`)} }); } catch (e) { tok = { failed: String(e) }; }`,
+    'text(JSON.stringify({ tok }));',
+    `const made = await tools.exec_command({ cmd: "agentteam exec task create '{\\"title\\":\\"home denied (codex)\\"}'" });`,
+    'text(JSON.stringify({ made }));',
+    `let mem; try { mem = await tools.exec_command({ cmd: ${JSON.stringify(MEM_WRITE)} }); } catch (e) { mem = { failed: String(e) }; }`,
+    'text(JSON.stringify({ mem }));',
+    // The model posts what its read returned (as the attack did).
+    'const sent = await tools.agentteam__message_send({ target: "channel:general", content: "home read: " + JSON.stringify(tok).slice(0, 1500) });',
+    'text(JSON.stringify({ sent }));',
+  ].join('\n');
+  const call = { id: 'call_codex_home', name: 'exec', custom: true, input: js };
+  model.script = scriptSteps([{ call, offered: (b) => JSON.stringify(b.input ?? '').includes('"name":"exec"') }]);
+  const { env } = isolatedEnv();
+  writeCaptureProvider(env.CODEX_HOME!);
+  try {
+    const run = await runTurn('codex', creds, turnInput('AGENTTEAM-HOME-codex'), { CAPTURE_MODEL_KEY: 'not-a-key' }, DEADLINE_MS, { env, cwd: workdir() }, home);
+    const r = await run.p.done;
+    assert.equal(r.code, 0, `codex turn failed; stdout: ${run.p.stdout().slice(-400)} stderr: ${run.p.stderr().slice(-800)}`);
+    const out = JSON.stringify((await model.waitForToolResult(call.id, 1)).content).replace(/\\/g, '');
+    t.diagnostic(`codex exec script output: ${out.slice(0, 700)}`);
+    assert.ok(!out.includes(secret), 'the owner token was readable from the sandbox');
+    assert.match(out, /No such file or directory|Permission denied/);
+    assert.match(out, /"made":\{[^}]*"exit_code":0/, 'agentteam exec (its token folder) no longer works from the sandbox');
+    assert.equal(readFileSync(join(creds.env.AGENTTEAM_MEMORY_DIR!, 'notes', 'release.md'), 'utf8'), '- 2026-12-01: release notes task (codex)\n', `the Memory clone was not writable: ${out.slice(0, 800)}`);
+    assert.ok(!model.requests.some((q) => JSON.stringify(q.body).includes(secret)), 'the owner token reached the model');
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const posted = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.author.name === 'cxhome' && m.content.startsWith('home read:'));
+    assert.ok(posted, 'the scripted message_send did not post');
+    assert.ok(!posted.content.includes(secret), 'the owner token was posted');
+  } finally {
+    model.script = undefined;
+    await creds.release();
+  }
+});
+
 test("README example `runtime start --agent demo --runtime codex -- codex exec 'read #general and answer there'` reads and answers in #general as written", async () => {
   await readmeSetup(rd);
   writeCaptureProvider(rd.env.CODEX_HOME!);

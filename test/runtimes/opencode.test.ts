@@ -7,10 +7,12 @@
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cliJson } from '../harness.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, plain, runBounded, workdir } from './harness.js';
-import { scriptOneCall, startModelCapture, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, isolatedEnv, plain, runBounded, workdir } from './harness.js';
+import { scriptOneCall, startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
 import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
@@ -133,6 +135,50 @@ test('opencode turn (default model and settings): instructions reach the model; 
     const resumed = model.requests.slice(before).find((q) => offers('bash')(q.body));
     assert.ok(resumed && JSON.stringify(resumed.body.messages).includes(send.input.content), 'the resumed session lost the first turn');
     assert.equal(next.plan.resumeIdFrom?.(next.p.stdout()), sessionId);
+  } finally {
+    model.script = undefined;
+    await creds.release();
+  }
+});
+
+test('opencode turn whose workdir holds an AgentTeam home (as `agent add` from ~ did): read of owner.token and bash `cat` of owner.json are denied by the driver\'s rules; agentteam exec still works; the token reaches neither the model nor anything posted', async (t) => {
+  const creds = await holdCredentials(rd, 'ochome');
+  // Inside the workdir, where OpenCode's own defaults allow every read (outside it, external_directory asks and a run stops).
+  const cwd = workdir();
+  const home = join(cwd, '.agentteam');
+  mkdirSync(home, { mode: 0o700 });
+  const secret = 'ato_PLANTED-owner-token-opencode-8d2f';
+  writeFileSync(join(home, 'owner.token'), `${secret}\n`, { mode: 0o600 });
+  writeFileSync(join(home, 'owner.json'), JSON.stringify({ credential: secret }), { mode: 0o600 });
+  const read = { id: 'toolu_oc_home_read', name: 'read', input: { filePath: join(home, 'owner.token') } };
+  const cat = { id: 'toolu_oc_home_cat', name: 'bash', input: { command: `cat ${join(home, 'owner.json')}`, description: 'read the owner file' } };
+  const exec = { id: 'toolu_oc_home_exec', name: 'bash', input: { command: `agentteam exec task create '{"title":"home denied (opencode)"}'`, description: 'create the task' } };
+  const send = { id: 'toolu_oc_home_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'home read:' } };
+  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
+  // The model posts what its reads returned (as the attack did).
+  const leak = (b: ModelRequest) => JSON.stringify(toolResults(b).filter((r) => [read.id, cat.id].includes(r.tool_use_id)).map((r) => r.content)).slice(0, 1500);
+  model.script = scriptSteps([
+    { call: read, offered: offers('read') },
+    { call: cat, offered: offers('bash') },
+    { call: exec, offered: offers('bash') },
+    { call: send, offered: offers(send.name), build: (b, c) => ({ ...c, input: { ...(c.input as object), content: `home read: ${leak(b)}` } }) },
+  ]);
+  try {
+    const run = await runTurn('opencode', creds, turnInput('AGENTTEAM-HOME-opencode'), { ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url }, DEADLINE_MS, { env: isolatedEnv().env, cwd }, home);
+    const r = await run.p.done;
+    assert.equal(r.timedOut, false, `opencode turn did not finish; stderr: ${run.p.stderr().slice(-800)}`);
+    assert.equal(r.code, 0, run.p.stderr().slice(-800));
+    for (const c of [read, cat]) {
+      const res = await model.waitForToolResult(c.id, 1);
+      t.diagnostic(`opencode ${c.name} of the home: ${JSON.stringify(res).slice(0, 300)}`);
+      assert.ok(!JSON.stringify(res).includes(secret), `${c.name} returned the owner token`);
+    }
+    assert.match(JSON.stringify((await model.waitForToolResult(exec.id, 1)).content), /tsk[1-9]\d+/);
+    assert.ok(!model.requests.some((q) => JSON.stringify(q.body).includes(secret)), 'the owner token reached the model');
+    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
+    const posted = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.author.name === 'ochome' && m.content.startsWith('home read:'));
+    assert.ok(posted, 'the scripted message_send did not post');
+    assert.ok(!posted.content.includes(secret), 'the owner token was posted');
   } finally {
     model.script = undefined;
     await creds.release();

@@ -59,7 +59,8 @@ export interface TurnRun {
 
 /**
  * Prepares `kind` for `turn` through prepareRuntime and runs the plan with the credentials and `extraEnv`, in a fresh
- * throwaway HOME and workdir, or in `place` (a previous turn's, so the runtime finds its own session there).
+ * throwaway HOME and workdir, or in `place` (a previous turn's, so the runtime finds its own session there); `home` is
+ * the AgentTeam home the driver denies.
  */
 export async function runTurn(
   kind: RuntimeKind,
@@ -68,12 +69,14 @@ export async function runTurn(
   extraEnv: Record<string, string>,
   timeoutMs: number,
   place?: TurnRun['place'],
+  home?: string,
 ): Promise<TurnRun> {
   const base = place?.env ?? isolatedEnv().env;
   const cwd = place?.cwd ?? workdir();
   const { AGENTTEAM_BIN_DIR, ...injected } = creds.env;
   const env = { ...base, ...extraEnv, ...injected, PATH: `${AGENTTEAM_BIN_DIR}:${base.PATH}` };
-  const plan = await prepareRuntime(kind, { command: [], workdir: cwd, runDir: privateRunDir(), mcpUrl: creds.mcpUrl, env, turn });
+  // `home`: the AgentTeam home the driver denies in the runtime's own permissions (the launcher passes the daemon's).
+  const plan = await prepareRuntime(kind, { command: [], workdir: cwd, runDir: privateRunDir(), mcpUrl: creds.mcpUrl, env, turn, ...(home ? { home } : {}) });
   assert.ok(plan.command === process.execPath || plan.command.startsWith(CACHE_BIN), `unexpected turn command ${plan.command}`);
   const p = runBounded(plan.command, plan.args, { env: { ...env, ...(plan.envAdd ?? {}) }, cwd, timeoutMs, input: plan.stdin ?? '' });
   return { plan, p, place: { env: base, cwd } };

@@ -14,10 +14,26 @@
 // - `--append-system-prompt <prompt>` adds to Claude's own system prompt (keeps its tool guidance); `--output-format
 //   stream-json` needs `--verbose` with `-p` and prints `session_id` on its init and result lines; `--resume <id>`
 //   continues that session (`claude --help`).
+// - `--settings <file-or-json>` loads more settings (merged; deny lists of every layer apply, and a deny rule beats any
+//   allow). Its `permissions.deny` holds `Read(//abs)`/`Edit(//abs)` rules (`//` anchors at the filesystem root; Read rules
+//   cover Claude's file-reading tools, Edit rules every editing tool), so paths with spaces need no CLI escaping.
+import { assertRulePath, homeDenyPaths } from './home-deny.js';
 import { MCP_SERVER_NAME, MCP_TOKEN_ENV, MEMORY_DIR_ENV, type RuntimeDriver } from './types.js';
 import { lastJsonField } from './output.js';
 
 export const CLAUDE_MCP_CONFIG_FILE = 'claude-mcp.json';
+export const CLAUDE_SETTINGS_FILE = 'claude-settings.json';
+
+/**
+ * The deny rules for the AgentTeam home: every entry but this agent's Memory clone, each as itself, everything under it,
+ * and its `.tmp`/`-wal` siblings. Security invariant: Claude's file tools never read or edit the home's credentials.
+ */
+export function claudeHomeDeny(home: string | undefined, memoryDir: string | undefined): string[] {
+  if (!home) return [];
+  const paths = homeDenyPaths(home, [memoryDir]);
+  for (const p of paths) assertRulePath(p);
+  return paths.flatMap((p) => ['Read', 'Edit'].flatMap((tool) => [p, `${p}/**`, `${p}.*`, `${p}-*`].map((x) => `${tool}(/${x})`)));
+}
 
 /** Exactly the agentteam MCP tools and the `agentteam exec` commands; nothing else is pre-approved. */
 export const CLAUDE_ALLOWED_TOOLS = [`mcp__${MCP_SERVER_NAME}`, 'Bash(agentteam exec:*)'] as const;
@@ -60,7 +76,9 @@ export const claudeDriver: RuntimeDriver = {
     if (!own) return {};
     const file = await writeFile(CLAUDE_MCP_CONFIG_FILE, JSON.stringify(claudeMcpConfig(opts.mcpUrl), null, 2) + '\n');
     const memory = claudeMemoryRules(opts.env[MEMORY_DIR_ENV]);
-    const insertArgs = [`--mcp-config=${file}`, `--allowedTools=${[...CLAUDE_ALLOWED_TOOLS, ...memory.allow].join(',')}`, ...memory.args];
+    const deny = claudeHomeDeny(opts.home, opts.env[MEMORY_DIR_ENV]);
+    const settings = deny.length > 0 ? [`--settings=${await writeFile(CLAUDE_SETTINGS_FILE, JSON.stringify({ permissions: { deny } }, null, 2) + '\n')}`] : [];
+    const insertArgs = [`--mcp-config=${file}`, `--allowedTools=${[...CLAUDE_ALLOWED_TOOLS, ...memory.allow].join(',')}`, ...memory.args, ...settings];
     const turn = opts.turn;
     if (!turn) return { insertArgs };
     const appendArgs = ['--append-system-prompt', turn.stable, '--output-format', 'stream-json', '--verbose'];

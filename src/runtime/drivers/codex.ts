@@ -22,13 +22,21 @@
 // - Code mode (the default model in 0.169.0): a hand-run codex's MCP tools are a deferred namespace (`Deferred tool
 //   namespaces: - mcp__agentteam`), callable from `exec` as `tools.mcp__agentteam__<tool>(…)`; a turn's are the
 //   helper's dynamic namespace, `tools.agentteam__<tool>(…)` (the Codex name, wire/mcp/naming.ts CODEX_TOOL_PREFIX).
+// - The profile's filesystem table maps absolute paths to "read" | "write" | "none" (developers.openai.com/codex/
+//   permissions). Checked with `codex sandbox` 0.169.0 on Linux: a "none" folder hides everything in it, a "write" path
+//   inside it is bound again and usable, a "read" path inside it stays hidden. So the home is "none", and the two
+//   folders of it a turn's commands need are "write": the agent's Memory clone and its own exec token folder.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../../shared/errors.js';
 import type { CodexTurnRequest } from './codex-protocol.js';
+import { homeSpellings } from './home-deny.js';
 import { lastJsonField } from './output.js';
-import { MCP_SERVER_NAME, MCP_TOKEN_ENV, MEMORY_DIR_ENV, type RuntimeDriver } from './types.js';
+import { MCP_SERVER_NAME, MCP_TOKEN_ENV, MEMORY_DIR_ENV, type PrepareOptions, type RuntimeDriver } from './types.js';
+
+/** The env var naming the exec token file (authz/env.ts); its folder is the one credential folder a run may read. */
+const EXEC_TOKEN_FILE_ENV = 'AGENTTEAM_EXEC_TOKEN_FILE';
 
 /** The permission profile this driver defines and selects. */
 export const CODEX_PROFILE = 'agentteam';
@@ -47,8 +55,14 @@ function daemonHost(mcpUrl: string): string {
  * The `-c` overrides; they carry the env var NAME, never the token (see the header for why each is spelled so).
  * `nativeMcp: false` (turns) leaves out the MCP server: the codex-turn helper offers the tools as gated dynamic tools.
  */
-export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean; memoryDir?: string } = {}): string[] {
+export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean; memoryDir?: string; home?: string; tokenDir?: string } = {}): string[] {
   const p = `permissions.${CODEX_PROFILE}`;
+  // Security invariant: the model's commands see nothing of the AgentTeam home but its own Memory clone and token folder.
+  const fs: [string, 'none' | 'write'][] = [
+    ...(o.home ? homeSpellings(o.home).slice(-1).map((h) => [h, 'none'] as [string, 'none']) : []),
+    ...(o.memoryDir ? [[o.memoryDir, 'write'] as [string, 'write']] : []),
+    ...(o.home && o.tokenDir ? [[o.tokenDir, 'write'] as [string, 'write']] : []),
+  ];
   const native: [string, string][] =
     o.nativeMcp === false
       ? []
@@ -71,7 +85,7 @@ export function codexConfigArgs(mcpUrl: string, o: { nativeMcp?: boolean; memory
     [`${p}.network.domains`, `{ ${tomlString(daemonHost(mcpUrl))} = "allow" }`],
     // The agent's Memory clone is the one folder outside the workdir its commands may write (Codex keeps `.git` in it
     // read-only, as under every writable root). An absolute-path key in the profile's filesystem table grants it.
-    ...(o.memoryDir ? ([[`${p}.filesystem`, `{ ${tomlString(o.memoryDir)} = "write" }`]] as [string, string][]) : []),
+    ...(fs.length > 0 ? ([[`${p}.filesystem`, `{ ${fs.map(([k, v]) => `${tomlString(k)} = "${v}"`).join(', ')} }`]] as [string, string][]) : []),
   ];
   return pairs.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
 }
@@ -87,6 +101,17 @@ export function codexTurnHelper(): string {
   return found;
 }
 
+/** The filesystem inputs of one launch: the home, the Memory clone, and the exec token's folder. */
+function codexFilesystem(opts: PrepareOptions): { memoryDir?: string; home?: string; tokenDir?: string } {
+  const out: { memoryDir?: string; home?: string; tokenDir?: string } = {};
+  const memoryDir = opts.env[MEMORY_DIR_ENV];
+  if (memoryDir) out.memoryDir = memoryDir;
+  if (opts.home) out.home = opts.home;
+  const tokenFile = opts.env[EXEC_TOKEN_FILE_ENV];
+  if (tokenFile) out.tokenDir = dirname(tokenFile);
+  return out;
+}
+
 export const codexDriver: RuntimeDriver = {
   kind: 'codex',
   binaries: ['codex'],
@@ -95,8 +120,8 @@ export const codexDriver: RuntimeDriver = {
     if (!own) return {};
     const turn = opts.turn;
     // `-c` is a top-level option, so it goes right after the binary, before any subcommand (`codex -c … app-server`).
-    const memoryDir = opts.env[MEMORY_DIR_ENV];
-    if (!turn) return { insertArgs: codexConfigArgs(opts.mcpUrl, { memoryDir }) };
+    const fsOpts = codexFilesystem(opts);
+    if (!turn) return { insertArgs: codexConfigArgs(opts.mcpUrl, fsOpts) };
     // A turn is one app-server thread turn (the driver the spec's Codex section assumes): the helper runs
     // `codex -c … app-server`, starts or resumes the thread with the stable part as developerInstructions, and prints
     // the thread id as `{"threadId":…}` lines. Codex gets no native agentteam MCP server: the helper offers the tools
@@ -105,7 +130,7 @@ export const codexDriver: RuntimeDriver = {
     if (turn.resumeId) request.resumeId = turn.resumeId;
     if (turn.model) request.model = turn.model;
     return {
-      replaceArgv: { command: process.execPath, args: [codexTurnHelper(), argv0, ...codexConfigArgs(opts.mcpUrl, { nativeMcp: false, memoryDir })] },
+      replaceArgv: { command: process.execPath, args: [codexTurnHelper(), argv0, ...codexConfigArgs(opts.mcpUrl, { nativeMcp: false, ...fsOpts })] },
       stdin: JSON.stringify(request),
       resumeIdFrom: (stdout) => lastJsonField(stdout, 'threadId'),
     };

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync as mkdtempRaw, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { AppError } from '../../shared/errors.js';
 import { DRIVERS, prepareRuntime, RUNTIME_KINDS, type RuntimeKind } from './index.js';
 
@@ -247,4 +247,52 @@ test('the Memory clone (AGENTTEAM_MEMORY_DIR) is writable: Claude gets --add-dir
   const codex = await prepareRuntime('codex', { command: [], workdir: tmpdir(), runDir: f.runDir, mcpUrl: MCP_URL, env: { ...f.env, AGENTTEAM_MEMORY_DIR: '/m/a"b' } });
   assert.deepEqual(codex.args.slice(-2), ['-c', 'permissions.agentteam.filesystem={ "/m/a\\"b" = "write" }']);
   assert.ok(!(await prep('codex', f)).args.some((a) => a.includes('filesystem')), 'no memory dir, no entry');
+});
+
+test('every driver with a permission config denies the home there: Claude deny rules for all but the own Memory clone, Codex a "none" filesystem entry (the clone and token folder "write"), OpenCode deny rules last', async () => {
+  const f = fixture();
+  const home = mkdtempSync(join(tmpdir(), 'drivers-home-'));
+  for (const d of ['profiles', 'run/credentials/own', 'run/credentials/other', 'run/runtimes', 'memory/agt_me', 'memory/agt_other', 'logs']) mkdirSync(join(home, d), { recursive: true });
+  for (const n of ['owner.token', 'owner.json', 'server.db-wal']) writeFileSync(join(home, n), 'SECRET');
+  const mem = join(home, 'memory', 'agt_me');
+  const env = { ...f.env, AGENTTEAM_MEMORY_DIR: mem, AGENTTEAM_EXEC_TOKEN_FILE: join(home, 'run', 'credentials', 'own', 'token') };
+  const opts = (runDir: string) => ({ command: [], workdir: tmpdir(), runDir, mcpUrl: MCP_URL, env, home });
+
+  const claude = await prepareRuntime('claude', opts(f.runDir));
+  const settingsArg = claude.args.find((a) => a.startsWith('--settings='));
+  assert.ok(settingsArg, `no --settings: ${claude.args.join(' ')}`);
+  const deny = (readJson(settingsArg.slice('--settings='.length)) as { permissions: { deny: string[] } }).permissions.deny;
+  for (const p of ['owner.token', 'owner.json', 'server.db-wal', 'server.db', 'profiles', 'run', 'logs', 'memory/agt_other', 'daemon.json', 'server-admin.token']) {
+    for (const tool of ['Read', 'Edit']) {
+      assert.ok(deny.includes(`${tool}(/${join(home, p)})`), `${tool} ${p}`);
+      assert.ok(deny.includes(`${tool}(/${join(home, p)}/**)`), `${tool} ${p}/**`);
+    }
+  }
+  assert.ok(deny.includes(`Read(/${join(home, 'owner.token')}.*)`), 'temp siblings of a secret');
+  // Nothing denies the own clone (a deny beats its Edit allow), nor the home or memory/ as a whole.
+  assert.ok(!deny.some((r) => r.includes(mem) || r === `Read(/${home}/**)` || r === `Read(/${join(home, 'memory')}/**)`), deny.join('\n'));
+
+  const codex = await prepareRuntime('codex', opts(fixture().runDir));
+  const fsArg = codex.args.find((a) => a.startsWith('permissions.agentteam.filesystem='));
+  assert.equal(fsArg, `permissions.agentteam.filesystem={ ${JSON.stringify(home)} = "none", ${JSON.stringify(mem)} = "write", ${JSON.stringify(join(home, 'run', 'credentials', 'own'))} = "write" }`);
+
+  const oc = await prepareRuntime('opencode', opts(fixture().runDir));
+  const perm = (readJson(oc.envAdd!.OPENCODE_CONFIG!) as { permission: Record<string, Record<string, string>> }).permission;
+  for (const tool of ['read', 'edit', 'list', 'glob', 'grep', 'external_directory']) {
+    const rules = Object.entries(perm[tool]!);
+    // Absolute, and relative to the workdir and each of its ancestors (read/edit match paths relative to the worktree).
+    const rel = relative(tmpdir(), home);
+    for (const k of [home, `${home}/*`, rel, `${rel}/*`, home.slice(1), `${home.slice(1)}/*`]) assert.equal(perm[tool]![k], 'deny', `${tool} ${k}`);
+    // The own clone comes after every deny (the last match wins) with OpenCode's defaults.
+    const firstClone = rules.findIndex(([k]) => k.endsWith(join('memory', 'agt_me')) || k.endsWith(join('memory', 'agt_me', '*')));
+    assert.ok(firstClone > 0 && rules.slice(firstClone).every(([k, v]) => k.includes(join('memory', 'agt_me')) && v !== 'deny'), `${tool}: ${JSON.stringify(rules)}`);
+    assert.ok(rules.slice(0, firstClone).every(([, v]) => v === 'deny'));
+  }
+  assert.equal(perm.bash![`*${home}*`], 'deny');
+  assert.equal(perm.bash!['agentteam exec *'], 'allow');
+  assert.ok(Object.keys(perm.bash!).indexOf(`*${home}*`) > Object.keys(perm.bash!).indexOf('agentteam exec *'), 'the deny is the later rule');
+
+  // A home path a rule cannot carry exactly fails closed: Claude is not started.
+  const odd = mkdtempSync(join(tmpdir(), 'drivers-home-[x]-'));
+  await assert.rejects(prepareRuntime('claude', { ...opts(fixture().runDir), home: odd, env: f.env }), (e: unknown) => e instanceof AppError && /home path/.test(e.message));
 });

@@ -24,6 +24,8 @@ export interface PrepareOptions {
   runDir: string;
   /** The agent's MCP Streamable HTTP endpoint. */
   mcpUrl: string;
+  /** The AgentTeam home (credentials, other agents' state): every driver denies it in its runtime's own permissions. */
+  home?: string;
   /** The runtime's assembled environment; only PATH is read here (to find the kind's binary). */
   env: Record<string, string>;
   /** Present when the daemon runs one turn of an agent session (ARCHITECTURE §9); absent for `runtime start` by hand. */

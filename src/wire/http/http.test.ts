@@ -3,10 +3,11 @@ import { test } from 'node:test';
 import { FakeClock } from '../../shared/clock.js';
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { AppError } from '../../shared/errors.js';
 import { decodeJson, readBody, readCompleteBody } from './body.js';
-import { isAllowedOrigin, isLoopbackHost } from './guard.js';
+import { isAllowedOrigin, isLoopbackHost, sendJson } from './guard.js';
+import { createHardenedServer } from './listener.js';
 import { Router } from './router.js';
 
 test('router matches params, reports 405 with allowed methods, and refuses odd segments', () => {
@@ -133,5 +134,58 @@ test('decodeJson rejects empty, invalid UTF-8 and invalid JSON with invalid_inpu
   assert.deepEqual(decodeJson(Buffer.from('{"a":1}')), { a: 1 });
   for (const b of [Buffer.alloc(0), Buffer.from([0xff, 0xfe]), Buffer.from('{"a":')]) {
     assert.throws(() => decodeJson(b), (e: unknown) => e instanceof AppError && e.code === 'invalid_input');
+  }
+});
+
+test('a refusal (409 before the body, 413 from readBody) stops reading its socket: a client that never reads the answer and keeps writing gets it closed, and the server side read stays bounded (socket.bytesRead)', async () => {
+  const reads: number[] = [];
+  const server = createHardenedServer(async (req, res) => {
+    req.socket.once('close', () => reads.push(req.socket.bytesRead));
+    if (req.url === '/busy') return sendJson(res, 409, { ok: false, error: { code: 'admission_rejected' } });
+    try {
+      await readBody(req);
+      sendJson(res, 200, { ok: true });
+    } catch (e) {
+      sendJson(res, (e as AppError).status, { ok: false });
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const CAP = 128 * 1024 * 1024;
+  const flood = (path: string, headers: string) =>
+    new Promise<number>((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      s.pause(); // never reads the answer
+      const raw = Buffer.alloc(256 * 1024, 0x20);
+      const chunk = headers.includes('chunked') ? Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`), raw, Buffer.from('\r\n')]) : raw;
+      let written = 0;
+      let closed = false;
+      const pump = () => {
+        while (!closed && written < CAP) {
+          written += chunk.length;
+          if (!s.write(chunk)) return void s.once('drain', pump);
+        }
+        if (!closed) s.destroy();
+      };
+      s.on('connect', () => {
+        s.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${headers}\r\n`);
+        pump();
+      });
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        closed = true;
+        resolve(written);
+      });
+    });
+  try {
+    for (const [path, headers] of [['/busy', 'content-length: 1073741824\r\n'], ['/read', 'transfer-encoding: chunked\r\n']] as const) {
+      const written = await flood(path, headers);
+      assert.ok(written < CAP, `${path}: the connection stayed open for all ${written} bytes`);
+      await new Promise((r) => setImmediate(r));
+      const read = reads.shift()!;
+      assert.ok(read < 8 * 1024 * 1024, `${path}: the server read ${read} bytes`);
+    }
+  } finally {
+    server.close();
   }
 });

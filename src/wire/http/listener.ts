@@ -31,10 +31,21 @@ export function bodyPending(req: IncomingMessage): boolean {
 /** How long a closing connection with an unread body lingers half-closed (not read) so the peer can read the answer. */
 const LINGER_MS = 2_000;
 
-/** Half-closes without reading further: the answer and a FIN reach the peer, the unread body stays unread, then close. */
-function lingerClose(socket: Socket): void {
+/**
+ * Stops reading `socket` for good. Security invariant: after a refusal nothing more is read from the socket: Node's
+ * request dump (resOnFinish → req._dump → socket.resume) would read the whole body, so resume is made a no-op.
+ */
+function stopReading(socket: Socket): void {
   socket.pause();
+  socket.resume = () => socket;
+}
+
+/** Half-closes without reading further: the answer and a FIN reach the peer, the unread body stays unread, then close. */
+export function lingerClose(socket: Socket): void {
+  stopReading(socket);
   if (!socket.writableEnded) socket.end();
+  if (socket.destroyed) return;
+  // Security invariant: a refused connection is destroyed within LINGER_MS, whatever the peer does.
   const t = setTimeout(() => socket.destroy(), LINGER_MS);
   t.unref();
   socket.once('close', () => clearTimeout(t));
@@ -45,6 +56,8 @@ export function closeWithoutDraining(res: ServerResponse): void {
   if (!res.headersSent) res.setHeader('connection', 'close');
   const socket = res.req?.socket;
   if (!socket) return;
+  // Nothing more is read from here on, while the answer is still being written.
+  stopReading(socket);
   // Node would dump (read and discard) the body, then destroy at once (an RST that can eat the answer): linger instead.
   socket.destroySoon = () => lingerClose(socket);
   res.once('finish', () => lingerClose(socket));
@@ -98,8 +111,10 @@ export function createHardenedServer(handler: RequestListener, limits: ListenerL
   // Clients that send malformed, too-slow or too-large headers (Node's 16 KiB cap, URL included) get a 400/408/431 and are dropped.
   server.on('clientError', (e: NodeJS.ErrnoException, socket) => {
     const status = e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    if (socket.writable && !refused.has(socket as Socket)) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-    else socket.destroy();
+    if (!socket.writable || refused.has(socket as Socket)) return void socket.destroy();
+    // The refused connection is not read further (the rest of its bytes stay unread) and closes within the linger bound.
+    socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    lingerClose(socket as Socket);
   });
   return server;
 }
