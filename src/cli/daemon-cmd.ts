@@ -23,6 +23,7 @@ export interface StartOptions {
   maxTurns?: string;
   turnTimeout?: string;
   loopBound?: string;
+  maxQueued?: string;
 }
 
 function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -81,6 +82,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const maxTurns = intFlag(o.maxTurns, '--max-turns', 1, 512);
   const turnTimeout = intFlag(o.turnTimeout, '--turn-timeout', 1, 86_400);
   const loopBound = intFlag(o.loopBound, '--loop-bound', 1, 40);
+  const maxQueued = intFlag(o.maxQueued, '--max-queued', 1, 100_000);
   if (o.foreground) {
     try {
       const d = await runDaemon({
@@ -95,7 +97,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         tokenTtlMs: tokenTtlFromEnv(),
         tokenRenewAt: renewAtFromEnv(),
         maxConnections: maxConnectionsFromEnv(),
-        turns: { maxConcurrent: maxTurns, loopBound, turnTimeoutMs: turnTimeout === undefined ? undefined : turnTimeout * 1000 },
+        turns: { maxConcurrent: maxTurns, loopBound, maxQueued, turnTimeoutMs: turnTimeout === undefined ? undefined : turnTimeout * 1000 },
       });
       const onSignal = () => void d.stop();
       process.once('SIGTERM', onSignal);
@@ -119,6 +121,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   if (maxTurns !== undefined) args.push('--max-turns', String(maxTurns));
   if (turnTimeout !== undefined) args.push('--turn-timeout', String(turnTimeout));
   if (loopBound !== undefined) args.push('--loop-bound', String(loopBound));
+  if (maxQueued !== undefined) args.push('--max-queued', String(maxQueued));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
   closeSync(out);
   let exited: number | null = null;

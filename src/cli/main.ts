@@ -72,6 +72,7 @@ daemon
   .option('--max-turns <n>', 'concurrent turn runtimes across agents, 1..512 (default 4)')
   .option('--turn-timeout <seconds>', 'stop a turn runtime after this long (default 600)')
   .option('--loop-bound <n>', 'agent messages in a row in one target before agents stop answering there (default 6)')
+  .option('--max-queued <n>', 'queued turns per agent before new ones are skipped (default 1000)')
   .action(async (o) => void (process.exitCode = await daemonStart(home(), o)));
 daemon.command('stop').description('stop the daemon gracefully').action(async () => void (process.exitCode = await daemonStop(home())));
 daemon

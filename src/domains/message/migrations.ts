@@ -108,4 +108,11 @@ INSERT INTO attachment_chunks (attachment_id, seq, data) SELECT id, 0, data FROM
 UPDATE attachments SET data = ''::bytea;
 `,
   },
+  {
+    // A system notice (a failure, loop or backlog notice the daemon posts as an agent) is stored as such: it starts no turn.
+    version: 42,
+    name: 'message kind (notice)',
+    sqlite: `ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'message' CHECK (kind IN ('message', 'notice'));`,
+    postgres: `ALTER TABLE messages ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'message' CHECK (kind IN ('message', 'notice'));`,
+  },
 ];

@@ -18,6 +18,8 @@ export interface MessageView {
   replyTo?: string;
   reactions?: Record<string, number>;
   files?: { id: string; name: string; type: string; size: number }[];
+  /** Only on a system notice the daemon posted as the agent (a failure, loop or backlog notice). */
+  kind?: 'notice';
 }
 
 /** A page of messages: each author's kind once (name → kind), instead of on every message. */
@@ -39,6 +41,7 @@ function projectMessage(m: MessageDto, by: string, at: string): MessageView {
   if (m.replyTo !== null) v.replyTo = m.replyTo;
   if (m.reactions.length > 0) v.reactions = reactionCounts(m.reactions);
   if (m.attachments.length > 0) v.files = m.attachments.map(file);
+  if (m.kind === 'notice') v.kind = 'notice';
   return v;
 }
 
@@ -71,6 +74,7 @@ export const MESSAGE_VIEW_SCHEMA = {
       type: 'array',
       items: { type: 'object', properties: { id: S, name: S, type: S, size: { type: 'integer' } } },
     },
+    kind: S,
   },
   required: ['id', 'by', 'at', 'content'],
 } as const;

@@ -31,6 +31,7 @@ interface FeedRow {
   created_at: number | string;
   author_name: string;
   author_kind: 'human' | 'agent';
+  kind: string;
   step_assignee: string | null;
 }
 
@@ -91,7 +92,7 @@ export class Turns {
   private scan(actor: Actor, after: number): Promise<TurnPage> {
     return this.deps.store.tx(async (sql) => {
       const rows = await sql.all<FeedRow>(
-        `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, a.name AS author_name, a.kind AS author_kind,
+        `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, m.kind, a.name AS author_name, a.kind AS author_kind,
                 (SELECT s.assignee FROM workflow_steps s WHERE s.message_id = m.id) AS step_assignee
            FROM message_feed f JOIN messages m ON m.id = f.message_id JOIN members a ON a.id = m.author_id
           WHERE f.seq > ? ORDER BY f.seq ASC LIMIT ?`,
@@ -101,6 +102,8 @@ export class Turns {
       let cursor = after;
       for (const r of rows) {
         cursor = Number(r.seq);
+        // A system notice (failure, loop or backlog, posted by a daemon as its agent) never starts a turn, for any agent.
+        if (r.kind === 'notice') continue;
         // A workflow step delivered to this agent (a row the server wrote, never a message's text) is its turn, even when
         // the agent started the run itself; it is bounded by the plan, so the loop bound does not count it.
         const step = r.step_assignee === actor.id;
@@ -150,11 +153,11 @@ export class Turns {
     }
   }
 
-  /** Consecutive agent-authored messages in `target` ending at feed position `seq` (inclusive), up to AGENT_RUN_CAP. */
+  /** Consecutive agent-authored messages in `target` ending at feed position `seq` (inclusive), up to AGENT_RUN_CAP; notices are not counted (nor end a run). */
   private async agentRun(sql: Sql, target: string, seq: number): Promise<number> {
     const kinds = await sql.all<{ kind: string }>(
       `SELECT a.kind FROM messages m JOIN message_feed f ON f.message_id = m.id JOIN members a ON a.id = m.author_id
-        WHERE m.target = ? AND f.seq <= ? ORDER BY f.seq DESC LIMIT ?`,
+        WHERE m.target = ? AND f.seq <= ? AND m.kind <> 'notice' ORDER BY f.seq DESC LIMIT ?`,
       [target, seq, AGENT_RUN_CAP],
     );
     let n = 0;
