@@ -11,7 +11,10 @@ export const TURN_SCAN_LIMIT = 200;
 export const MAX_TURN_WAIT_MS = 8000;
 /** Consecutive agent-authored messages counted back from a turn's message (the daemon's loop bound is below this). */
 export const AGENT_RUN_CAP = 50;
-/** How often a waiting read rechecks the feed (new rows may come from any server process sharing the database). */
+/**
+ * A waiting read wakes at once on a message written in this server process (FeedSignal); it also rechecks the feed this
+ * often, for messages written by another server process sharing the PostgreSQL database (and a read woken too early).
+ */
 const RECHECK_MS = 250;
 
 /** Marks a new message for the feed inside the message's own transaction (an insert of a fresh row: no hot row, no conflicts). */
@@ -58,11 +61,14 @@ export class Turns {
     if (actor.kind !== 'agent') throw new AppError('denied', 'only agents read turns');
     const deadline = this.deps.clock.now() + Math.min(Math.max(0, input.waitMs), MAX_TURN_WAIT_MS);
     for (;;) {
+      // Taken before reading, so a message written during this read wakes the wait below at once.
+      const seen = this.deps.feed?.version ?? 0;
       await this.assign();
       const page = await this.scan(actor, input.after);
       const left = deadline - this.deps.clock.now();
       if (page.cursor > input.after || left <= 0) return page;
-      await new Promise<void>((r) => this.deps.clock.setTimer(Math.min(left, RECHECK_MS), r));
+      if (this.deps.feed) await this.deps.feed.wait(seen, Math.min(left, RECHECK_MS), this.deps.clock);
+      else await new Promise<void>((r) => this.deps.clock.setTimer(Math.min(left, RECHECK_MS), r));
     }
   }
 
