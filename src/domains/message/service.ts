@@ -119,9 +119,10 @@ export class Messages {
     ]);
     // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
     await markPending(sql, id, this.deps.clock.now());
-    // Push: waiting turn reads wake now. On SQLite their reads queue behind this transaction, so they see it committed;
-    // on PostgreSQL a read that ran too early is woken again by its recheck (turn/service.ts).
-    this.deps.feed?.notify();
+    // Push: waiting turn reads in this process wake once this transaction has committed (so they see the message).
+    const feed = this.deps.feed;
+    if (feed && sql.afterCommit) sql.afterCommit(() => feed.notify());
+    else feed?.notify();
     await this.attachments.claim(sql, actor, attachmentIds, id);
     const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
     return (await hydrate(sql, [row!]))[0]!;

@@ -12,8 +12,8 @@ export const MAX_TURN_WAIT_MS = 8000;
 /** Consecutive agent-authored messages counted back from a turn's message (the daemon's loop bound is below this). */
 export const AGENT_RUN_CAP = 50;
 /**
- * A waiting read wakes at once on a message written in this server process (FeedSignal); it also rechecks the feed this
- * often, for messages written by another server process sharing the PostgreSQL database (and a read woken too early).
+ * A waiting read wakes at once when a message written in this server process commits (FeedSignal); it also rechecks
+ * the feed this often, for messages written by another server process sharing the PostgreSQL database (no LISTEN/NOTIFY).
  */
 const RECHECK_MS = 250;
 
@@ -67,8 +67,9 @@ export class Turns {
       const page = await this.scan(actor, input.after);
       const left = deadline - this.deps.clock.now();
       if (page.cursor > input.after || left <= 0) return page;
-      if (this.deps.feed) await this.deps.feed.wait(seen, Math.min(left, RECHECK_MS), this.deps.clock);
-      else await new Promise<void>((r) => this.deps.clock.setTimer(Math.min(left, RECHECK_MS), r));
+      const ms = Math.min(left, RECHECK_MS);
+      if (this.deps.feed) await this.deps.feed.wait(seen, ms, this.deps.clock);
+      else await new Promise<void>((r) => this.deps.clock.setTimer(ms, r));
     }
   }
 

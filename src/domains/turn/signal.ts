@@ -13,7 +13,7 @@ export class FeedSignal {
     return this.v;
   }
 
-  /** Called when a message is marked for the feed (messages.insert); wakes every waiting read. */
+  /** Called once a transaction that wrote a message has committed (messages.insert); wakes every waiting read. */
   notify(): void {
     this.v++;
     const ws = [...this.waiters];
