@@ -60,7 +60,10 @@ const S = { type: 'string' } as const;
 /** Reactions as {emoji: count} (the values are left out of the schema: it is sent on every tools/list). */
 export const REACTIONS_SCHEMA = { type: 'object' } as const;
 
-/** Exactly MessageView's properties; kept terse (not closed with additionalProperties) because it is sent on every tools/list. */
+/**
+ * MessageView's properties; kept terse (not closed with additionalProperties) because it is sent on every tools/list.
+ * `kind` ("notice", on a system notice only) is left out for the same reason; the open schema admits it.
+ */
 export const MESSAGE_VIEW_SCHEMA = {
   type: 'object',
   properties: {
@@ -74,7 +77,6 @@ export const MESSAGE_VIEW_SCHEMA = {
       type: 'array',
       items: { type: 'object', properties: { id: S, name: S, type: S, size: { type: 'integer' } } },
     },
-    kind: S,
   },
   required: ['id', 'by', 'at', 'content'],
 } as const;
