@@ -136,6 +136,10 @@ test('past the per-agent bound new turns are recorded skipped (backlog) with exa
   assert.equal(h.sent.length, 1);
   assert.equal(h.sent[0]!.kind, 'notice');
   assert.match(h.sent[0]!.content, /^a1 is behind: 3 turns are queued/);
+  // A flood past the bound is recorded but bounded: beyond the newest 500 only unfinished turns stay, and the new
+  // backlog's first skip (seq 101, after seq 100 took the free queue place), whose notice is due.
+  h.journal.accept('a1', Array.from({ length: 700 }, (_, i) => turn(100 + i, `channel:f${i}`)), 799, 0, 3);
+  assert.deepEqual(h.journal.recent('a1', 2000).slice(500).map((t) => [t.seq, t.status]), [[101, 'skipped'], [100, 'queued'], [3, 'queued'], [2, 'queued'], [1, 'running']]);
   release();
   await h.done();
 });

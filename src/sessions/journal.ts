@@ -141,6 +141,8 @@ export class TurnJournal {
         }
       }
       this.db.prepare('INSERT INTO cursors (agent_id, seq) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(agentId, cursor);
+      // Bounded: skipped turns of a flooded (or disabled) agent are pruned like finished ones.
+      if (added.some((t) => t.status === 'skipped')) this.prune(agentId);
       return added;
     })();
   }
@@ -194,14 +196,17 @@ export class TurnJournal {
       .prepare('UPDATE turns SET status = ?, outcome = ?, detail = ?, finished_at = ?, notice_pending = ? WHERE turn_id = ?')
       .run(status, outcome, detail === null ? null : detail.slice(0, 500), now, noticePending ? 1 : 0, turnId);
     const agentId = this.get(turnId)?.agentId;
-    if (agentId) {
-      this.db
-        .prepare(
-          `DELETE FROM turns WHERE agent_id = ? AND status IN ('done','failed','skipped') AND notice_pending = 0 AND turn_id NOT IN
-             (SELECT turn_id FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT ?)`,
-        )
-        .run(agentId, agentId, KEEP_FINISHED);
-    }
+    if (agentId) this.prune(agentId);
+  }
+
+  /** Keeps the agent's newest KEEP_FINISHED turns; older finished ones (no notice due) are deleted. */
+  private prune(agentId: string): void {
+    this.db
+      .prepare(
+        `DELETE FROM turns WHERE agent_id = ? AND status IN ('done','failed','skipped') AND notice_pending = 0 AND turn_id NOT IN
+           (SELECT turn_id FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT ?)`,
+      )
+      .run(agentId, agentId, KEEP_FINISHED);
   }
 
   /** After a restart: every turn still `running` was cut off; it is failed as `interrupted` (never re-run) with a notice due. */
