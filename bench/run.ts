@@ -11,6 +11,7 @@ import { benchKb } from './kb.js';
 import { benchPagination } from './pagination.js';
 import { benchPostgres } from './postgres.js';
 import { benchTokens } from './tokens.js';
+import { benchTurns } from './turns.js';
 import { benchOptions, goalLines, writeResult, type BenchReport } from './report.js';
 
 const args = process.argv.slice(2);
@@ -54,6 +55,7 @@ if (want('kb')) show(await benchKb(opts));
 if (want('attachments')) show(await benchAttachments(opts));
 if (want('postgres')) show(await benchPostgres(opts));
 if (want('tokens')) show(await benchTokens());
+if (want('turns')) show(await benchTurns(opts));
 
 const all = reports.flatMap((r) => r.goals);
 process.stdout.write(`\nload average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);

@@ -2,7 +2,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { ServerClient } from '../src/server-client/client.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, TestDaemon, cliJson } from './harness.js';
@@ -58,4 +60,55 @@ test("a second daemon on the same server does not take the first one's turns", a
   const notHosted = await b.run(['agent', 'logs', 'alpha']);
   assert.equal(notHosted.code, 1);
   assert.match(notHosted.stderr, /not_found/);
+});
+
+test('connections cut mid-burst (a proxy destroys every socket): each message is exactly one turn, none lost or run twice', async () => {
+  const db = join(dir, 'burst.db');
+  const srv = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', '--db', `sqlite:${db}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = new TestDaemon();
+  const sockets = new Set<Socket>();
+  let proxy: Server | undefined;
+  try {
+    const first = await new Promise<string>((res, rej) => {
+      let buf = '';
+      srv.stdout!.setEncoding('utf8').on('data', (s: string) => ((buf += s), buf.includes('\n') && res(buf.split('\n')[0]!)));
+      srv.once('exit', (code) => rej(new Error(`server exited ${code}`)));
+    });
+    const { url, serverId } = JSON.parse(first) as { url: string; serverId: string };
+    const target = new URL(url);
+    // The daemon reaches the server only through this proxy; cut() destroys every live connection both ways.
+    proxy = createServer((down) => {
+      const up = connect(Number(target.port), target.hostname);
+      for (const s of [down, up]) (sockets.add(s), s.on('close', () => sockets.delete(s)), s.on('error', () => undefined));
+      down.pipe(up).pipe(down);
+    });
+    await new Promise<void>((r) => proxy!.listen(0, '127.0.0.1', r));
+    const cut = () => {
+      for (const s of sockets) s.destroy();
+    };
+    await startRemote(c, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, serverId, readFileSync(`${db}.admin-token`, 'utf8').trim());
+    const runs = join(dir, 'burst.log');
+    const r = await c.run(['agent', 'add', '--name', 'burst', '--runtime', 'command', '--', 'sh', '-c', `echo "$AGENTTEAM_TURN_MESSAGE_ID" >> '${runs}'`]);
+    assert.equal(r.code, 0, r.stderr);
+    // The owner posts straight to the server (not through the proxy), so every post lands while the daemon's feed is cut.
+    const client = new ServerClient({ baseUrl: url });
+    const owner = client.as(JSON.parse(readFileSync(join(c.home, 'owner.json'), 'utf8')).credential as string);
+    const posted: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      posted.push((await owner.messages.send({ target: 'channel:general', content: `@burst item ${i}` })).id);
+      if (i % 3 === 2) cut();
+      if (i % 7 === 0) await new Promise((res) => setTimeout(res, 20));
+    }
+    cut();
+    const lines = () => (existsSync(runs) ? readFileSync(runs, 'utf8').split('\n').filter(Boolean) : []);
+    await waitFor('every turn', () => lines().length >= posted.length, 60_000);
+    await new Promise((res) => setTimeout(res, 1500));
+    assert.deepEqual(lines().slice().sort(), posted.slice().sort(), 'each message ran exactly once');
+    client.close();
+  } finally {
+    await c.dispose();
+    proxy?.close();
+    for (const s of sockets) s.destroy();
+    srv.kill('SIGTERM');
+  }
 });

@@ -168,3 +168,18 @@ test('workflow runs an agent starts stop at the loop bound like its messages, al
     agent.close();
   }
 });
+
+test('owner + two failing agents in a group DM: one Human message gives exactly one notice per agent and no further turns', async () => {
+  const x = await addTurnAgent(d, 'xfail', log('xfail'), 'fail');
+  const y = await addTurnAgent(d, 'yfail', log('yfail'), 'fail');
+  const dm = `dm:${(await owner.api.channels.openDm([x.id, y.id])).id}`;
+  await post(d, dm, 'hello you two');
+  await waitFor('both notices', async () => (await messages(d, dm)).filter((m) => m.kind === 'notice').length >= 2);
+  await new Promise((r) => setTimeout(r, 1500));
+  const all = await messages(d, dm);
+  // Before notices were a stored kind: 8 failure notices and a loop notice (each notice started the other agent's turn).
+  assert.equal(all.length, 3, all.map((m) => `${m.author.name}: ${m.content}`).join('\n'));
+  assert.deepEqual(all.slice(1).map((m) => m.kind).sort(), ['notice', 'notice']);
+  assert.deepEqual(new Set(all.slice(1).map((m) => m.author.id)), new Set([x.id, y.id]));
+  for (const n of ['xfail', 'yfail']) assert.equal(readLog(log(n)).filter((e) => e.ev === 'start').length, 1, `${n} ran once`);
+});

@@ -25,6 +25,7 @@ export interface StartOptions {
   loopBound?: string;
   /** Seconds start-up retries an unreachable remote server before exiting non-zero (default 60). */
   serverWait?: string;
+  maxQueued?: string;
 }
 
 function intFlag(v: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -85,6 +86,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const loopBound = intFlag(o.loopBound, '--loop-bound', 1, 40);
   const serverWait = intFlag(o.serverWait, '--server-wait', 1, 3600);
   const serverWaitMs = (serverWait ?? SERVER_WAIT_S) * 1000;
+  const maxQueued = intFlag(o.maxQueued, '--max-queued', 1, 100_000);
   if (o.foreground) {
     try {
       const d = await runDaemon({
@@ -99,7 +101,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
         tokenTtlMs: tokenTtlFromEnv(),
         tokenRenewAt: renewAtFromEnv(),
         maxConnections: maxConnectionsFromEnv(),
-        turns: { maxConcurrent: maxTurns, loopBound, turnTimeoutMs: turnTimeout === undefined ? undefined : turnTimeout * 1000 },
+        turns: { maxConcurrent: maxTurns, loopBound, maxQueued, turnTimeoutMs: turnTimeout === undefined ? undefined : turnTimeout * 1000 },
       });
       const onSignal = () => void d.stop();
       process.once('SIGTERM', onSignal);
@@ -124,6 +126,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   if (turnTimeout !== undefined) args.push('--turn-timeout', String(turnTimeout));
   if (loopBound !== undefined) args.push('--loop-bound', String(loopBound));
   if (serverWait !== undefined) args.push('--server-wait', String(serverWait));
+  if (maxQueued !== undefined) args.push('--max-queued', String(maxQueued));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: process.env });
   closeSync(out);
   let exited: number | null = null;

@@ -65,6 +65,7 @@ daemon
   .option('--turn-timeout <seconds>', 'stop a turn runtime after this long (default 600)')
   .option('--loop-bound <n>', 'agent messages in a row in one target before agents stop answering there (default 6)')
   .option('--server-wait <seconds>', 'retry an unreachable server this long, then exit 1 (default 60)')
+  .option('--max-queued <n>', 'queued turns per agent before new ones are skipped (default 1000)')
   .action(async (o) => void (process.exitCode = await daemonStart(home(), o)));
 daemon.command('stop').description('stop the daemon gracefully').action(async () => void (process.exitCode = await daemonStop(home())));
 daemon

@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.js';
 import { DOMAINS, type DomainServices } from '../domains/registry.js';
 import type { AnyDomain, BackgroundLoop } from '../domains/module.js';
 import type { DomainDeps } from './context.js';
+import { FeedSignal } from '../domains/turn/signal.js';
 import { idCounters } from './id-counters.js';
 import { IdempotencyReceipts, type ClaimOwners } from './idempotency.js';
 import { CursorCodec } from './pagination.js';
@@ -28,7 +29,7 @@ export interface ServerComposition extends ServerDomains {
 /** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
 export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerComposition> {
   const meta = await loadWorkspaceMeta(store);
-  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: idCounters(store.dialect) };
+  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: idCounters(store.dialect), feed: new FeedSignal() };
   return { ...wire(deps, new IdempotencyReceipts(store, clock, owners)), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };
 }
 

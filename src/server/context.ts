@@ -8,6 +8,7 @@ import { checkText } from '../shared/bounds.js';
 import type { CursorCodec } from './pagination.js';
 import type { Store } from './store/types.js';
 import type { WorkspaceMeta } from './workspace.js';
+import type { FeedSignal } from '../domains/turn/signal.js';
 
 export interface DomainDeps {
   store: Store;
@@ -17,6 +18,8 @@ export interface DomainDeps {
   ids: IdCounters;
   /** The workspace identity and server secrets (shared by every transaction view). */
   meta: WorkspaceMeta;
+  /** Wakes waiting turn reads when a message is written in this process (absent: reads only recheck on a timer). */
+  feed?: FeedSignal;
 }
 
 /** The authenticated member a call acts as. */

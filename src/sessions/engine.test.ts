@@ -137,7 +137,7 @@ test('after a crash, a turn left running is failed as interrupted with one idemp
   await engine.stop();
   assert.deepEqual(ran, ['msg_2']);
   assert.deepEqual(killed, ['4242/777'], 'the orphaned runtime of the cut-off turn is stopped');
-  assert.deepEqual(sent, [{ target: 'channel:x', content: 'a1 could not answer (interrupted): the daemon stopped while this turn ran', key: `turn-notice-${cut.turnId}` }]);
+  assert.deepEqual(sent, [{ target: 'channel:x', content: 'a1 could not answer (interrupted): the daemon stopped while this turn ran', kind: 'notice', key: `turn-notice-${cut.turnId}` }]);
   assert.equal(journal.get(cut.turnId)!.outcome, 'interrupted');
   assert.equal(journal.noticesPending().length, 0);
   // The same page read again (a cursor that did not move before a crash) queues nothing twice.

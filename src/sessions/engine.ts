@@ -1,5 +1,6 @@
 // Owns the turn engine: follows the server's turn feed for each hosted agent, queues turns durably, runs each session's
-// turns one at a time in order under a global bound, and posts classified failure and loop notices as the agent.
+// turns one at a time in order under a global bound, picking round-robin across agents and sessions, and posts
+// classified failure, loop and backlog notices as the agent (system notices, rate-bounded per target).
 import type { Logger } from 'pino';
 import type { AgentProfile } from '../daemon/profiles.js';
 import type { TurnRun } from '../runtime/launcher.js';
@@ -19,7 +20,16 @@ export interface TurnEngineOptions {
   turnTimeoutMs?: number;
   /** Long-poll wait per feed read (default 5 s). */
   pollWaitMs?: number;
+  /** Queued turns per agent beyond which new turns are recorded `skipped: backlog` (default 1,000). */
+  maxQueued?: number;
 }
+
+/** Default per-agent bound on queued turns. */
+export const DEFAULT_MAX_QUEUED = 1000;
+/** Session fairness ticks kept in memory; past this the ordering restarts from feed order (only fairness, never a turn, is lost). */
+const SESSION_TICKS = 10_000;
+/** Sessions of one agent considered per pick, oldest head first (the round-robin ring is over these). */
+const SESSION_WINDOW = 256;
 
 export interface TurnEngineDeps {
   journal: TurnJournal;
@@ -48,6 +58,13 @@ export class TurnEngine {
   private readonly loopBound: number;
   private readonly timeoutMs: number;
   private readonly waitMs: number;
+  private readonly maxQueued: number;
+  /** Round-robin order: when each agent and each session (agent + target) last had a turn picked (higher = later). */
+  private readonly agentTick = new Map<string, number>();
+  private readonly sessionTick = new Map<string, number>();
+  private tick = 0;
+  /** Notices are posted one at a time, so the per-target rate gate is never raced. */
+  private notices: Promise<void> = Promise.resolve();
   private readonly followers = new Map<string, AbortController>();
   private readonly busy = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
@@ -58,6 +75,7 @@ export class TurnEngine {
     this.loopBound = Math.max(1, opts.loopBound ?? 6);
     this.timeoutMs = opts.turnTimeoutMs ?? 10 * 60_000;
     this.waitMs = opts.pollWaitMs ?? 5000;
+    this.maxQueued = Math.max(1, opts.maxQueued ?? DEFAULT_MAX_QUEUED);
   }
 
   /**
@@ -117,8 +135,9 @@ export class TurnEngine {
         const page = await api.turns.read({ after, waitMs: this.waitMs }, { signal });
         if (signal.aborted) return;
         // The page and the cursor are committed together: nothing is queued twice or skipped across a crash.
-        const added = this.deps.journal.accept(agent.id, page.turns, page.cursor, this.deps.clock.now());
+        const added = this.deps.journal.accept(agent.id, page.turns, page.cursor, this.deps.clock.now(), this.maxQueued);
         if (added.length > 0) this.pump();
+        for (const t of added) if (t.outcome === 'backlog' && this.deps.journal.noticeDue(t.turnId)) void this.notify(agent, t, backlogText(agent.name, this.maxQueued));
       } catch (e) {
         if (signal.aborted) return;
         this.deps.log.warn({ agentId: agent.id, err: (e as Error).message }, 'turn feed read failed; retrying');
@@ -127,25 +146,64 @@ export class TurnEngine {
     }
   }
 
-  /** Starts queued turns while slots are free: the oldest queued turn of each idle session (agent + target). */
+  /**
+   * Starts queued turns while slots are free: the oldest queued turn of an idle session (agent + target). Fair queue:
+   * agents take turns round-robin (the one picked least recently first), and so do one agent's sessions, whatever the
+   * size of any one agent's backlog; only a few heads per agent are read, never the whole queue.
+   */
   private pump(): void {
     if (this.stopped) return;
-    for (const t of this.deps.journal.queued()) {
-      if (this.running.size >= this.max) return;
-      const key = `${t.agentId}\u0000${t.target}`;
-      if (this.busy.has(key)) continue;
+    let free = this.max - this.running.size;
+    if (free <= 0) return;
+    const { journal } = this.deps;
+    const heads = new Map<string, Array<{ turnId: string; key: string }>>();
+    for (const agentId of journal.queuedAgents()) {
       // A disabled agent's turns stay queued until it is enabled again.
-      if (this.deps.agent(t.agentId)?.enabled === false) continue;
-      this.busy.add(key);
-      const p = this.execute(t)
-        .catch((e: unknown) => this.deps.log.error({ turnId: t.turnId, err: (e as Error).message }, 'turn failed inside the engine'))
-        .finally(() => {
+      if (this.deps.agent(agentId)?.enabled === false) continue;
+      const busy = this.busyOf(agentId);
+      const list = journal
+        .sessionHeads(agentId, SESSION_WINDOW + busy)
+        .map((h) => ({ turnId: h.turnId, key: `${agentId}\u0000${h.target}` }))
+        .filter((h) => !this.busy.has(h.key));
+      if (this.sessionTick.size > SESSION_TICKS) this.sessionTick.clear();
+      // A session seen for the first time joins the end of the ring (in feed order); a picked session goes to the end.
+      for (const h of list) if (!this.sessionTick.has(h.key)) this.sessionTick.set(h.key, ++this.tick);
+      list.sort((a, b) => this.sessionTick.get(a.key)! - this.sessionTick.get(b.key)!);
+      if (list.length > 0) heads.set(agentId, list);
+    }
+    while (free > 0 && heads.size > 0) {
+      const order = [...heads.keys()].sort((a, b) => (this.agentTick.get(a) ?? 0) - (this.agentTick.get(b) ?? 0));
+      for (const agentId of order) {
+        if (free <= 0) break;
+        const list = heads.get(agentId)!;
+        const t = journal.get(list.shift()!.turnId);
+        if (t) this.begin(t);
+        free--;
+        this.agentTick.set(agentId, ++this.tick);
+        if (list.length === 0) heads.delete(agentId);
+      }
+    }
+  }
+
+  private busyOf(agentId: string): number {
+    const prefix = `${agentId}\u0000`;
+    let n = 0;
+    for (const k of this.busy) if (k.startsWith(prefix)) n++;
+    return n;
+  }
+
+  private begin(t: TurnRow): void {
+    const key = sessionKey(t);
+    this.busy.add(key);
+    this.sessionTick.set(key, ++this.tick);
+    const p = this.execute(t)
+      .catch((e: unknown) => this.deps.log.error({ turnId: t.turnId, err: (e as Error).message }, 'turn failed inside the engine'))
+      .finally(() => {
         this.busy.delete(key);
         this.running.delete(t.turnId);
         this.pump();
       });
-      this.running.set(t.turnId, p);
-    }
+    this.running.set(t.turnId, p);
   }
 
   private async execute(t: TurnRow): Promise<void> {
@@ -157,7 +215,7 @@ export class TurnEngine {
       // Loop bound: one notice, on the first message past the bound; later ones are recorded silently.
       const notice = t.agentRun === this.loopBound + 1;
       journal.finish(t.turnId, 'skipped', 'loop_bound', `${t.agentRun} agent messages in a row`, clock.now(), notice);
-      if (notice) await this.notify(agent, t, `${agent.name} stopped: ${this.loopBound} agent messages in a row here without a Human message. Write to continue.`);
+      if (notice) await this.notify(agent, t, loopText(agent.name, this.loopBound));
       return;
     }
     journal.markRunning(t.turnId, clock.now());
@@ -186,12 +244,30 @@ export class TurnEngine {
     await this.notify(agent, t, noticeText(agent.name, failure.outcome, failure.detail));
   }
 
-  /** Posts a notice as the agent to the turn's exact target; idempotent per turn, so a retry after a crash posts it once. */
-  private async notify(agent: AgentProfile, t: TurnRow, text: string): Promise<void> {
+  /**
+   * Posts a system notice as the agent to the turn's exact target; idempotent per turn, so a retry after a crash posts
+   * it once. Notices go one at a time through the per-target rate gate (journal.gateNotice).
+   */
+  private notify(agent: AgentProfile, t: TurnRow, text: string): Promise<void> {
+    const p = this.notices.then(() => this.postNotice(agent, t, text));
+    this.notices = p.catch(() => undefined);
+    return p;
+  }
+
+  private async postNotice(agent: AgentProfile, t: TurnRow, text: string): Promise<void> {
+    const { journal, clock } = this.deps;
+    if (!journal.noticeDue(t.turnId)) return;
+    // Rate bound: one notice per agent per target per minute; the ones in between are counted and said in the next.
+    const gate = journal.gateNotice(t.turnId, agent.id, t.target, clock.now());
+    if (!gate) return;
+    const content = gate.repeats > 0 ? `${text} (${gate.repeats} more since ${timeOfDay(gate.since ?? clock.now())})` : text;
     try {
-      await this.deps.apiOf(agent).messages.send({ target: t.target, content: text }, { idempotencyKey: `turn-notice-${t.turnId}` });
-      this.deps.journal.noticePosted(t.turnId);
+      // kind 'notice': stored as a system notice, so it starts no turn for any agent and counts for no loop bound.
+      await this.deps.apiOf(agent).messages.send({ target: t.target, content, kind: 'notice' }, { idempotencyKey: `turn-notice-${t.turnId}` });
+      journal.noticePosted(t.turnId, agent.id, t.target, clock.now());
     } catch (e) {
+      // A replay after a crash whose text changed (the repeat count) is the notice already posted.
+      if ((e as { code?: string }).code === 'idempotency_conflict') return journal.noticePosted(t.turnId, agent.id, t.target, clock.now());
       this.deps.log.warn({ turnId: t.turnId, err: (e as Error).message }, 'could not post the turn notice');
     }
   }
@@ -202,11 +278,28 @@ export class TurnEngine {
       if (!agent) continue;
       const text =
         t.outcome === 'loop_bound'
-          ? `${agent.name} stopped: ${this.loopBound} agent messages in a row here without a Human message. Write to continue.`
-          : noticeText(agent.name, t.outcome ?? 'interrupted', t.detail ?? '');
+          ? loopText(agent.name, this.loopBound)
+          : t.outcome === 'backlog'
+            ? backlogText(agent.name, this.maxQueued)
+            : noticeText(agent.name, t.outcome ?? 'interrupted', t.detail ?? '');
       await this.notify(agent, t, text);
     }
   }
+}
+
+const sessionKey = (t: TurnRow) => `${t.agentId}\u0000${t.target}`;
+
+/** `13:02:11Z`: the UTC time of day a notice's repeat count starts from. */
+function timeOfDay(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)}Z`;
+}
+
+function loopText(agentName: string, bound: number): string {
+  return `${agentName} stopped: ${bound} agent messages in a row here without a Human message. Write to continue.`;
+}
+
+function backlogText(agentName: string, bound: number): string {
+  return `${agentName} is behind: ${bound} turns are queued; newer messages to it are skipped until it catches up.`;
 }
 
 function classify(run: TurnRun): { outcome: TurnOutcome; detail: string } | null {

@@ -7,7 +7,8 @@ import { newId } from '../shared/ids.js';
 
 export type TurnStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped';
 /** The classified outcome of a finished turn. `interrupted`: the daemon stopped (crash included) while the turn ran. */
-export type TurnOutcome = 'ok' | 'runtime_missing' | 'start_failed' | 'exit_nonzero' | 'timeout' | 'interrupted' | 'loop_bound';
+/** `backlog`: the agent already had its bound of queued turns when this one arrived (recorded, never run). */
+export type TurnOutcome = 'ok' | 'runtime_missing' | 'start_failed' | 'exit_nonzero' | 'timeout' | 'interrupted' | 'loop_bound' | 'backlog';
 
 export interface TurnRow {
   turnId: string;
@@ -31,6 +32,11 @@ export interface TurnRow {
 
 /** Finished turns kept per agent for `agent logs`; older ones are pruned. */
 const KEEP_FINISHED = 500;
+/** The notice rate bound: at most one notice per agent per target in this window; repeats are counted for the next one. */
+export const NOTICE_WINDOW_MS = 60_000;
+/** Notice-gate rows (agent × target) are kept this long after their last notice, and at most GATE_ROWS of them. */
+const GATE_KEEP_MS = 24 * 3600_000;
+const GATE_ROWS = 10_000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS cursors (agent_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
@@ -43,6 +49,8 @@ CREATE TABLE IF NOT EXISTS turns (
 );
 CREATE INDEX IF NOT EXISTS turns_by_status ON turns (status, seq);
 CREATE INDEX IF NOT EXISTS turns_by_agent ON turns (agent_id, seq DESC);
+CREATE INDEX IF NOT EXISTS turns_queue ON turns (agent_id, status, target, seq);
+CREATE TABLE IF NOT EXISTS notice_gate (agent_id TEXT NOT NULL, target TEXT NOT NULL, last_at INTEGER NOT NULL, repeats INTEGER NOT NULL DEFAULT 0, since INTEGER, PRIMARY KEY (agent_id, target));
 CREATE TABLE IF NOT EXISTS sessions (agent_id TEXT NOT NULL, target TEXT NOT NULL, resume_id TEXT, updated_at INTEGER NOT NULL, PRIMARY KEY (agent_id, target));
 `;
 
@@ -105,21 +113,36 @@ export class TurnJournal {
     return (this.db.prepare('SELECT seq FROM cursors WHERE agent_id = ?').get(agentId) as { seq: number } | undefined)?.seq ?? 0;
   }
 
-  /** Queues a page of turns and moves the cursor in one transaction: a turn is queued once, and none is skipped. */
-  accept(agentId: string, turns: readonly TurnDto[], cursor: number, now: number): TurnRow[] {
+  /**
+   * Queues a page of turns and moves the cursor in one transaction: a turn is queued once, and none is skipped. Past
+   * `maxQueued` queued turns of this agent a new turn is recorded `skipped: backlog` instead; the first such turn of a
+   * backlog (the agent's newest turn before it was not a backlog skip) carries the one notice.
+   */
+  accept(agentId: string, turns: readonly TurnDto[], cursor: number, now: number, maxQueued = Number.MAX_SAFE_INTEGER): TurnRow[] {
     const ins = this.db.prepare(
-      `INSERT INTO turns (turn_id, agent_id, seq, target, target_type, message_id, author_name, author_kind, content, agent_run, status, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?) ON CONFLICT (agent_id, message_id) DO NOTHING`,
+      `INSERT INTO turns (turn_id, agent_id, seq, target, target_type, message_id, author_name, author_kind, content, agent_run, status, outcome, detail, finished_at, notice_pending, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id, message_id) DO NOTHING`,
     );
     return this.db.transaction(() => {
       const added: TurnRow[] = [];
+      let queued = (this.db.prepare("SELECT COUNT(*) AS n FROM turns WHERE agent_id = ? AND status = 'queued'").get(agentId) as { n: number }).n;
+      let inBacklog = (this.db.prepare('SELECT outcome FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT 1').get(agentId) as { outcome: string | null } | undefined)?.outcome === 'backlog';
       for (const t of turns) {
         const id = newId('trn');
-        if (ins.run(id, agentId, t.seq, t.target, t.targetType, t.messageId, t.author.name, t.author.kind, t.content, t.agentRun, now).changes === 1) {
+        // The per-agent bound on queued turns: beyond it a turn is recorded as skipped (backlog), with one notice per backlog.
+        const over = queued >= maxQueued;
+        const row = over
+          ? ['skipped', 'backlog', `${maxQueued} turns were already queued`, now, inBacklog ? 0 : 1]
+          : ['queued', null, null, null, 0];
+        if (ins.run(id, agentId, t.seq, t.target, t.targetType, t.messageId, t.author.name, t.author.kind, t.content, t.agentRun, ...row, now).changes === 1) {
           added.push(this.get(id)!);
+          if (over) inBacklog = true;
+          else (queued++, (inBacklog = false));
         }
       }
       this.db.prepare('INSERT INTO cursors (agent_id, seq) VALUES (?, ?) ON CONFLICT (agent_id) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(agentId, cursor);
+      // Bounded: skipped turns of a flooded (or disabled) agent are pruned like finished ones.
+      if (added.some((t) => t.status === 'skipped')) this.prune(agentId);
       return added;
     })();
   }
@@ -129,9 +152,26 @@ export class TurnJournal {
     return r && row(r);
   }
 
-  /** Queued turns in feed order (per agent, the feed order is the order the messages were written). */
-  queued(): TurnRow[] {
-    return (this.db.prepare("SELECT * FROM turns WHERE status = 'queued' ORDER BY agent_id, seq LIMIT 2000").all() as Raw[]).map(row);
+  /** Queued turns in feed order per agent (tests and diagnostics; the engine picks through queuedAgents and sessionHeads). */
+  queued(limit = 2000): TurnRow[] {
+    return (this.db.prepare("SELECT * FROM turns WHERE status = 'queued' ORDER BY agent_id, seq LIMIT ?").all(limit) as Raw[]).map(row);
+  }
+
+  /** The agents that have queued turns (bounded by the hosted agents). */
+  queuedAgents(): string[] {
+    return (this.db.prepare("SELECT DISTINCT agent_id FROM turns WHERE status = 'queued'").all() as Array<{ agent_id: string }>).map((r) => r.agent_id);
+  }
+
+  /** The oldest queued turn of each of this agent's sessions (one per target), oldest first, at most `limit` (ids only). */
+  sessionHeads(agentId: string, limit: number): Array<{ turnId: string; target: string }> {
+    return (
+      this.db
+        .prepare(
+          `SELECT t.turn_id, t.target FROM (SELECT MIN(seq) AS seq FROM turns WHERE agent_id = ? AND status = 'queued' GROUP BY target) h
+             JOIN turns t ON t.agent_id = ? AND t.seq = h.seq ORDER BY t.seq LIMIT ?`,
+        )
+        .all(agentId, agentId, limit) as Array<{ turn_id: string; target: string }>
+    ).map((r) => ({ turnId: r.turn_id, target: r.target }));
   }
 
   /** Marks a turn as running before its runtime starts, so a crash leaves a trace. */
@@ -156,14 +196,17 @@ export class TurnJournal {
       .prepare('UPDATE turns SET status = ?, outcome = ?, detail = ?, finished_at = ?, notice_pending = ? WHERE turn_id = ?')
       .run(status, outcome, detail === null ? null : detail.slice(0, 500), now, noticePending ? 1 : 0, turnId);
     const agentId = this.get(turnId)?.agentId;
-    if (agentId) {
-      this.db
-        .prepare(
-          `DELETE FROM turns WHERE agent_id = ? AND status IN ('done','failed','skipped') AND notice_pending = 0 AND turn_id NOT IN
-             (SELECT turn_id FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT ?)`,
-        )
-        .run(agentId, agentId, KEEP_FINISHED);
-    }
+    if (agentId) this.prune(agentId);
+  }
+
+  /** Keeps the agent's newest KEEP_FINISHED turns; older finished ones (no notice due) are deleted. */
+  private prune(agentId: string): void {
+    this.db
+      .prepare(
+        `DELETE FROM turns WHERE agent_id = ? AND status IN ('done','failed','skipped') AND notice_pending = 0 AND turn_id NOT IN
+           (SELECT turn_id FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT ?)`,
+      )
+      .run(agentId, agentId, KEEP_FINISHED);
   }
 
   /** After a restart: every turn still `running` was cut off; it is failed as `interrupted` (never re-run) with a notice due. */
@@ -177,8 +220,40 @@ export class TurnJournal {
     return (this.db.prepare('SELECT * FROM turns WHERE notice_pending = 1 ORDER BY seq LIMIT 200').all() as Raw[]).map(row);
   }
 
-  noticePosted(turnId: string): void {
-    this.db.prepare('UPDATE turns SET notice_pending = 0 WHERE turn_id = ?').run(turnId);
+  noticeDue(turnId: string): boolean {
+    return (this.db.prepare('SELECT notice_pending FROM turns WHERE turn_id = ?').get(turnId) as { notice_pending: number } | undefined)?.notice_pending === 1;
+  }
+
+  /**
+   * The notice rate bound, per agent and target: within NOTICE_WINDOW_MS of the last notice there, this turn's notice
+   * is counted (not posted; null is returned). Otherwise the repeats counted since the last one are returned, to be said.
+   */
+  gateNotice(turnId: string, agentId: string, target: string, now: number): { repeats: number; since: number | null } | null {
+    return this.db.transaction(() => {
+      const g = this.db.prepare('SELECT last_at, repeats, since FROM notice_gate WHERE agent_id = ? AND target = ?').get(agentId, target) as
+        | { last_at: number; repeats: number; since: number | null }
+        | undefined;
+      if (g && now - g.last_at < NOTICE_WINDOW_MS) {
+        this.db.prepare('UPDATE notice_gate SET repeats = repeats + 1, since = COALESCE(since, ?) WHERE agent_id = ? AND target = ?').run(now, agentId, target);
+        this.db.prepare('UPDATE turns SET notice_pending = 0 WHERE turn_id = ?').run(turnId);
+        return null;
+      }
+      return { repeats: g?.repeats ?? 0, since: g?.since ?? null };
+    })();
+  }
+
+  /** A notice was posted: the turn's notice is done and the gate's window starts again, with no repeats counted. */
+  noticePosted(turnId: string, agentId?: string, target?: string, now?: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE turns SET notice_pending = 0 WHERE turn_id = ?').run(turnId);
+      if (agentId === undefined || target === undefined || now === undefined) return;
+      this.db
+        .prepare('INSERT INTO notice_gate (agent_id, target, last_at, repeats, since) VALUES (?, ?, ?, 0, NULL) ON CONFLICT (agent_id, target) DO UPDATE SET last_at = excluded.last_at, repeats = 0, since = NULL')
+        .run(agentId, target, now);
+      // Bounded: old gate rows go, and at most GATE_ROWS are kept (the newest).
+      this.db.prepare('DELETE FROM notice_gate WHERE last_at < ?').run(now - GATE_KEEP_MS);
+      this.db.prepare('DELETE FROM notice_gate WHERE rowid NOT IN (SELECT rowid FROM notice_gate ORDER BY last_at DESC LIMIT ?)').run(GATE_ROWS);
+    })();
   }
 
   /** Recent turns of one agent, newest first. */
@@ -199,7 +274,7 @@ export class TurnJournal {
   /** Deletes everything kept for a removed agent: its feed cursor, turns (message text included) and session resume ids. */
   forget(agentId: string): void {
     this.db.transaction(() => {
-      for (const t of ['cursors', 'turns', 'sessions']) this.db.prepare(`DELETE FROM ${t} WHERE agent_id = ?`).run(agentId);
+      for (const t of ['cursors', 'turns', 'sessions', 'notice_gate']) this.db.prepare(`DELETE FROM ${t} WHERE agent_id = ?`).run(agentId);
     })();
   }
 

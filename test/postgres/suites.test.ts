@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 /** Every domain's own server suite (src/domains/<name>/<name>.test.ts) runs here too, without listing it. */
 const DOMAIN_SUITES = readdirSync('src/domains', { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? readdirSync(`src/domains/${d.name}`).filter((f) => f === `${d.name}.test.ts`).map((f) => `src/domains/${d.name}/${f}`) : []));
 
-export const SERVER_SUITES = [...DOMAIN_SUITES, 'src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/domains/actions.test.ts', 'src/server/keyset.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts', 'src/domains/message/attachments.test.ts', 'src/domains/bounds-walk.test.ts', 'src/domains/scheduled-message/scheduler.test.ts', 'src/domains/scheduled-message/migration.test.ts', 'src/domains/member/invites.test.ts', 'src/server/legacy-ids.test.ts', 'src/server/id-counters.test.ts'];
+export const SERVER_SUITES = [...DOMAIN_SUITES, 'src/server/server.test.ts', 'src/server/http/handler.test.ts', 'src/server/pagination-walk.test.ts', 'src/server-client/client.test.ts', 'src/domains/actions.test.ts', 'src/server/keyset.test.ts', 'src/server/idempotency.test.ts', 'src/server/main.test.ts', 'src/domains/message/attachments.test.ts', 'src/domains/bounds-walk.test.ts', 'src/domains/scheduled-message/scheduler.test.ts', 'src/domains/scheduled-message/migration.test.ts', 'src/domains/member/invites.test.ts', 'src/server/legacy-ids.test.ts', 'src/server/id-counters.test.ts', 'src/domains/turn/service.test.ts'];
 
 let cluster: Cluster;
 before(async () => {

@@ -7,7 +7,8 @@ import { CONTENT, EMOJI } from './contract.js';
 export interface MessageApi {
   /** Targets are exact canonical strings; the server authorizes membership. */
   /** attachmentIds: the caller's own uploads (upload), at most 4, each claimable once within 15 minutes. */
-  send(input: { target: string; content: string; replyTo?: string; attachmentIds?: string[] }, o?: CallOptions): Promise<MessageDto>;
+  /** kind 'notice': the daemon's own system notice as the agent (turn engine only; no runtime tool passes it). */
+  send(input: { target: string; content: string; replyTo?: string; attachmentIds?: string[]; kind?: 'notice' }, o?: CallOptions): Promise<MessageDto>;
   /** Newest first. limit 1..100, default 20. */
   list(input: { target: string; limit?: number; cursor?: string }, o?: CallOptions): Promise<MessagePage>;
   react(input: { messageId: string; emoji: string; remove?: boolean }, o?: CallOptions): Promise<MessageDto>;
@@ -26,6 +27,7 @@ export function messageClient(send: Send): MessageApi {
       const body: Record<string, unknown> = { target: input.target, content: input.content };
       if (input.replyTo !== undefined) body.replyTo = input.replyTo;
       if (input.attachmentIds !== undefined) body.attachmentIds = input.attachmentIds;
+      if (input.kind !== undefined) body.kind = input.kind;
       return send({ method: 'POST', path: '/v1/messages', body, opts: o });
     },
     list: (input, o) => send({ method: 'GET', path: `/v1/messages${qs({ target: input.target, limit: input.limit, cursor: input.cursor })}`, opts: o }),

@@ -46,6 +46,8 @@ export interface MessageDto {
   createdAt: string;
   reactions: ReactionDto[];
   attachments: AttachmentMeta[];
+  /** Present only on a system notice (a failure, loop or backlog notice the daemon posted as the agent): it starts no turn. */
+  kind?: 'notice';
 }
 
 export interface MessagePage extends Page {
@@ -68,6 +70,8 @@ export const SendMessageBody = Type.Object(
     replyTo: Type.Optional(Type.String({ pattern: ID_PATTERN })),
     /** Completed uploads of the sender (POST /v1/attachments), claimed by this message. */
     attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_ATTACHMENTS })),
+    /** Only an agent's own daemon (the agent's server credential, never model-visible) marks its message a system notice. */
+    kind: Type.Optional(Type.Literal('notice')),
   },
   strict,
 );

@@ -129,4 +129,11 @@ UPDATE attachments SET data = ''::bytea;
     sqlite: GROWTH('TEXT', 'INTEGER'),
     postgres: GROWTH('TEXT COLLATE "C"', 'BIGINT'),
   },
+  {
+    // A system notice (a failure, loop or backlog notice the daemon posts as an agent) is stored as such: it starts no turn.
+    version: 42,
+    name: 'message kind (notice)',
+    sqlite: `ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'message' CHECK (kind IN ('message', 'notice'));`,
+    postgres: `ALTER TABLE messages ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'message' CHECK (kind IN ('message', 'notice'));`,
+  },
 ];

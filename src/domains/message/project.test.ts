@@ -69,3 +69,10 @@ test('each message keeps its time: the date is repeated exactly when the UTC day
 test('the schema refuses the server DTO shape (it describes the projection, not the DTO)', () => {
   assert.equal(validate(base), false);
 });
+
+test("a system notice says its kind in one field; an ordinary message does not carry it", () => {
+  const p = projectMessagePage([{ ...base, kind: 'notice', content: 'builder could not answer (exit_nonzero)' }, { ...base, id: 'msg_2' }]);
+  assert.equal(p.messages[0]!.kind, 'notice');
+  assert.ok(!('kind' in p.messages[1]!));
+  for (const m of p.messages) assert.ok(validate(m), JSON.stringify(validate.errors));
+});

@@ -18,6 +18,8 @@ export interface MessageView {
   replyTo?: string;
   reactions?: Record<string, number>;
   files?: { id: string; name: string; type: string; size: number }[];
+  /** Only on a system notice the daemon posted as the agent (a failure, loop or backlog notice). */
+  kind?: 'notice';
 }
 
 /** A page of messages: each author's kind once (name → kind), instead of on every message. */
@@ -39,6 +41,7 @@ function projectMessage(m: MessageDto, by: string, at: string): MessageView {
   if (m.replyTo !== null) v.replyTo = m.replyTo;
   if (m.reactions.length > 0) v.reactions = reactionCounts(m.reactions);
   if (m.attachments.length > 0) v.files = m.attachments.map(file);
+  if (m.kind === 'notice') v.kind = 'notice';
   return v;
 }
 
@@ -57,7 +60,10 @@ const S = { type: 'string' } as const;
 /** Reactions as {emoji: count} (the values are left out of the schema: it is sent on every tools/list). */
 export const REACTIONS_SCHEMA = { type: 'object' } as const;
 
-/** Exactly MessageView's properties; kept terse (not closed with additionalProperties) because it is sent on every tools/list. */
+/**
+ * MessageView's properties; kept terse (not closed with additionalProperties) because it is sent on every tools/list.
+ * `kind` ("notice", on a system notice only) is left out for the same reason; the open schema admits it.
+ */
 export const MESSAGE_VIEW_SCHEMA = {
   type: 'object',
   properties: {

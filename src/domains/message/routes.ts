@@ -28,6 +28,7 @@ export const ROUTES: readonly DomainRoute<Messages>[] = [
       const input: Parameters<Messages['send']>[1] = { target: body.target, content: body.content };
       if (body.replyTo !== undefined) input.replyTo = body.replyTo;
       if (body.attachmentIds !== undefined) input.attachmentIds = body.attachmentIds;
+      if (body.kind !== undefined) input.kind = body.kind;
       return s.send(c.actor, input);
     },
   },

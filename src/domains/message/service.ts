@@ -22,9 +22,10 @@ interface MessageRow {
   author_name: string;
   author_kind: 'human' | 'agent';
   author_removed_at: number | null;
+  kind: string;
 }
 
-const MESSAGE_COLS = 'm.id, m.target, m.author_id, m.content, m.reply_to, m.created_at, a.name AS author_name, a.kind AS author_kind, a.removed_at AS author_removed_at';
+const MESSAGE_COLS = 'm.id, m.target, m.author_id, m.content, m.reply_to, m.created_at, m.kind, a.name AS author_name, a.kind AS author_kind, a.removed_at AS author_removed_at';
 const MESSAGE_FROM = 'messages m JOIN members a ON a.id = m.author_id';
 const SELECT_MESSAGE = `SELECT ${MESSAGE_COLS} FROM ${MESSAGE_FROM}`;
 
@@ -84,16 +85,20 @@ async function hydrate(sql: Sql, rows: MessageRow[]): Promise<MessageDto[]> {
     if (!list) attachmentsOf.set(a.message_id, (list = []));
     if (list.length < MAX_ATTACHMENTS) list.push({ id: a.id, name: clipText(a.name, ATTACHMENT_NAME.bytes), contentType: clipText(a.content_type, CONTENT_TYPE_MAX), size: a.size });
   }
-  return rows.map((r) => ({
-    id: r.id,
-    target: r.target,
-    author: { id: r.author_id, name: shownName(r.author_name, r.author_id, r.author_removed_at), kind: r.author_kind },
-    content: clipText(r.content, CONTENT.bytes),
-    replyTo: r.reply_to,
-    createdAt: iso(r.created_at),
-    reactions: [...(reactionsOf.get(r.id)?.values() ?? [])],
-    attachments: attachmentsOf.get(r.id) ?? [],
-  }));
+  return rows.map((r) => {
+    const m: MessageDto = {
+      id: r.id,
+      target: r.target,
+      author: { id: r.author_id, name: shownName(r.author_name, r.author_id, r.author_removed_at), kind: r.author_kind },
+      content: clipText(r.content, CONTENT.bytes),
+      replyTo: r.reply_to,
+      createdAt: iso(r.created_at),
+      reactions: [...(reactionsOf.get(r.id)?.values() ?? [])],
+      attachments: attachmentsOf.get(r.id) ?? [],
+    };
+    if (r.kind === 'notice') m.kind = 'notice';
+    return m;
+  });
 }
 
 export class Messages {
@@ -103,26 +108,35 @@ export class Messages {
   ) {}
 
   /** Inserts one message on an already-authorized canonical target. Used by send and by task comments. */
-  async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachmentIds: readonly string[]): Promise<MessageDto> {
+  async insert(sql: Sql, actor: Actor, target: string, content: string, replyTo: string | null, attachmentIds: readonly string[], kind: 'message' | 'notice' = 'message'): Promise<MessageDto> {
     const id = await this.deps.ids.next(sql, 'msg');
-    await sql.run('INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    await sql.run('INSERT INTO messages (id, target, author_id, content, reply_to, created_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       id,
       target,
       actor.id,
       content,
       replyTo,
       this.deps.clock.now(),
+      kind,
     ]);
     // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
     await markPending(sql, id, this.deps.clock.now());
     if (target.startsWith('thread:')) await noteThreadStart(sql, actor.id, target, this.deps.clock.now());
+    // Push: waiting turn reads in this process wake once this transaction has committed (so they see the message).
+    const feed = this.deps.feed;
+    if (feed && sql.afterCommit) sql.afterCommit(() => feed.notify());
+    else feed?.notify();
     await this.attachments.claim(sql, actor, attachmentIds, id);
     const row = await sql.get<MessageRow>(`${SELECT_MESSAGE} WHERE m.id = ?`, [id]);
     return (await hydrate(sql, [row!]))[0]!;
   }
 
   /** Attachments are the actor's own completed uploads, referenced by id (see attachments.ts). */
-  async send(actor: Actor, input: { target: string; content: string; replyTo?: string; attachmentIds?: string[] }): Promise<MessageDto> {
+  async send(actor: Actor, input: { target: string; content: string; replyTo?: string; attachmentIds?: string[]; kind?: 'notice' }): Promise<MessageDto> {
+    if (input.kind !== undefined && input.kind !== 'notice') throw new AppError('validation_failed', 'kind must be notice');
+    // Security invariant: only an agent marks its own message a notice. Its server credential is held by its daemon and is
+    // never model-visible, and no runtime tool forwards `kind`, so a notice is always the daemon's own.
+    if (input.kind === 'notice' && actor.kind !== 'agent') throw new AppError('denied', 'only an agent\'s daemon posts notices');
     const t = parseTarget(input.target);
     const attachments = checkAttachmentIds(input.attachmentIds);
     const content = checkText(input.content, { ...CONTENT, min: attachments.length ? 0 : 1 });
@@ -136,7 +150,7 @@ export class Messages {
         if (!ok) throw new AppError('not_found', 'replyTo message not found in this target');
       }
       if (t.kind === 'thread') await checkThreadRoom(sql, actor.id, target, this.deps.clock.now());
-      return this.insert(sql, actor, target, content, input.replyTo ?? null, attachments);
+      return this.insert(sql, actor, target, content, input.replyTo ?? null, attachments, input.kind ?? 'message');
     });
   }
 

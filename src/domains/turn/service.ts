@@ -11,7 +11,10 @@ export const TURN_SCAN_LIMIT = 200;
 export const MAX_TURN_WAIT_MS = 8000;
 /** Consecutive agent-authored messages counted back from a turn's message (the daemon's loop bound is below this). */
 export const AGENT_RUN_CAP = 50;
-/** How often a waiting read rechecks the feed (new rows may come from any server process sharing the database). */
+/**
+ * A waiting read wakes at once when a message written in this server process commits (FeedSignal); it also rechecks
+ * the feed this often, for messages written by another server process sharing the PostgreSQL database (no LISTEN/NOTIFY).
+ */
 const RECHECK_MS = 250;
 
 /** Marks a new message for the feed inside the message's own transaction (an insert of a fresh row: no hot row, no conflicts). */
@@ -31,6 +34,7 @@ interface FeedRow {
   created_at: number | string;
   author_name: string;
   author_kind: 'human' | 'agent';
+  kind: string;
   step_assignee: string | null;
   /** The kind of the member who started the run a step message belongs to (null: not a step message). */
   step_starter_kind: 'human' | 'agent' | null;
@@ -62,11 +66,15 @@ export class Turns {
     if (actor.kind !== 'agent') throw new AppError('denied', 'only agents read turns');
     const deadline = this.deps.clock.now() + Math.min(Math.max(0, input.waitMs), MAX_TURN_WAIT_MS);
     for (;;) {
+      // Taken before reading, so a message written during this read wakes the wait below at once.
+      const seen = this.deps.feed?.version ?? 0;
       await this.assign();
       const page = await this.scan(actor, input.after);
       const left = deadline - this.deps.clock.now();
       if (page.cursor > input.after || left <= 0) return page;
-      await new Promise<void>((r) => this.deps.clock.setTimer(Math.min(left, RECHECK_MS), r));
+      const ms = Math.min(left, RECHECK_MS);
+      if (this.deps.feed) await this.deps.feed.wait(seen, ms, this.deps.clock);
+      else await new Promise<void>((r) => this.deps.clock.setTimer(ms, r));
     }
   }
 
@@ -96,7 +104,7 @@ export class Turns {
   private scan(actor: Actor, after: number): Promise<TurnPage> {
     return this.deps.store.tx(async (sql) => {
       const rows = await sql.all<FeedRow>(
-        `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, a.name AS author_name, a.kind AS author_kind,
+        `SELECT f.seq, m.id, m.target, m.author_id, m.content, m.created_at, m.kind, a.name AS author_name, a.kind AS author_kind,
                 (SELECT s.assignee FROM workflow_steps s WHERE s.message_id = m.id) AS step_assignee, ${STEP_STARTER_KIND} AS step_starter_kind
            FROM message_feed f JOIN messages m ON m.id = f.message_id JOIN members a ON a.id = m.author_id
           WHERE f.seq > ? ORDER BY f.seq ASC LIMIT ?`,
@@ -106,6 +114,8 @@ export class Turns {
       let cursor = after;
       for (const r of rows) {
         cursor = Number(r.seq);
+        // A system notice (failure, loop or backlog, posted by a daemon as its agent) never starts a turn, for any agent.
+        if (r.kind === 'notice') continue;
         // A workflow step delivered to this agent (a row the server wrote, never a message's text) is its turn, even when
         // the agent started the run itself; it is bounded by the plan, so the loop bound does not count it.
         const step = r.step_assignee === actor.id;
@@ -159,13 +169,13 @@ export class Turns {
 
   /**
    * Agent messages in a row in `target` ending at feed position `seq` (inclusive), up to AGENT_RUN_CAP, back to the last
-   * Human message. A step message is never a Human message, whoever wrote its plan: a step of a run an agent started is
+   * Human message; notices are not counted (nor end a run). A step message is never a Human message, whoever wrote its plan: a step of a run an agent started is
    * an agent message; a step of a run a Human started is passed over (neither counted nor a reset).
    */
   private async agentRun(sql: Sql, target: string, seq: number): Promise<number> {
     const kinds = await sql.all<{ kind: string; starter: string | null }>(
       `SELECT a.kind, ${STEP_STARTER_KIND} AS starter FROM messages m JOIN message_feed f ON f.message_id = m.id JOIN members a ON a.id = m.author_id
-        WHERE m.target = ? AND f.seq <= ? ORDER BY f.seq DESC LIMIT ?`,
+        WHERE m.target = ? AND f.seq <= ? AND m.kind <> 'notice' ORDER BY f.seq DESC LIMIT ?`,
       [target, seq, AGENT_RUN_CAP],
     );
     let n = 0;

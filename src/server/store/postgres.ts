@@ -55,6 +55,12 @@ class PgSql implements Sql {
   savepoints = 0;
   /** The connection was lost during this transaction: whatever fn made of the failure, the answer is upstream_unavailable. */
   lost = false;
+  /** Run by the outer transaction after COMMIT (a re-run attempt gets a new handle, so a failed attempt's are dropped). */
+  readonly commits: Array<() => void> = [];
+  afterCommit(fn: () => void): void {
+    if (this.inTx) this.commits.push(fn);
+    else fn();
+  }
 
   constructor(
     readonly conn: Queryable,
@@ -205,6 +211,7 @@ class PostgresStore implements Store {
           else {
             try {
               await h.query('COMMIT', []);
+              for (const f of h.commits) f();
               return out as T;
             } catch (e) {
               if (!h.doomed) failure = { e };

@@ -56,6 +56,12 @@ class StatementCache {
 class SqliteSql implements Sql {
   /** Set when the transaction this handle belongs to has ended; a late continuation must not reuse it. */
   ended = false;
+  /** Run by tx after COMMIT (dropped on rollback); the plain handle runs them at once. */
+  readonly commits: Array<() => void> = [];
+  afterCommit(fn: () => void): void {
+    if (this === this.owner.plainHandle) fn();
+    else this.commits.push(fn);
+  }
   constructor(
     protected readonly stmts: StatementCache,
     readonly owner: SqliteStore,
@@ -94,6 +100,9 @@ class SqliteStore implements Store {
   private savepoints = 0;
   private readonly stmts: StatementCache;
   private readonly plain: SqliteSql;
+  get plainHandle(): SqliteSql {
+    return this.plain;
+  }
 
   constructor(
     private readonly db: Database.Database,
@@ -158,6 +167,7 @@ class SqliteStore implements Store {
       try {
         const out = await fn(handle);
         this.stmts.get('COMMIT').run();
+        for (const f of handle.commits) f();
         return out;
       } catch (e) {
         if (this.db.inTransaction) this.stmts.get('ROLLBACK').run();

@@ -12,6 +12,8 @@ export interface Sql {
   all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /** Returns the number of rows changed. */
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Runs `fn` once the transaction this handle belongs to has committed (never after a rollback); outside one, at once. */
+  afterCommit?(fn: () => void): void;
 }
 
 export interface Store extends Sql {
