@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
-import { journal, readLog, verdicts } from './check.js';
+import { JournalWatch, journal, readLog, verdicts } from './check.js';
 import { World, prng, type SoakOptions } from './scenario.js';
 
 export function options(argv: string[]): SoakOptions & { keep: boolean } {
@@ -95,6 +95,8 @@ async function main(): Promise<number> {
   const o = options(argv);
   const w = new World(o);
   const t0 = Date.now();
+  const watch = new JournalWatch(w.d.home);
+  const timer = setInterval(() => watch.poll(), 300);
   try {
     await w.start();
     await w.cast();
@@ -105,7 +107,7 @@ async function main(): Promise<number> {
     const { posted, loops } = await drive(w);
     const settled = await settle(w, 240_000);
     const left = await leftovers(w);
-    const { verdicts: vs, latency } = await verdicts(w);
+    const { verdicts: vs, latency } = await verdicts(w, watch);
     vs.push({ name: 'turns settled (nothing queued or running)', ok: settled, detail: '' });
     vs.push({ name: 'loop count and time bounds held', ok: loops <= o.loops, detail: `${loops} loops of at most ${o.loops}, ${posted} Human posts + ${o.backlog + 1} backlog posts` });
     vs.push({ name: 'runtimes left: 0', ok: left.runtimes === 0, detail: String(left.runtimes) });
@@ -116,6 +118,7 @@ async function main(): Promise<number> {
     console.log(latency.map((l) => `  ${l.agent.padEnd(8)} turns ${String(l.n).padStart(5)}  p50 ${String(l.p50).padStart(6)}  p99 ${String(l.p99).padStart(6)}`).join('\n'));
     return vs.every((x) => x.ok) ? 0 : 1;
   } finally {
+    clearInterval(timer);
     w.close();
     await w.d.stop();
     if (!o.keep) {
