@@ -15,6 +15,8 @@ export interface Target { target: string; kind: 'channel' | 'dm' | 'thread' | 't
 
 export interface SoakOptions {
   agents: number; loops: number; seconds: number; kills: number; backlog: number; turnTimeout: number; loopBound: number; maxTurns: number; seed: number;
+  /** The daemon's per-agent bound on queued turns (`--max-queued`, where the daemon has it); unset: its default. */
+  maxQueued?: number;
   dir: string;
 }
 
@@ -53,7 +55,8 @@ export class World {
   }
 
   daemonArgs(): string[] {
-    return ['--turn-timeout', String(this.o.turnTimeout), '--loop-bound', String(this.o.loopBound), '--max-turns', String(this.o.maxTurns)];
+    const q = this.o.maxQueued ? ['--max-queued', String(this.o.maxQueued)] : [];
+    return ['--turn-timeout', String(this.o.turnTimeout), '--loop-bound', String(this.o.loopBound), '--max-turns', String(this.o.maxTurns), ...q];
   }
 
   async start(): Promise<void> {
