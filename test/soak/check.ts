@@ -8,6 +8,7 @@ import type { Agent, World } from './scenario.js';
 
 export interface LogRec { ev: 'start' | 'end'; id: string; target: string; pid: number; t: number }
 export interface JournalRow { agent_id: string; message_id: string; target: string; status: string; outcome: string | null; agent_run: number; received_at: number; started_at: number | null }
+export interface Latency { agent: string; n: number; p50: number; p99: number; nBacklog: number; p99Backlog: number }
 export interface Verdict { name: string; ok: boolean; detail: string }
 
 export function readLog(file: string): LogRec[] {
@@ -120,13 +121,16 @@ export function quantile(xs: number[], q: number): number {
 }
 
 /** The soak's assertions; each names what it checked and what it found. */
-export async function verdicts(w: World, watch: JournalWatch): Promise<{ verdicts: Verdict[]; latency: Array<{ agent: string; n: number; p50: number; p99: number }> }> {
+export async function verdicts(w: World, watch: JournalWatch): Promise<{ verdicts: Verdict[]; latency: Latency[] }> {
   const { byAgent, messages } = await expected(w);
   const rows = watch.rows();
   const out: Verdict[] = [];
   const v = (name: string, bad: string[], extra = '') => out.push({ name, ok: bad.length === 0, detail: bad.length ? `${bad.length}: ${bad.slice(0, 6).join('; ')}` : extra });
   const lost: string[] = [], twice: string[] = [], unaddressed: string[] = [], noticeTurns: string[] = [], loop: string[] = [];
-  const latency: Array<{ agent: string; n: number; p50: number; p99: number }> = [];
+  const latency: Latency[] = [];
+  // The backlog window: from the first backlog post to the backlog agent's last turn start.
+  const bakStarts = w.backlogAgent ? readLog(w.backlogAgent.log).filter((r) => r.ev === 'start') : [];
+  const win = w.backlogFrom && bakStarts.length ? [w.backlogFrom, bakStarts[bakStarts.length - 1]!.t] : null;
   let handled = 0, interrupted = 0, skipped = 0, failing = 0;
   for (const a of w.agents) {
     const starts = readLog(a.log).filter((r) => r.ev === 'start');
@@ -151,8 +155,10 @@ export async function verdicts(w: World, watch: JournalWatch): Promise<{ verdict
       // Loop bound: a turn whose message is past the bound of agent messages in a row never runs.
       if (r.agent_run > w.o.loopBound && count.has(r.message_id)) loop.push(`${a.name} ran ${r.message_id} at agent run ${r.agent_run}`);
     }
-    const lat = starts.filter((s) => messages.has(s.id)).map((s) => s.t - Date.parse(messages.get(s.id)!.createdAt));
-    latency.push({ agent: a.name, n: lat.length, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99) });
+    const timed = starts.filter((s) => messages.has(s.id)).map((s) => ({ at: Date.parse(messages.get(s.id)!.createdAt), ms: s.t - Date.parse(messages.get(s.id)!.createdAt) }));
+    const lat = timed.map((x) => x.ms);
+    const inBacklog = a === w.backlogAgent || !win ? [] : timed.filter((x) => x.at >= win[0]! && x.at <= win[1]!).map((x) => x.ms);
+    latency.push({ agent: a.name, n: lat.length, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), nBacklog: inBacklog.length, p99Backlog: quantile(inBacklog, 0.99) });
   }
   v('no turn lost (an interrupted or skipped turn counts as handled)', lost, `${handled} ran, ${interrupted} interrupted, ${skipped} skipped`);
   v('no turn run twice', twice, `${rows.length} journal rows`);

@@ -46,6 +46,8 @@ export class World {
   backlogAgent?: Agent;
   victim?: Agent;
   victimMessage?: string;
+  /** When the first backlog message was posted (ms). */
+  backlogFrom?: number;
   kills = 0;
   private client?: ServerClient;
   api!: ServerApi;
@@ -160,6 +162,7 @@ export class World {
   /** The backlog: `n` mentions of the backlog agent (posted concurrently, 16 at a time), then one mention of the victim. */
   async backlog(n: number): Promise<void> {
     if (!this.backlogAgent || !this.victim) return;
+    this.backlogFrom = Date.now();
     for (let i = 0; i < n; i += 16) {
       await Promise.all(Array.from({ length: Math.min(16, n - i) }, (_, k) => this.post('channel:backlog', `@bak job ${i + k}`)));
     }

@@ -116,7 +116,11 @@ async function main(): Promise<number> {
     console.log(`soak: ${o.agents} agents, seed ${o.seed}, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     for (const x of vs) console.log(`${x.ok ? 'ok  ' : 'FAIL'} ${x.name}${x.detail ? ` (${x.detail})` : ''}`);
     console.log('turn-start latency (message createdAt -> runtime start), ms:');
-    console.log(latency.map((l) => `  ${l.agent.padEnd(8)} turns ${String(l.n).padStart(5)}  p50 ${String(l.p50).padStart(6)}  p99 ${String(l.p99).padStart(6)}`).join('\n'));
+    console.log(
+      latency
+        .map((l) => `  ${l.agent.padEnd(8)} turns ${String(l.n).padStart(5)}  p50 ${String(l.p50).padStart(6)}  p99 ${String(l.p99).padStart(6)}  while the backlog waited: ${l.nBacklog} turns, p99 ${l.p99Backlog}`)
+        .join('\n'),
+    );
     return vs.every((x) => x.ok) ? 0 : 1;
   } finally {
     clearInterval(timer);
