@@ -16,7 +16,7 @@ export function options(argv: string[]): SoakOptions & { keep: boolean } {
   };
   return {
     agents: num('--agents', 12), loops: num('--loops', short ? 12 : 40), seconds: num('--seconds', short ? 60 : 240), kills: num('--kills', 2),
-    backlog: num('--backlog', short ? 120 : 2100), turnTimeout: 2, loopBound: num('--loop-bound', 4), maxTurns: num('--max-turns', 8), seed: num('--seed', 26),
+    backlog: num('--backlog', short ? 120 : 300), turnTimeout: num('--turn-timeout', 5), loopBound: num('--loop-bound', 4), maxTurns: num('--max-turns', 8), seed: num('--seed', 26),
     maxQueued: argv.includes('--max-queued') ? num('--max-queued', 0) : undefined,
     dir: mkdtempSync(join(tmpdir(), 'agentteam-soak-')), keep: argv.includes('--keep'),
   };
