@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import type { AgentProfile } from '../daemon/profiles.js';
 import type { TurnRun } from '../runtime/launcher.js';
 import type { ServerApi } from '../server-client/api.js';
-import type { Clock } from '../shared/clock.js';
-import type { TurnJournal, TurnOutcome, TurnRow } from './journal.js';
+import type { Clock, Timer } from '../shared/clock.js';
+import { NOTICE_WINDOW_MS, type TurnJournal, type TurnOutcome, type TurnRow } from './journal.js';
 
 /** The dispatcher's bound on concurrent requests; concurrent turn runtimes stay under it. */
 export const MAX_TURN_CONCURRENCY = 512;
@@ -69,6 +69,7 @@ export class TurnEngine {
   private readonly busy = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
   private stopped = false;
+  private heldTimer: Timer | undefined;
 
   constructor(private readonly deps: TurnEngineDeps, opts: TurnEngineOptions = {}) {
     this.max = Math.min(Math.max(1, opts.maxConcurrent ?? 4), MAX_TURN_CONCURRENCY);
@@ -112,6 +113,7 @@ export class TurnEngine {
   /** Stops following and waits (bounded by the caller) for running turns; their runtimes are stopped by the launcher. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.heldTimer?.cancel();
     for (const ac of this.followers.values()) ac.abort();
     await Promise.allSettled([...this.running.values()]);
   }
@@ -259,7 +261,7 @@ export class TurnEngine {
     if (!journal.noticeDue(t.turnId)) return;
     // Rate bound: one notice per agent per target per minute; the ones in between are counted and said in the next.
     const gate = journal.gateNotice(t.turnId, agent.id, t.target, clock.now());
-    if (!gate) return;
+    if (!gate) return this.flushHeldLater();
     const content = gate.repeats > 0 ? `${text} (${gate.repeats} more since ${timeOfDay(gate.since ?? clock.now())})` : text;
     try {
       // kind 'notice': stored as a system notice, so it starts no turn for any agent and counts for no loop bound.
@@ -272,7 +274,21 @@ export class TurnEngine {
     }
   }
 
+  /** A held notice is posted once its target's gate window has passed (one timer for all; re-armed while any is held). */
+  private flushHeldLater(): void {
+    if (this.heldTimer || this.stopped) return;
+    this.heldTimer = this.deps.clock.setTimer(NOTICE_WINDOW_MS, () => {
+      this.heldTimer = undefined;
+      if (this.stopped) return;
+      void this.postPendingNotices().then(() => {
+        if (this.deps.journal.hasHeld()) this.flushHeldLater();
+      });
+    });
+  }
+
   private async postPendingNotices(): Promise<void> {
+    this.deps.journal.releaseHeld(this.deps.clock.now());
+    if (this.deps.journal.hasHeld()) this.flushHeldLater();
     for (const t of this.deps.journal.noticesPending()) {
       const agent = this.deps.agent(t.agentId);
       if (!agent) continue;

@@ -144,7 +144,7 @@ test('past the per-agent bound new turns are recorded skipped (backlog) with exa
   await h.done();
 });
 
-test('notices are rate-bounded per agent and target: one a minute, the repeats counted in the next one', async () => {
+test('notices are rate-bounded per agent and target: one a minute; the newest held one is posted when the minute ends, with the repeats counted (failed before: a held notice was dropped)', async () => {
   const h = harness(['a1'], { maxConcurrent: 1 }, async () => ({ runId: 'r', code: 3, signal: null, timedOut: false }));
   h.engine.start();
   h.push('a1', [turn(1, 'channel:x'), turn(2, 'channel:x'), turn(3, 'channel:x'), turn(4, 'channel:y')]);
@@ -152,10 +152,20 @@ test('notices are rate-bounded per agent and target: one a minute, the repeats c
   for (let i = 0; i < 50; i++) await settle();
   assert.deepEqual(h.sent.map((m) => m.target), ['channel:x', 'channel:y'], 'one notice per target in the minute');
   const firstAt = h.clock.now();
+  const text = 'a1 could not answer (exit_nonzero): the runtime exited with code 3';
+  // The minute ends: turn 3's notice (the newest held) is posted, counting turn 2's as a repeat.
   h.clock.advance(NOTICE_WINDOW_MS);
+  await until('the held notice', () => h.sent.length === 3);
+  assert.equal(h.sent[2]!.target, 'channel:x');
+  assert.equal(h.sent[2]!.content, `${text} (1 more since ${new Date(firstAt).toISOString().slice(11, 19)}Z)`);
+  // A later failure inside the new window is held too, and posted alone when that window ends.
   h.push('a1', [turn(5, 'channel:x')]);
-  await until('the next notice', () => h.sent.length === 3);
-  assert.equal(h.sent[2]!.content, `a1 could not answer (exit_nonzero): the runtime exited with code 3 (2 more since ${new Date(firstAt).toISOString().slice(11, 19)}Z)`);
+  await until('turn 5 failed', () => h.journal.recent('a1', 10).filter((t) => t.status === 'failed').length === 5);
+  for (let i = 0; i < 50; i++) await settle();
+  assert.equal(h.sent.length, 3, 'held inside the window');
+  h.clock.advance(NOTICE_WINDOW_MS);
+  await until('the next notice', () => h.sent.length === 4);
+  assert.equal(h.sent[3]!.content, text);
   assert.ok(h.sent.every((m) => m.kind === 'notice'));
   assert.equal(h.journal.noticesPending().length, 0);
   await h.done();

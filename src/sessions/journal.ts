@@ -34,6 +34,8 @@ export interface TurnRow {
 const KEEP_FINISHED = 500;
 /** The notice rate bound: at most one notice per agent per target in this window; repeats are counted for the next one. */
 export const NOTICE_WINDOW_MS = 60_000;
+/** notice_pending of a notice the rate gate holds until its window ends (1: due now; 0: none or done). */
+const HELD = 2;
 /** Notice-gate rows (agent × target) are kept this long after their last notice, and at most GATE_ROWS of them. */
 const GATE_KEEP_MS = 24 * 3600_000;
 const GATE_ROWS = 10_000;
@@ -216,6 +218,26 @@ export class TurnJournal {
       .run(now).changes;
   }
 
+  /** Held notices whose gate window has passed, made due again (notice_pending 1) for the engine to post. */
+  releaseHeld(now: number): TurnRow[] {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT t.* FROM turns t JOIN notice_gate g ON g.agent_id = t.agent_id AND g.target = t.target
+            WHERE t.notice_pending = ${HELD} AND g.last_at <= ? ORDER BY t.seq LIMIT 200`,
+        )
+        .all(now - NOTICE_WINDOW_MS) as Raw[];
+      const due = this.db.prepare('UPDATE turns SET notice_pending = 1 WHERE turn_id = ?');
+      for (const r of rows) due.run(r.turn_id);
+      return rows.map(row);
+    })();
+  }
+
+  /** True while some notice is held by the rate gate. */
+  hasHeld(): boolean {
+    return this.db.prepare(`SELECT 1 FROM turns WHERE notice_pending = ${HELD} LIMIT 1`).get() !== undefined;
+  }
+
   noticesPending(): TurnRow[] {
     return (this.db.prepare('SELECT * FROM turns WHERE notice_pending = 1 ORDER BY seq LIMIT 200').all() as Raw[]).map(row);
   }
@@ -233,12 +255,17 @@ export class TurnJournal {
       const g = this.db.prepare('SELECT last_at, repeats, since FROM notice_gate WHERE agent_id = ? AND target = ?').get(agentId, target) as
         | { last_at: number; repeats: number; since: number | null }
         | undefined;
+      // An older held notice of this agent and target is superseded by this one: it is counted as a repeat.
+      const superseded = this.db
+        .prepare(`UPDATE turns SET notice_pending = 0 WHERE agent_id = ? AND target = ? AND notice_pending = ${HELD} AND turn_id <> ?`)
+        .run(agentId, target, turnId).changes;
       if (g && now - g.last_at < NOTICE_WINDOW_MS) {
-        this.db.prepare('UPDATE notice_gate SET repeats = repeats + 1, since = COALESCE(since, ?) WHERE agent_id = ? AND target = ?').run(now, agentId, target);
-        this.db.prepare('UPDATE turns SET notice_pending = 0 WHERE turn_id = ?').run(turnId);
+        // Held, never dropped: the newest gated notice waits for the window's end (heldDue), so the last word is posted.
+        this.db.prepare('UPDATE notice_gate SET repeats = repeats + ?, since = COALESCE(since, ?) WHERE agent_id = ? AND target = ?').run(superseded, now, agentId, target);
+        this.db.prepare(`UPDATE turns SET notice_pending = ${HELD} WHERE turn_id = ?`).run(turnId);
         return null;
       }
-      return { repeats: g?.repeats ?? 0, since: g?.since ?? null };
+      return { repeats: (g?.repeats ?? 0) + superseded, since: g?.since ?? (superseded > 0 ? now : null) };
     })();
   }
 
