@@ -82,7 +82,7 @@ test('agent list walks every agent in Agent ID order with a2 cursors; the owner 
   const v = a.get.out.data.agent;
   assert.deepEqual(
     { ...v, session: undefined },
-    { agentId: added.id, name: 'vault', runtime: 'claude', enabled: true, baseUrl: 'https://api.example.com/v1', apiKeyConfigured: true, headerNames: ['x-org-token'], filesystemPolicy: { allowedPathCount: 1 }, session: undefined },
+    { agentId: added.id, name: 'vault', runtime: 'claude', enabled: true, baseUrl: 'https://api.example.com', apiKeyConfigured: true, headerNames: ['x-org-token'], filesystemPolicy: { allowedPathCount: 1 }, session: undefined },
   );
   assert.deepEqual(v.session, { runtimeLive: false, turnLive: false });
   const { id, ...ownerView } = added;
@@ -126,7 +126,7 @@ test('oversized owner input (name, header value, base URL) is refused, names no 
   }
   assert.equal(cliJson(await d.run(['agent', 'ls', '--json'])).length, before);
   const v = cliJson(await d.run(['agent', 'get', 'vault']));
-  assert.deepEqual([v.name, v.baseUrl], ['vault', 'https://api.example.com/v1']);
+  assert.deepEqual([v.name, v.baseUrl], ['vault', 'https://api.example.com']);
 });
 
 test('owner update, disable, enable, reload and rm; the running agent sees itself live and the removed agent vanish', async () => {
