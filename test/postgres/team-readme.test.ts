@@ -128,7 +128,7 @@ test("the README's team section, step by step: both people's agents answer each 
   const anaLog = join(anaBase, 'ana-bot.log');
   const olgaAdd = await olga.run(['agent', 'add', '--name', 'olga-bot', '--runtime', 'command', '--', process.execPath, AGENT, olgaLog, 'reply'], { cwd: work });
   assert.equal(olgaAdd.code, 0, olgaAdd.stderr);
-  const anaAdd = await ana(['agent', 'add', '--name', 'ana-bot', '--runtime', 'command', '--', process.execPath, AGENT, anaLog, 'reply']);
+  const anaAdd = await ana(['agent', 'add', '--name', 'ana-bot', '--runtime', 'command', '--workdir', tmpdir(), '--', process.execPath, AGENT, anaLog, 'reply']);
   assert.equal(anaAdd.code, 0, anaAdd.stderr);
   const olgaBot = cliJson(olgaAdd) as { id: string };
   const anaBot = cliJson(anaAdd) as { id: string };
