@@ -23,6 +23,9 @@ const USER = `ana${process.pid % 100000}`;
 const work = mkdtempSync(join(tmpdir(), 'agentteam-readme-'));
 const etc = join(work, 'etc-agentteam');
 const anaBase = join(work, 'ana');
+/** Ana's project folder: outside her home (a workdir that holds the home is refused). */
+const anaWork = mkdtempSync(join(tmpdir(), 'agentteam-readme-ana-work-'));
+chmodSync(anaWork, 0o755);
 let anaIds: { uid: number; gid: number } | undefined;
 let cluster: Cluster;
 const procs: ServerProc[] = [];
@@ -128,7 +131,7 @@ test("the README's team section, step by step: both people's agents answer each 
   const anaLog = join(anaBase, 'ana-bot.log');
   const olgaAdd = await olga.run(['agent', 'add', '--name', 'olga-bot', '--runtime', 'command', '--', process.execPath, AGENT, olgaLog, 'reply'], { cwd: work });
   assert.equal(olgaAdd.code, 0, olgaAdd.stderr);
-  const anaAdd = await ana(['agent', 'add', '--name', 'ana-bot', '--runtime', 'command', '--workdir', tmpdir(), '--', process.execPath, AGENT, anaLog, 'reply']);
+  const anaAdd = await ana(['agent', 'add', '--name', 'ana-bot', '--runtime', 'command', '--workdir', anaWork, '--', process.execPath, AGENT, anaLog, 'reply']);
   assert.equal(anaAdd.code, 0, anaAdd.stderr);
   const olgaBot = cliJson(olgaAdd) as { id: string };
   const anaBot = cliJson(anaAdd) as { id: string };
