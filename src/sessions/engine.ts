@@ -280,9 +280,8 @@ export class TurnEngine {
     this.heldTimer = this.deps.clock.setTimer(NOTICE_WINDOW_MS, () => {
       this.heldTimer = undefined;
       if (this.stopped) return;
-      void this.postPendingNotices().then(() => {
-        if (this.deps.journal.hasHeld()) this.flushHeldLater();
-      });
+      // postPendingNotices re-arms this timer while any notice is still held.
+      void this.postPendingNotices();
     });
   }
 
