@@ -226,3 +226,39 @@ test('after a refusal (403, 404, 413, 408, 400) nothing more is read from the so
   }
   assert.deepEqual(failed, []);
 });
+
+/** One raw HTTP exchange: writes `raw`, collects everything the peer sends until it closes or `answers` responses arrived. */
+function exchange(port: number, raw: string, answers = 1): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1', () => s.write(raw));
+    let buf = '';
+    s.on('data', (b) => {
+      buf += b.toString('latin1');
+      if ((buf.match(/HTTP\/1\.1 /g) ?? []).length >= answers && buf.endsWith('}')) s.destroy();
+    });
+    s.on('error', () => undefined);
+    s.on('close', () => resolve(buf));
+  });
+}
+
+test('refusals that linger do not crowd out served connections: MAX/2 open + MAX-4 lingering refusals, then a normal request still gets 200 (failed before: 503)', async () => {
+  const idle = await openIdle(d.port, MAX / 2);
+  for (const s of idle) s.on('error', () => undefined).resume();
+  // A chunked body of unknown length is never read after the 403: each of these connections lingers up to 2 s.
+  const refusal = `POST /api/daemon/messages HTTP/1.1\r\nhost: 127.0.0.1:${d.port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n1\r\n{\r\n`;
+  // In batches of 6, so that in-flight requests plus the idle ones stay under the bound.
+  const answers: string[] = [];
+  for (let i = 0; i < MAX - 4; i += 6) answers.push(...(await Promise.all(Array.from({ length: Math.min(6, MAX - 4 - i) }, () => exchange(d.port, refusal)))));
+  const statuses = answers.map((a) => a.slice(9, 12));
+  assert.deepEqual([...new Set(statuses)], ['403'], `statuses ${JSON.stringify(statuses.filter((s) => s !== '403').slice(0, 5))}`);
+  const ok = await fetch(`http://127.0.0.1:${d.port}/api/daemon/status`, { headers: { authorization: `Bearer ${d.ownerToken()}` } });
+  assert.equal(ok.status, 200);
+  for (const s of idle) s.destroy();
+});
+
+test('a refused request with a small declared body (≤ 64 KiB) is drained and its connection serves the next request (failed before: closed after the first 403)', async () => {
+  const one = `POST /api/daemon/messages HTTP/1.1\r\nhost: 127.0.0.1:${d.port}\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}`;
+  const got = await exchange(d.port, one + one, 2);
+  assert.equal((got.match(/HTTP\/1\.1 403 /g) ?? []).length, 2, got.slice(0, 300));
+  assert.doesNotMatch(got, /connection: close/i);
+});

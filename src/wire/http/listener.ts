@@ -19,13 +19,17 @@ export const LISTENER_DEFAULTS = { maxConnections: 2048, headersTimeoutMs: 5_000
 const OVERLOADED_BODY = '{"ok":false,"error":{"code":"admission_rejected","message":"too many open connections; retry shortly"}}';
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(OVERLOADED_BODY)}\r\nconnection: close\r\ncache-control: no-store\r\n\r\n${OVERLOADED_BODY}`;
 
+/** A refused request's unread body up to this declared length is read and discarded by Node, as HTTP expects. */
+const DRAIN_MAX = 64 * 1024;
+
 /**
- * True while the request still has body bytes nobody read. Security invariant: an answer sent then closes the connection
- * (no draining a body we did not want, no parsing its tail as a next request).
+ * True while the request still has body bytes nobody read, more than DRAIN_MAX or of unknown length (chunked).
+ * Security invariant: an answer sent then closes the connection (no reading a body we did not want, no parsing its tail
+ * as a next request); a small declared body is drained (bounded by its length) so the connection is reused, not lingered.
  */
 export function bodyPending(req: IncomingMessage): boolean {
   if (req.complete) return false;
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > DRAIN_MAX;
 }
 
 /** How long a closing connection with an unread body lingers half-closed (not read) so the peer can read the answer. */
@@ -40,11 +44,22 @@ function stopReading(socket: Socket): void {
   socket.resume = () => socket;
 }
 
-/** Half-closes without reading further: the answer and a FIN reach the peer, the unread body stays unread, then close. */
+/** Set on each accepted socket by its listener: moves it from the open count to the lingering count, once. */
+const LINGER = Symbol('agentteam.linger');
+type Lingerable = Socket & { [LINGER]?: () => boolean };
+
+/**
+ * Half-closes without reading further: the answer and a FIN reach the peer, the unread body stays unread, then close.
+ * A lingering socket no longer counts as open (refusals cannot crowd out served connections); lingering sockets have
+ * their own bound (the listener's maxConnections), beyond which one is closed at once.
+ */
 export function lingerClose(socket: Socket): void {
   stopReading(socket);
   if (!socket.writableEnded) socket.end();
   if (socket.destroyed) return;
+  const release = (socket as Lingerable)[LINGER];
+  (socket as Lingerable)[LINGER] = undefined;
+  if (release && !release()) return void socket.destroy();
   // Security invariant: a refused connection is destroyed within LINGER_MS, whatever the peer does.
   const t = setTimeout(() => socket.destroy(), LINGER_MS);
   t.unref();
@@ -92,6 +107,7 @@ export function createHardenedServer(handler: RequestListener, limits: ListenerL
     : createServer(httpOpts, onRequest);
   const refused = new WeakSet<Socket>();
   let open = 0;
+  let lingering = 0;
   server.on('connection', (socket: Socket) => {
     // Security invariant: open connections per listener are bounded; one more gets a clear 503 and is closed unread.
     if (open >= max) {
@@ -102,7 +118,22 @@ export function createHardenedServer(handler: RequestListener, limits: ListenerL
       return;
     }
     open++;
-    socket.once('close', () => open--);
+    let counted: 'open' | 'lingering' | 'none' = 'open';
+    (socket as Lingerable)[LINGER] = () => {
+      if (counted !== 'open') return true;
+      open--;
+      if (lingering >= max) {
+        counted = 'none';
+        return false;
+      }
+      lingering++;
+      counted = 'lingering';
+      return true;
+    };
+    socket.once('close', () => {
+      if (counted === 'open') open--;
+      else if (counted === 'lingering') lingering--;
+    });
     // A connection that never sends a byte is not covered by the header timeout: close it after the same time idle.
     // (With TLS the handshake timeout covers the raw socket; the idle timer goes on the decrypted socket.)
     if (!tls) socket.setTimeout(idleMs, () => socket.destroy());
