@@ -1,5 +1,6 @@
 // Owns benchmark 7: the AgentTeam Server on PostgreSQL 15 against the embedded engine (SQLite) for task create and task list, and two server processes on one database against one.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -21,6 +22,20 @@ interface Contender {
   credential: string;
   /** Database name for PostgreSQL contenders (its backends' CPU is counted separately). */
   database?: string;
+}
+
+/** Fresh members for one create measurement, one per load connection, each with its own credential (memory only): every
+ * create is under the open-task bound (OPEN_TASKS_PER_MEMBER_MAX per creator) and each member starts at 0 open tasks. */
+async function freshCreators(c: Contender): Promise<string[]> {
+  const client = new ServerClient({ baseUrl: c.procs[0]!.url });
+  try {
+    const owner = client.as(c.credential);
+    const out: string[] = [];
+    for (let i = 0; i < PG_CONNECTIONS; i++) out.push((await client.join((await owner.members.invite({ name: `load${randomUUID().slice(0, 8)}`, role: 'member' })).code)).credential);
+    return out;
+  } finally {
+    client.close();
+  }
 }
 
 interface Measured extends LoadResult {
@@ -69,14 +84,16 @@ type Work = 'create' | 'list';
 
 /** One measurement: two generators (PG_CONNECTIONS/2 each), to the contender's first and last process. */
 async function measure(o: BenchOptions, cluster: Cluster, c: Contender, work: Work): Promise<Measured> {
-  const headers = () => ({ authorization: `Bearer ${c.credential}`, 'content-type': 'application/json' });
+  // Creates rotate over fresh members (one per connection, both engines alike); lists read as the owner.
+  const creators = work === 'create' ? await freshCreators(c) : [];
+  const headers = (gen: number) => (conn: number) => ({ authorization: `Bearer ${work === 'create' ? creators[gen * (PG_CONNECTIONS / 2) + conn]! : c.credential}`, 'content-type': 'application/json' });
   const body = Buffer.from(JSON.stringify({ title: 'bench task' }));
   const ports = [c.procs[0]!, c.procs.at(-1)!].map((p) => Number(new URL(p.url).port));
-  const spec = (port: number) => ({
+  const spec = (port: number, gen: number) => ({
     port,
     method: work === 'create' ? ('POST' as const) : ('GET' as const),
     path: () => (work === 'create' ? '/v1/tasks' : `/v1/tasks?limit=${LIST_LIMIT}`),
-    headers,
+    headers: headers(gen),
     ...(work === 'create' ? { body: () => body } : {}),
     connections: PG_CONNECTIONS / 2,
     durationMs: o.durationMs,
@@ -87,7 +104,7 @@ async function measure(o: BenchOptions, cluster: Cluster, c: Contender, work: Wo
   const nodePids = c.procs.map((p) => p.child.pid!);
   const n0 = cpuOf(nodePids);
   const p0 = cpuOf(pgPids);
-  const rs = await Promise.all(ports.map((p) => runLoad(spec(p))));
+  const rs = await Promise.all(ports.map((p, g) => runLoad(spec(p, g))));
   const nodeCpu = cpuOf(nodePids) - n0;
   const pgCpu = cpuOf(pgPids) - p0;
   const completed = rs.reduce((s, r) => s + r.completed, 0);
