@@ -6,14 +6,16 @@
 // runtime cache (harness.ts PINNED) is first on its PATH. Claude's model API (ANTHROPIC_BASE_URL) is a loopback capture
 // (model-capture.ts): it records what Claude sends its model and answers only when a test scripted a reply.
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
+import { useRuntimeSuite } from './suite.js';
+import { assertHomeNotLeaked, plantHome } from './home-wall.js';
 import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, toolsList, waitRunExited, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, isolatedEnv, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
-import { scriptOneCall, startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { bytes, schemaBounds, isolatedEnv, lineFrom, runBounded, workdir, type Bounded } from './harness.js';
+import { scriptOneCall, toolResults, type ModelCapture, type ModelRequest, offers } from './model-capture.js';
 import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
@@ -25,19 +27,7 @@ let rd: RuntimeDaemon;
 let model: ModelCapture;
 let dead: { token: string; mcpUrl: string } | undefined;
 
-before(
-  async () => {
-    ensureRuntimes();
-    model = await startModelCapture();
-    rd = await startRuntimeDaemon({ ...MODEL_ENV, ANTHROPIC_BASE_URL: model.url });
-  },
-  { timeout: 11 * 60_000 },
-);
-after(async () => {
-  await rd?.dispose();
-  await model?.close();
-  cleanupTemp();
-});
+useRuntimeSuite((url) => ({ ...MODEL_ENV, ANTHROPIC_BASE_URL: url }), (s) => ({ rd, model } = s));
 
 interface Init {
   mcp_servers: { name: string; status: string }[];
@@ -156,7 +146,6 @@ test('claude turn (default settings): instructions reach the model; a shell `age
   const mem = creds.env.AGENTTEAM_MEMORY_DIR!;
   const remember = { id: 'toolu_turn_mem', name: 'Write', input: { file_path: join(mem, 'notes', 'release.md'), content: '- 2026-12-01: release notes task (claude)\n' } };
   const hook = { id: 'toolu_turn_hook', name: 'Write', input: { file_path: join(mem, '.git', 'hooks', 'pre-commit'), content: '#!/bin/sh\ntouch /tmp/pwned\n' } };
-  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   model.script = scriptSteps([
     { call: remember, offered: offers('Write') },
     { call: hook, offered: offers('Write') },
@@ -212,7 +201,6 @@ test("README example `runtime start --agent demo --runtime claude -- claude -p '
   const search = { id: 'toolu_readme_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_history_read,mcp__agentteam__message_send', max_results: 2 } };
   const read = { id: 'toolu_readme_read', name: 'mcp__agentteam__message_history_read', input: { target: 'channel:general' } };
   const send = { id: 'toolu_readme_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'claude read: hello demo' } };
-  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   model.script = scriptSteps([
     { call: search, offered: offers('ToolSearch') },
     { call: read, offered: (b) => toolResults(b).some((r) => r.tool_use_id === search.id) },
@@ -231,19 +219,13 @@ test("README example `runtime start --agent demo --runtime claude -- claude -p '
 
 test('claude turn whose workdir holds an AgentTeam home (as `agent add` from ~ did): a scripted Read, Write and Bash of the home secrets are denied by the driver\'s deny rules; the token reaches neither the model nor anything posted', async (t) => {
   const creds = await holdCredentials(rd, 'clhome');
-  const cwd = workdir();
-  const home = join(cwd, '.agentteam');
-  mkdirSync(home, { mode: 0o700 });
-  const secret = 'ato_PLANTED-owner-token-claude-5c1e';
-  writeFileSync(join(home, 'owner.token'), `${secret}\n`, { mode: 0o600 });
-  writeFileSync(join(home, 'owner.json'), JSON.stringify({ credential: secret }), { mode: 0o600 });
+  const { cwd, home, secret } = plantHome('claude');
   const read = { id: 'toolu_home_read', name: 'Read', input: { file_path: join(home, 'owner.token') } };
   // Claude 2.1.328 offers no Grep/Glob tool (search runs through Bash); Write is covered by the Edit deny rules.
   const write = { id: 'toolu_home_write', name: 'Write', input: { file_path: join(home, 'owner.token'), content: 'ato_replaced\n' } };
   const cat = { id: 'toolu_home_cat', name: 'Bash', input: { command: `cat ${join(home, 'owner.json')}`, description: 'read the owner file' } };
   const search = { id: 'toolu_home_search', name: 'ToolSearch', input: { query: 'select:mcp__agentteam__message_send', max_results: 1 } };
   const send = { id: 'toolu_home_send', name: 'mcp__agentteam__message_send', input: { target: 'channel:general', content: 'home read:' } };
-  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   // The model posts whatever its three reads returned (as the attack did).
   const leak = (b: ModelRequest) => JSON.stringify(toolResults(b).filter((r) => [read.id, write.id, cat.id].includes(r.tool_use_id)).map((r) => r.content)).slice(0, 2000);
   model.script = scriptSteps([
@@ -266,12 +248,8 @@ test('claude turn whose workdir holds an AgentTeam home (as `agent add` from ~ d
     assert.equal((await model.waitForToolResult(cat.id, 1)).is_error, true, 'cat of owner.json was not denied');
     assert.equal((await model.waitForToolResult(write.id, 1)).is_error, true, 'Write of owner.token was not denied');
     assert.equal(readFileSync(join(home, 'owner.token'), 'utf8'), `${secret}\n`);
-    assert.ok(!model.requests.some((q) => JSON.stringify(q.body).includes(secret)), 'the owner token reached the model');
     assert.notEqual((await model.waitForToolResult(send.id, 1)).is_error, true);
-    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
-    const posted = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.author.name === 'clhome' && m.content.startsWith('home read:'));
-    assert.ok(posted, 'the scripted message_send did not post');
-    assert.ok(!posted.content.includes(secret), 'the owner token was posted');
+    await assertHomeNotLeaked(rd, model, 'clhome', secret);
   } finally {
     model.script = undefined;
     await creds.release();

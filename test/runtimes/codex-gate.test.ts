@@ -7,31 +7,20 @@
 // model requests carry `x-openai-subagent: collab_spawn` and `x-codex-parent-thread-id`, and whose dynamic tool calls
 // reach the helper as `item/tool/call` with the child's thread id. The scripted model tells the two apart by those
 // headers (never by the prompt, which the fork shares).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findMessage, holdCredentials, runTurn, scriptSteps, turnInput } from './turns.js';
 import { CHILD_DENIED_TEXT } from '../../src/runtime/child-gate.js';
-import { startRuntimeDaemon, type RuntimeDaemon } from './daemon-runs.js';
-import { cleanupTemp, ensureRuntimes, isolatedEnv, workdir } from './harness.js';
-import { startModelCapture, toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelReply, type ModelRequest, type ScriptedCall } from './model-capture.js';
+import { type RuntimeDaemon } from './daemon-runs.js';
+import { isolatedEnv, workdir } from './harness.js';
+import { useRuntimeSuite } from './suite.js';
+import { toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelReply, type ModelRequest, type ScriptedCall } from './model-capture.js';
 
 const DEADLINE_MS = 120_000;
 let rd: RuntimeDaemon;
 let model: ModelCapture;
 
-before(
-  async () => {
-    ensureRuntimes();
-    model = await startModelCapture();
-    rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
-  },
-  { timeout: 11 * 60_000 },
-);
-after(async () => {
-  await rd?.dispose();
-  await model?.close();
-  cleanupTemp();
-});
+useRuntimeSuite(() => ({ CAPTURE_MODEL_KEY: 'not-a-key' }), (s) => ({ rd, model } = s));
 
 const writeCaptureProvider = (codexHome: string): void => writeCodexCaptureProvider(codexHome, model.url);
 

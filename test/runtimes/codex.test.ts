@@ -6,7 +6,7 @@
 // codex, and the shim hands its argv untouched to the real codex and speaks the app-server JSON-RPC. The daemon's
 // throwaway HOME/CODEX_HOME isolate Codex's config and login; its model provider (user `-c` flags) is a loopback capture.
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,9 +14,11 @@ import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTu
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
-import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, schemaBounds, CACHE_BIN, cleanupTemp, ensureRuntimes, isolatedEnv, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
-import { scriptOneCall, startModelCapture, writeCodexCaptureProvider, type ModelCapture, type ModelTool } from './model-capture.js';
+import { useRuntimeSuite } from './suite.js';
+import { assertHomeNotLeaked, plantHome } from './home-wall.js';
+import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, pingBothRoutes, runtimeStart, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
+import { bytes, schemaBounds, CACHE_BIN, isolatedEnv, lineFrom, mkdtempSync, runBounded, workdir } from './harness.js';
+import { scriptOneCall, writeCodexCaptureProvider, type ModelCapture, type ModelTool } from './model-capture.js';
 
 const DEADLINE_MS = 90_000;
 const MEM_WRITE = `mkdir -p "$AGENTTEAM_MEMORY_DIR/notes" && printf '%s\\n' '- 2026-12-01: release notes task (codex)' > "$AGENTTEAM_MEMORY_DIR/notes/release.md"`;
@@ -26,20 +28,8 @@ let rd: RuntimeDaemon;
 let model: ModelCapture;
 let dead: { token: string; mcpUrl: string } | undefined;
 
-before(
-  async () => {
-    ensureRuntimes();
-    model = await startModelCapture();
-    // The env var named by the capture provider's env_key (below); no API accepts it.
-    rd = await startRuntimeDaemon({ CAPTURE_MODEL_KEY: 'not-a-key' });
-  },
-  { timeout: 11 * 60_000 },
-);
-after(async () => {
-  await rd?.dispose();
-  await model?.close();
-  cleanupTemp();
-});
+// The env var named by the capture provider's env_key (below); no API accepts it.
+useRuntimeSuite(() => ({ CAPTURE_MODEL_KEY: 'not-a-key' }), (s) => ({ rd, model } = s));
 
 const writeCaptureProvider = (codexHome: string): void => writeCodexCaptureProvider(codexHome, model.url);
 
@@ -248,11 +238,7 @@ test('codex turn with the daemon home denied in its permission profile: `cat` of
     assert.match(out, /No such file or directory|Permission denied/);
     assert.match(out, /"made":\{[^}]*"exit_code":0/, 'agentteam exec (its token folder) no longer works from the sandbox');
     assert.equal(readFileSync(join(creds.env.AGENTTEAM_MEMORY_DIR!, 'notes', 'release.md'), 'utf8'), '- 2026-12-01: release notes task (codex)\n', `the Memory clone was not writable: ${out.slice(0, 800)}`);
-    assert.ok(!model.requests.some((q) => JSON.stringify(q.body).includes(secret)), 'the owner token reached the model');
-    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
-    const posted = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.author.name === 'cxhome' && m.content.startsWith('home read:'));
-    assert.ok(posted, 'the scripted message_send did not post');
-    assert.ok(!posted.content.includes(secret), 'the owner token was posted');
+    await assertHomeNotLeaked(rd, model, 'cxhome', secret);
   } finally {
     model.script = undefined;
     await creds.release();

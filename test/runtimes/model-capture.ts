@@ -23,6 +23,9 @@ export interface ModelRequest {
   [k: string]: unknown;
 }
 
+/** A step predicate: the model request offers a tool named `name`. */
+export const offers = (name: string) => (b: ModelRequest): boolean => (b.tools ?? []).some((x) => x.name === name);
+
 export interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;

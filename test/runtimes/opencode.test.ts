@@ -5,14 +5,15 @@
 // and XDG dirs isolate OpenCode's own config and login. Its Anthropic provider (the AI SDK reads ANTHROPIC_BASE_URL and
 // ANTHROPIC_API_KEY from the daemon-passed env) is a loopback capture (model-capture.ts) that answers only when scripted.
 // Every process is bounded by a deadline and killed by process group. Reading a runtime's token from /proc is Linux-only.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliJson } from '../harness.js';
-import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, startRuntimeDaemon, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
-import { bytes, schemaBounds, cleanupTemp, ensureRuntimes, isolatedEnv, plain, runBounded, workdir } from './harness.js';
-import { scriptOneCall, startModelCapture, toolResults, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { useRuntimeSuite } from './suite.js';
+import { assertHomeNotLeaked, plantHome } from './home-wall.js';
+import { AGENTTEAM_TOOLS, captureRuntimeEnv, directLaunch, runtimeStart, stopAndCheckDead, type RuntimeDaemon } from './daemon-runs.js';
+import { bytes, schemaBounds, isolatedEnv, plain, runBounded, workdir } from './harness.js';
+import { scriptOneCall, toolResults, type ModelCapture, type ModelRequest, offers } from './model-capture.js';
 import { execAs, findMessage, holdCredentials, README_PROMPT, readmeSetup, runTurn, scriptSteps, turnInput } from './turns.js';
 
 const DEADLINE_MS = 90_000;
@@ -21,19 +22,7 @@ let rd: RuntimeDaemon;
 let model: ModelCapture;
 let dead: { token: string; mcpUrl: string } | undefined;
 
-before(
-  async () => {
-    ensureRuntimes();
-    model = await startModelCapture();
-    rd = await startRuntimeDaemon({ ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-agentteam-runtime-tests-not-a-key' });
-  },
-  { timeout: 11 * 60_000 },
-);
-after(async () => {
-  await rd?.dispose();
-  await model?.close();
-  cleanupTemp();
-});
+useRuntimeSuite((url) => ({ ...MODEL_ENV, ANTHROPIC_BASE_URL: url }), (s) => ({ rd, model } = s));
 
 test('opencode: `opencode mcp list` launched by the daemon connects to agentteam; token dies with it', async (t) => {
   const agentId = (await rd.d.addAgent('oc', 'opencode')).id;
@@ -105,7 +94,6 @@ test('opencode turn (default model and settings): instructions reach the model; 
   const marker = 'AGENTTEAM-STABLE-opencode-2c9e';
   const exec = { id: 'toolu_oc_exec', name: 'bash', input: { command: `agentteam exec task create '{"title":"release notes (opencode)"}'`, description: 'create the task' } };
   const send = { id: 'toolu_oc_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'opencode turn reply: the task is created' } };
-  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   model.script = scriptSteps([
     { call: exec, offered: offers('bash') },
     { call: send, offered: offers(send.name) },
@@ -144,17 +132,11 @@ test('opencode turn (default model and settings): instructions reach the model; 
 test('opencode turn whose workdir holds an AgentTeam home (as `agent add` from ~ did): read of owner.token and bash `cat` of owner.json are denied by the driver\'s rules; agentteam exec still works; the token reaches neither the model nor anything posted', async (t) => {
   const creds = await holdCredentials(rd, 'ochome');
   // Inside the workdir, where OpenCode's own defaults allow every read (outside it, external_directory asks and a run stops).
-  const cwd = workdir();
-  const home = join(cwd, '.agentteam');
-  mkdirSync(home, { mode: 0o700 });
-  const secret = 'ato_PLANTED-owner-token-opencode-8d2f';
-  writeFileSync(join(home, 'owner.token'), `${secret}\n`, { mode: 0o600 });
-  writeFileSync(join(home, 'owner.json'), JSON.stringify({ credential: secret }), { mode: 0o600 });
+  const { cwd, home, secret } = plantHome('opencode');
   const read = { id: 'toolu_oc_home_read', name: 'read', input: { filePath: join(home, 'owner.token') } };
   const cat = { id: 'toolu_oc_home_cat', name: 'bash', input: { command: `cat ${join(home, 'owner.json')}`, description: 'read the owner file' } };
   const exec = { id: 'toolu_oc_home_exec', name: 'bash', input: { command: `agentteam exec task create '{"title":"home denied (opencode)"}'`, description: 'create the task' } };
   const send = { id: 'toolu_oc_home_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'home read:' } };
-  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   // The model posts what its reads returned (as the attack did).
   const leak = (b: ModelRequest) => JSON.stringify(toolResults(b).filter((r) => [read.id, cat.id].includes(r.tool_use_id)).map((r) => r.content)).slice(0, 1500);
   model.script = scriptSteps([
@@ -174,11 +156,7 @@ test('opencode turn whose workdir holds an AgentTeam home (as `agent add` from ~
       assert.ok(!JSON.stringify(res).includes(secret), `${c.name} returned the owner token`);
     }
     assert.match(JSON.stringify((await model.waitForToolResult(exec.id, 1)).content), /tsk[1-9]\d+/);
-    assert.ok(!model.requests.some((q) => JSON.stringify(q.body).includes(secret)), 'the owner token reached the model');
-    const ls = cliJson(await rd.d.run(['message', 'ls', '--target', 'channel:general']));
-    const posted = (ls.messages as { content: string; author: { name: string } }[]).find((m) => m.author.name === 'ochome' && m.content.startsWith('home read:'));
-    assert.ok(posted, 'the scripted message_send did not post');
-    assert.ok(!posted.content.includes(secret), 'the owner token was posted');
+    await assertHomeNotLeaked(rd, model, 'ochome', secret);
   } finally {
     model.script = undefined;
     await creds.release();
@@ -189,7 +167,6 @@ test("README example `runtime start --agent demo --runtime opencode -- opencode 
   await readmeSetup(rd);
   const read = { id: 'toolu_oc_readme_read', name: 'agentteam_message_history_read', input: { target: 'channel:general' } };
   const send = { id: 'toolu_oc_readme_send', name: 'agentteam_message_send', input: { target: 'channel:general', content: 'opencode read: hello demo' } };
-  const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
   model.script = scriptSteps([
     { call: read, offered: offers(read.name) },
     { call: send, offered: offers(send.name) },

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cliJson } from '../harness.js';
 import { startRuntimeDaemon, type RuntimeDaemon } from './daemon-runs.js';
 import { cleanupTemp, ensureRuntimes, workdir } from './harness.js';
-import { startModelCapture, toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelRequest } from './model-capture.js';
+import { startModelCapture, toolResults, writeCodexCaptureProvider, type ModelCapture, type ModelRequest, offers } from './model-capture.js';
 import { scriptSteps, taskIdIn } from './turns.js';
 
 const DEADLINE_MS = 120_000;
@@ -28,7 +28,6 @@ after(async () => {
   cleanupTemp();
 });
 
-const offers = (n: string) => (b: ModelRequest) => (b.tools ?? []).some((x) => x.name === n);
 const answered = (b: ModelRequest, id: string) => toolResults(b).some((r) => r.tool_use_id === id);
 
 /** Adds `demo` with runtime `kind`, posts the ask, and waits for demo's answer in #general; returns it and the task. */
