@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { publicFailure } from '../src/shared/failure.js';
 import { ServerClient } from '../src/server-client/client.js';
 import { request } from 'node:http';
 import { BIN, TestDaemon, cliJson } from './harness.js';
@@ -42,6 +43,9 @@ test('https end to end: self-signed server certificate, daemon over https with -
   // Without trusting the certificate, a client refuses the server (typed, no credential sent).
   const untrusting = new ServerClient({ baseUrl: url });
   await assert.rejects(untrusting.info(), (e: unknown) => (e as { code?: string }).code === 'upstream_unavailable');
+  // What an agent's tool call says of it: not trusted, not "could not be reached" with a retry hint (failed before).
+  const seen = await untrusting.info().then(() => undefined, (e: unknown) => publicFailure(e));
+  assert.deepEqual(seen, { code: 'upstream_unavailable', message: "the AgentTeam server's certificate is not trusted by this daemon", hint: 'retrying will not help: ask the daemon owner to check the server CA' });
   untrusting.close();
   const trusting = new ServerClient({ baseUrl: `https://localhost:${port}`, ca: readFileSync(cert) });
   assert.equal((await trusting.health()).database, 'ok');

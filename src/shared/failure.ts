@@ -24,6 +24,10 @@ export function serverErrorKind(e: unknown): ServerErrorKind | undefined {
  */
 export function publicFailure(err: unknown): PublicFailure {
   const kind = serverErrorKind(err);
+  // A certificate this daemon does not trust is said as such to the agent (retrying will not help), without the TLS detail.
+  if (kind === 'network' && (err as { untrusted?: unknown }).untrusted === true) {
+    return { code: 'upstream_unavailable', message: "the AgentTeam server's certificate is not trusted by this daemon", hint: 'retrying will not help: ask the daemon owner to check the server CA' };
+  }
   if (kind === 'network' || kind === 'timeout') {
     return { code: 'upstream_unavailable', message: 'the AgentTeam server could not be reached', hint: 'retry shortly; for a mutation, read the resource first to see whether it was applied' };
   }
