@@ -29,7 +29,10 @@ export interface ServerComposition extends ServerDomains {
 /** `owners` tells live server processes from crashed ones, so their pending idempotency claims are released promptly. */
 export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerComposition> {
   const meta = await loadWorkspaceMeta(store);
-  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: idCounters(store.dialect), feed: new FeedSignal() };
+  const feed = new FeedSignal();
+  // Messages committed by another server process on the same PostgreSQL database wake this process's turn reads too.
+  store.onFeedCommit?.(() => feed.notify());
+  const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: idCounters(store.dialect), feed };
   return { ...wire(deps, new IdempotencyReceipts(store, clock, owners)), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };
 }
 

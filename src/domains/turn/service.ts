@@ -2,6 +2,7 @@
 import { AppError } from '../../shared/errors.js';
 import type { Actor, DomainDeps } from '../../server/context.js';
 import type { Sql } from '../../server/store/types.js';
+import { FEED_CHANNEL } from '../../server/store/pg-listen.js';
 import { parseTarget } from '../channel/target.js';
 import type { TurnDto, TurnPage } from './contract.js';
 
@@ -12,14 +13,19 @@ export const MAX_TURN_WAIT_MS = 8000;
 /** Consecutive agent-authored messages counted back from a turn's message (the daemon's loop bound is below this). */
 export const AGENT_RUN_CAP = 50;
 /**
- * A waiting read wakes at once when a message written in this server process commits (FeedSignal); it also rechecks
- * the feed this often, for messages written by another server process sharing the PostgreSQL database (no LISTEN/NOTIFY).
+ * A waiting read wakes at once when a message commits, in this server process (FeedSignal) or, on PostgreSQL, in any
+ * process sharing the database (NOTIFY on FEED_CHANNEL, store.onFeedCommit). It also rechecks the feed this often: the
+ * safety net while a LISTEN connection is being re-opened.
  */
 const RECHECK_MS = 250;
 
-/** Marks a new message for the feed inside the message's own transaction (an insert of a fresh row: no hot row, no conflicts). */
-export async function markPending(sql: Sql, messageId: string, now: number): Promise<void> {
+/**
+ * Marks a new message for the feed inside the message's own transaction (an insert of a fresh row: no hot row, no
+ * conflicts). On PostgreSQL it also notifies FEED_CHANNEL, delivered to every listening process only on commit.
+ */
+export async function markPending(sql: Sql, messageId: string, now: number, dialect: 'sqlite' | 'postgres'): Promise<void> {
   await sql.run('INSERT INTO feed_pending (message_id, created_at) VALUES (?, ?)', [messageId, now]);
+  if (dialect === 'postgres') await sql.run(`SELECT pg_notify('${FEED_CHANNEL}', '')`);
 }
 
 /** Pending messages moved into the feed per assignment transaction. */

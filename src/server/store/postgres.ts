@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import { PgListener } from './pg-listen.js';
 import { AutocommitPipeline } from './pg-pipeline.js';
 import { StatementCache } from './pg-statements.js';
 import { databaseUnavailable, isConnectionLoss, Reconnector, sqlState, type ReconnectOptions } from './pg-reconnect.js';
@@ -243,9 +244,17 @@ class PostgresStore implements Store {
     }
   }
 
+  /** Set by openPostgresStore: the store's one LISTEN connection, opened on the first onFeedCommit. */
+  listener: PgListener | undefined;
+
+  onFeedCommit(fn: () => void): void {
+    this.listener?.on(fn);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.listener?.close();
     this.reconnect.close();
     await this.pipeline?.close();
     await this.pool.end();
@@ -312,6 +321,7 @@ export async function openPostgresStore(url: string, opts: OpenPostgresOptions =
         : undefined;
     const store = new PostgresStore(pool, version, Math.max(1, opts.maxAttempts ?? 12), clock, reconnect, pipeline);
     if (opts.onPoolError) store.onClientError = opts.onPoolError;
+    store.listener = new PgListener(url);
     return store;
   } catch (e) {
     await pool.end().catch(() => undefined);
