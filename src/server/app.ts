@@ -30,7 +30,8 @@ export interface ServerComposition extends ServerDomains {
 export async function createDomains(store: Store, clock: Clock, owners?: ClaimOwners): Promise<ServerComposition> {
   const meta = await loadWorkspaceMeta(store);
   const feed = new FeedSignal();
-  // Messages committed by another server process on the same PostgreSQL database wake this process's turn reads too.
+  // Messages committed by another server process on the same PostgreSQL database wake this process's turn reads too
+  // (this process's own commits wake them through afterCommit, once).
   store.onFeedCommit?.(() => feed.notify());
   const deps: DomainDeps = { store, clock, meta, cursors: new CursorCodec(meta.cursorSecret), ids: idCounters(store.dialect), feed };
   return { ...wire(deps, new IdempotencyReceipts(store, clock, owners)), loops: DOMAINS.flatMap((d: AnyDomain) => (d.background ? [d.background(deps)] : [])) };

@@ -77,3 +77,20 @@ test('killed LISTEN connections (every store\'s) are re-opened and notified agai
     await admin.end();
   }
 });
+
+test("a store's own commits (its origin in the payload) do not wake its listener again: they already woke this process", async () => {
+  const admin = new pg.Client({ connectionString: db });
+  await admin.connect();
+  try {
+    const before = wakes;
+    const woke = nextWake();
+    await admin.query("SELECT pg_notify('agentteam_feed', $1)", [listener.origin]);
+    await admin.query("SELECT pg_notify('agentteam_feed', 'another-process')");
+    await woke;
+    // Settle: an own-origin wake, had it not been skipped, arrives before the other one (one connection, in order).
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(wakes - before, 1, 'the own-origin notification woke the listener');
+  } finally {
+    await admin.end();
+  }
+});

@@ -120,7 +120,7 @@ export class Messages {
       kind,
     ]);
     // Every message is marked for the turn feed in its own transaction: committed together, or not at all.
-    await markPending(sql, id, this.deps.clock.now(), this.deps.store.dialect);
+    await markPending(sql, id, this.deps.clock.now(), this.deps.store.feedOrigin);
     if (target.startsWith('thread:')) await noteThreadStart(sql, actor.id, target, this.deps.clock.now());
     // Push: waiting turn reads in this process wake once this transaction has committed (so they see the message).
     const feed = this.deps.feed;

@@ -21,11 +21,11 @@ const RECHECK_MS = 250;
 
 /**
  * Marks a new message for the feed inside the message's own transaction (an insert of a fresh row: no hot row, no
- * conflicts). On PostgreSQL it also notifies FEED_CHANNEL, delivered to every listening process only on commit.
+ * conflicts). A store with listeners (PostgreSQL, `feedOrigin`) also notifies FEED_CHANNEL, delivered only on commit.
  */
-export async function markPending(sql: Sql, messageId: string, now: number, dialect: 'sqlite' | 'postgres'): Promise<void> {
+export async function markPending(sql: Sql, messageId: string, now: number, feedOrigin: string | undefined): Promise<void> {
   await sql.run('INSERT INTO feed_pending (message_id, created_at) VALUES (?, ?)', [messageId, now]);
-  if (dialect === 'postgres') await sql.run(`SELECT pg_notify('${FEED_CHANNEL}', '')`);
+  if (feedOrigin !== undefined) await sql.run('SELECT pg_notify(?, ?)', [FEED_CHANNEL, feedOrigin]);
 }
 
 /** Pending messages moved into the feed per assignment transaction. */

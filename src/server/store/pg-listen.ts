@@ -1,4 +1,5 @@
 // Owns one LISTEN connection per PostgreSQL store: a notification on its channel calls the handlers; a lost connection is re-opened with backoff.
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /** The channel a committed message notifies (pg_notify in the message's own transaction: delivered on commit only). */
@@ -11,6 +12,9 @@ export class PgListener {
   private closed = false;
   private attempt = 0;
   private readonly handlers = new Set<() => void>();
+
+  /** The NOTIFY payload of this store's own commits: their wake-up already ran in this process, so they are skipped here. */
+  readonly origin = randomUUID();
 
   constructor(private readonly url: string) {}
 
@@ -42,7 +46,7 @@ export class PgListener {
     };
     c.on('error', lost);
     c.on('end', lost);
-    c.on('notification', (n) => n.channel === FEED_CHANNEL && this.wake());
+    c.on('notification', (n) => n.channel === FEED_CHANNEL && n.payload !== this.origin && this.wake());
     c.connect()
       .then(() => c.query(`LISTEN ${FEED_CHANNEL}`))
       .then(() => {

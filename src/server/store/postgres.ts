@@ -251,6 +251,10 @@ class PostgresStore implements Store {
     this.listener?.on(fn);
   }
 
+  get feedOrigin(): string | undefined {
+    return this.listener?.origin;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

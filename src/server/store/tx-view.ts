@@ -9,6 +9,7 @@ export interface TxHandle extends Sql {
 export class TxView implements Store {
   readonly dialect: Store['dialect'];
   readonly schemaVersion: number;
+  readonly feedOrigin: string | undefined;
 
   constructor(
     private readonly store: Store,
@@ -17,6 +18,7 @@ export class TxView implements Store {
   ) {
     this.dialect = store.dialect;
     this.schemaVersion = store.schemaVersion;
+    this.feedOrigin = store.feedOrigin;
   }
 
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {

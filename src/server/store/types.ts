@@ -26,8 +26,10 @@ export interface Store extends Sql {
    * and `tx` becomes a savepoint in it. Lets a caller pass its transaction to code written against `Store`.
    */
   within(sql: Sql): Store;
-  /** PostgreSQL: calls `fn` when any process commits a message (LISTEN); absent on SQLite (one process writes). */
+  /** PostgreSQL: calls `fn` when another process commits a message (LISTEN); absent on SQLite (one process writes). */
   onFeedCommit?(fn: () => void): void;
+  /** PostgreSQL: the payload this store's message commits NOTIFY with, so its own listener skips them. */
+  readonly feedOrigin?: string;
   /** The schema version the store is at after opening. */
   readonly schemaVersion: number;
   close(): Promise<void>;
