@@ -119,8 +119,8 @@ export function createHardenedServer(handler: RequestListener, limits: ListenerL
     }
     open++;
     let counted: 'open' | 'lingering' | 'none' = 'open';
+    // Called once at most (lingerClose takes it off the socket first).
     (socket as Lingerable)[LINGER] = () => {
-      if (counted !== 'open') return true;
       open--;
       if (lingering >= max) {
         counted = 'none';
