@@ -1,8 +1,8 @@
 // Owns buildRuntimeCatalog(): the immutable per-authorization RuntimeCatalog (built-ins + verified Extension snapshot) and its version.
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { actionKey, DefaultDescriptorCatalog } from './catalog.js';
-import type { ActionDescriptor, RuntimeCatalog } from './types.js';
+import { actionKey } from './catalog.js';
+import type { ActionDescriptor, DescriptorCatalog, RuntimeCatalog } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const RISKS = new Set(['read', 'write', 'destructive']);
@@ -88,8 +88,7 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
  * The immutable RuntimeCatalog one runtime authorization binds: the built-in descriptors plus the verified Extension
  * snapshot (empty for now). Throws when the built-in inventory or any extension fails verification.
  */
-export function buildRuntimeCatalog(extensions: readonly ActionDescriptor[] = []): RuntimeCatalog {
-  const builtins = DefaultDescriptorCatalog();
+export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: readonly ActionDescriptor[] = []): RuntimeCatalog {
   const domains = new Set(builtins.domains());
   const all = [...builtins.actions];
   const keys = new Set(all.map((d) => actionKey(d.domain, d.action)));

@@ -40,6 +40,7 @@ import { TurnJournal } from '../sessions/journal.js';
 import { SessionMetadata } from '../sessions/metadata.js';
 import { PromptCompiler } from '../sessions/prompt.js';
 import { killOrphan, turnRunner } from '../sessions/runner.js';
+import { builtinActions, builtinCatalog } from '../domains/registry.js';
 
 export interface DaemonOptions {
   home: string;
@@ -176,7 +177,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     cleanups.unshift(() => memory.close());
 
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
-    const catalog = buildRuntimeCatalog();
+    const catalog = buildRuntimeCatalog(builtinCatalog());
     const router = new Router();
     let port = 0;
     const metadata = new SessionMetadata();
@@ -297,7 +298,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions() });
 
     const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {

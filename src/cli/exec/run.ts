@@ -11,6 +11,7 @@ import { loadCredentialSource } from './credentials.js';
 import { projectAnswer } from './project.js';
 import { loopbackProxyFor } from './proxy.js';
 import { sendOnce } from './send.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, credentials: 3, denied: 4, unreachable: 5 } as const;
 
@@ -33,14 +34,14 @@ const usage = (io: ExecIo, message: string, hint: string) => fail(io, errorEnvel
 
 /** Runs one `agentteam exec …` invocation; `args` excludes the leading `exec`. Returns the exit code. */
 export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, io: ExecIo): Promise<number> {
-  const catalog = DefaultDescriptorCatalog();
+  const catalog = builtinCatalog();
   const [domain, action, ...rest] = args;
   if (domain === undefined || domain === '--help' || domain === '-h') {
     (domain === undefined ? io.stderr : io.stdout)(renderRootHelp(catalog));
     return domain === undefined ? EXIT.usage : EXIT.ok;
   }
   if (domain === '--error-schema') {
-    io.stdout(`${JSON.stringify(errorSchemaJson(), null, 2)}\n`);
+    io.stdout(`${JSON.stringify(errorSchemaJson(builtinCatalog()), null, 2)}\n`);
     return EXIT.ok;
   }
   if (domain.startsWith('-') || !catalog.domains().includes(domain)) return usage(io, `unknown domain: ${domain.slice(0, 64)}`, 'run agentteam exec --help');
