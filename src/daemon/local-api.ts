@@ -11,7 +11,13 @@ function refuse(res: ServerResponse, e: AppError): void {
   sendJson(res, e.status, { ok: false, error: errorBody(e) });
 }
 
-export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}): Server {
+/** Optional per-request timing (the console's route-family chart). */
+export interface RequestMetrics {
+  begin(): number;
+  end(path: string, startedAt: number): void;
+}
+
+export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}, metrics?: RequestMetrics): Server {
   // Per request: no closures are built unless a route fails (the failure path gets its own).
   const fail = (res: ServerResponse, path: string, e: unknown) => {
     log.error({ err: e instanceof Error ? e.message : String(e), path }, 'route failed');
@@ -22,6 +28,10 @@ export function createLocalApiServer(router: Router, log: Logger, limits: Listen
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    if (metrics) {
+      const t0 = metrics.begin();
+      res.once('close', () => metrics.end(path, t0));
+    }
     const m = router.match(req.method ?? 'GET', path);
     if (m.kind === 'not_found') return refuse(res, new AppError('not_found', 'no such route'));
     if (m.kind === 'method_not_allowed') {

@@ -288,6 +288,14 @@ export class TurnJournal {
     return (this.db.prepare('SELECT * FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT ?').all(agentId, limit) as Raw[]).map(row);
   }
 
+  /** Recent turns across agents, newest first, with message text left out (the console's turn list). */
+  recentAll(limit: number): Array<Omit<TurnRow, 'content'>> {
+    return (this.db.prepare('SELECT * FROM turns ORDER BY received_at DESC, seq DESC LIMIT ?').all(limit) as Raw[]).map((r) => {
+      const { content: _c, ...t } = row(r);
+      return t;
+    });
+  }
+
   resumeId(agentId: string, target: string): string | undefined {
     return (this.db.prepare('SELECT resume_id FROM sessions WHERE agent_id = ? AND target = ?').get(agentId, target) as { resume_id: string | null } | undefined)?.resume_id ?? undefined;
   }
