@@ -90,4 +90,6 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+root.textContent = ''; // the static "Loading…" line goes; Preact renders into an empty root
+render(<App />, root);

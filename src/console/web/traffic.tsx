@@ -25,6 +25,7 @@ function Chart({ s }: { s: Series }) {
         ))}
         {line ? <polyline class="p99" points={line} /> : null}
       </svg>
+      <p class="axis" aria-hidden="true"><span>5 min ago</span><span>now</span></p>
     </figure>
   );
 }
@@ -37,7 +38,7 @@ export function Traffic({ series }: { series: Series[] | undefined }) {
       <div class="charts">{(series ?? []).map((s) => <Chart s={s} />)}</div>
       <table>
         <caption>Last minute per route family</caption>
-        <thead><tr><th scope="col">Family</th><th scope="col">Requests</th><th scope="col">p99 (ms)</th></tr></thead>
+        <thead><tr><th scope="col">Family</th><th scope="col">Requests</th><th scope="col">Worst 10-second p99 (ms)</th></tr></thead>
         <tbody>
           {(series ?? []).map((s) => {
             const last = s.points.slice(-6);

@@ -1,0 +1,149 @@
+// End-to-end in headless Chromium (Debian's chromium, driven by playwright-core) against a real daemon: log in, watch, act; screenshots kept in .tmp/console-shots/.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { TestDaemon, cliJson } from './harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = resolve(import.meta.dirname, '..', '.tmp', 'console-shots');
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'console-runtime.mjs');
+
+const d = new TestDaemon();
+const wd = mkdtempSync(join(tmpdir(), 'agentteam-console-ui-'));
+const profile = mkdtempSync(join(tmpdir(), 'agentteam-chromium-'));
+let ctx: BrowserContext;
+let page: Page;
+let foreign: Server;
+let runId = '';
+
+before(async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  mkdirSync(SHOTS, { recursive: true });
+  await d.start();
+  await d.addAgent('scout');
+  // An agent whose every turn fails: its turn and its failure notice show inline in the conversation.
+  const f = await d.run(['agent', 'add', '--name', 'flaky', '--workdir', wd, '--', 'sh', '-c', 'cat >/dev/null; exit 3']);
+  assert.equal(f.code, 0, f.stderr);
+  const r = await d.run(['runtime', 'start', '--agent', 'scout', '--workdir', wd, '--detach', '--', process.execPath, FIXTURE, 'scout reporting from its runtime', 'channel:general']);
+  assert.equal(r.code, 0, r.stderr);
+  runId = r.stdout.trim();
+  // A page on another origin of the same host (another port: same site, so a SameSite=Strict cookie would still go along).
+  foreign = createServer((_q, res) => void res.end('<!doctype html><title>elsewhere</title><p>elsewhere</p>'));
+  await new Promise<void>((r2) => foreign.listen(0, '127.0.0.1', r2));
+  ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 860 },
+  });
+  page = ctx.pages()[0] ?? (await ctx.newPage());
+});
+after(async () => {
+  await ctx?.close();
+  foreign?.close();
+  await d.dispose();
+  rmSync(wd, { recursive: true, force: true });
+  rmSync(profile, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const tab = async (name: string) => {
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 2, name: new RegExp(name) }).waitFor();
+};
+const messageCount = async () => cliJson(await d.run(['message', 'ls', '--target', 'channel:general', '--limit', '100'])).messages.length;
+
+test('log in with the one-time link, see a runtime message appear live, and post as the owner', async () => {
+  const link = (await d.run(['console', '--no-open'])).stdout.trim();
+  await page.goto(link);
+  assert.equal(new URL(page.url()).pathname, '/console/');
+  await page.getByRole('heading', { name: 'Conversations' }).waitFor();
+  await page.locator('.link-live').waitFor();
+  // The runtime posts only now, while the page is open: the message arrives over the event stream.
+  writeFileSync(join(wd, 'go'), '');
+  const log = page.getByRole('log');
+  await log.getByText('scout reporting from its runtime').waitFor({ timeout: 20_000 });
+  await page.getByLabel(/Message to channel:general/).fill('hello scout, from the console');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await log.getByText('hello scout, from the console').waitFor();
+  const msgs = cliJson(await d.run(['message', 'ls', '--target', 'channel:general'])).messages as Array<{ content: string; author: { kind: string } }>;
+  assert.equal(msgs.find((m) => m.content === 'hello scout, from the console')?.author.kind, 'human');
+  // A turn: the owner mentions flaky; its turn fails, shown inline under the message, and its failure notice follows.
+  await page.getByLabel(/Message to channel:general/).fill('@flaky please check the build');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const asked = log.locator('li.msg', { hasText: '@flaky please check the build' });
+  await asked.locator('.turn-failed', { hasText: 'flaky' }).waitFor({ timeout: 30_000 });
+  assert.match(await asked.locator('.turn-failed').innerText(), /exit_nonzero/);
+  await log.locator('li.msg.notice', { hasText: 'flaky could not answer' }).waitFor({ timeout: 20_000 });
+  await shot('conversations');
+  // The link is spent: a second visit does not log in.
+  const second = await ctx.newPage();
+  const r = await second.goto(link);
+  assert.equal(r?.status(), 403);
+  await second.close();
+});
+
+test('stop a runtime from the page and see its credential disappear', async () => {
+  await tab('Credentials');
+  const cred = page.locator(`table.authorizations tr[data-run="${runId}"]`);
+  await cred.waitFor();
+  assert.match(await cred.innerText(), /scout/);
+  assert.match(await cred.innerText(), /expires in/);
+  await shot('credentials');
+  await tab('Runtimes');
+  const row = page.locator(`table.runtimes-live tr[data-run="${runId}"]`);
+  await row.waitFor();
+  await shot('runtimes');
+  await row.getByRole('button', { name: `Stop runtime ${runId} of scout` }).click();
+  await row.waitFor({ state: 'detached', timeout: 20_000 });
+  await tab('Credentials');
+  await page.locator('table.authorizations').getByText('No runtime holds a credential.').waitFor();
+  assert.equal(await cred.count(), 0);
+  const runs = cliJson(await d.run(['runtime', 'ls', '--json'])) as Array<{ runId: string; status: string }>;
+  assert.equal(runs.find((x) => x.runId === runId)?.status, 'exited');
+});
+
+test('a request from a foreign Origin and a mutation without the CSRF token are refused', async () => {
+  const before = await messageCount();
+  const consoleOrigin = new URL(page.url()).origin;
+  // Same-origin, but without the CSRF header: refused.
+  const status = await page.evaluate(async () => (await fetch('/console/api/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ target: 'channel:general', content: 'no csrf' }) })).status);
+  assert.equal(status, 403);
+  // From another origin on this host: a CORS-simple POST (no preflight; the browser sends it with its Origin) is refused.
+  const other = await ctx.newPage();
+  await other.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+  await other.evaluate(async (url) => {
+    await fetch(`${url}/console/api/messages`, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ target: 'channel:general', content: 'forged' }) }).catch(() => undefined);
+  }, consoleOrigin);
+  // A JSON POST with a CSRF-looking header needs a preflight, which the daemon never grants: the browser refuses it.
+  const preflight = await other.evaluate(async (url) => {
+    try {
+      await fetch(`${url}/console/api/messages`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json', 'x-csrf-token': 'x' }, body: '{}' });
+      return 'sent';
+    } catch {
+      return 'blocked';
+    }
+  }, consoleOrigin);
+  assert.equal(preflight, 'blocked');
+  await other.close();
+  assert.equal(await messageCount(), before, 'nothing was posted');
+  await tab('Credentials');
+  await page.locator('table.denials').getByText('console:origin').waitFor();
+  await page.locator('table.denials').getByText('console:csrf').waitFor();
+});
+
+test('boards and traffic screens render (screenshots kept)', async () => {
+  await tab('Boards');
+  await page.getByRole('heading', { name: 'Approvals waiting for you' }).waitFor();
+  await page.getByRole('heading', { name: 'Tasks and reviews' }).waitFor();
+  await shot('boards');
+  await tab('Traffic');
+  await page.locator('figure.chart').first().waitFor();
+  assert.equal(await page.locator('figure.chart').count(), 5);
+  await shot('traffic');
+});
