@@ -1,7 +1,7 @@
 // End-to-end over plain HTTP: the console's security rules on a real daemon (one-time link, cookie flags, origin, CSRF, no bearer, no secrets).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestDaemon, cliJson, http, type HttpResult } from './harness.js';
@@ -143,6 +143,19 @@ test('the console state shows the runtime and its credential by id, never a secr
   const logs = d.allText();
   assert.ok(issued.length >= 2);
   for (const secret of [s.cookie.split('=')[1]!, s.csrf, ...issued]) assert.ok(!logs.includes(secret), 'session secrets are never logged');
+});
+
+test('agentteam console opens the link with $BROWSER (the URL as one argument, no shell) and prints it', async () => {
+  const script = join(wd, 'browser.mjs');
+  writeFileSync(script, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(join(wd, 'opened.txt'))}, JSON.stringify(process.argv.slice(2)));`);
+  const r = await d.run(['console'], { env: { BROWSER: `${process.execPath} ${script}` } });
+  assert.equal(r.code, 0, r.stderr);
+  const url = r.stdout.trim();
+  for (let i = 0; i < 100 && !existsSync(join(wd, 'opened.txt')); i++) await new Promise((res) => setTimeout(res, 50));
+  assert.deepEqual(JSON.parse(readFileSync(join(wd, 'opened.txt'), 'utf8')), [url]);
+  const none = await d.run(['console'], { env: { BROWSER: '', PATH: '/nonexistent' } });
+  assert.equal(none.code, 0);
+  assert.match(none.stderr, /no browser to open it/);
 });
 
 test('logging out ends the session: the cookie is cleared and no longer admits', async () => {

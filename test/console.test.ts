@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { TestDaemon, cliJson } from './harness.js';
+import { TestDaemon, cliJson, runExecSteps } from './harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '..', '.tmp', 'console-shots');
@@ -137,11 +137,30 @@ test('a request from a foreign Origin and a mutation without the CSRF token are 
   await page.locator('table.denials').getByText('console:csrf').waitFor();
 });
 
-test('boards and traffic screens render (screenshots kept)', async () => {
+test('boards show tasks with reviews and the approvals waiting for the person, who approves one from the page', async () => {
+  const made = await runExecSteps(d, 'scout', [
+    { name: 'task', run: ['task', 'create'], input: { title: 'Ship the release notes' } },
+    { name: 'review', run: ['review', 'add'], input: { target: 'task:${task.data.task.id}', verdict: 'approve', body: 'Reads well' } },
+    { name: 'request', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: 'Publish the release notes' } },
+  ]);
+  const approvalId = made.request.out.data.approval.id as string;
+  assert.ok(approvalId, JSON.stringify(made.request));
   await tab('Boards');
-  await page.getByRole('heading', { name: 'Approvals waiting for you' }).waitFor();
-  await page.getByRole('heading', { name: 'Tasks and reviews' }).waitFor();
+  const card = page.locator(`li[data-approval="${approvalId}"]`);
+  await card.waitFor({ timeout: 15_000 });
+  assert.match(await card.innerText(), /Publish the release notes/);
+  const task = page.getByRole('row', { name: /Ship the release notes/ });
+  await task.waitFor();
+  assert.match(await task.innerText(), /scout: approve/);
   await shot('boards');
+  await card.getByLabel('Note (optional)').fill('go ahead');
+  await card.getByRole('button', { name: /^Approve/ }).click();
+  await card.waitFor({ state: 'detached' });
+  const got = await runExecSteps(d, 'scout', [{ name: 'get', run: ['approval', 'get'], input: { approvalId } }]);
+  assert.equal(got.get.out.data.approval.status, 'approved');
+});
+
+test('the traffic screen charts every route family (screenshot kept)', async () => {
   await tab('Traffic');
   await page.locator('figure.chart').first().waitFor();
   assert.equal(await page.locator('figure.chart').count(), 5);

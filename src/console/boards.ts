@@ -20,7 +20,7 @@ export class ConsoleBoards {
     };
     const [tasks, approvals, schedules, workflows] = await Promise.all([
       safe(this.tasks(api)),
-      safe(api.approvals.list({ status: 'pending', limit: ITEMS }).then((p) => p.approvals)),
+      safe(api.approvals.list({ status: 'pending', limit: ITEMS }).then((p) => p.approvals.map((a) => ({ id: a.id, subject: a.subject, reason: a.reason, notify: a.notify, status: a.status, requester: a.requester.name, createdAt: a.createdAt })))),
       safe(this.schedules(api)),
       safe(this.workflows(api)),
     ]);
@@ -30,7 +30,7 @@ export class ConsoleBoards {
   private async tasks(api: ServerApi) {
     const tasks = (await api.tasks.list({ limit: ITEMS })).tasks;
     const reviews = await Promise.all(tasks.slice(0, NESTED).map((t) => api.reviews.list({ target: `task:${t.id}`, limit: 10 }).then((p) => p.reviews, () => [])));
-    return tasks.map((t, i) => ({ id: t.id, title: t.title, status: t.status, assignee: t.assignee ?? null, blockedReason: t.blockedReason ?? null, updatedAt: t.updatedAt, reviews: (reviews[i] ?? []).map((r) => ({ id: r.id, verdict: r.verdict, status: r.status, body: r.body, by: r.author ?? r.authorId })) }));
+    return tasks.map((t, i) => ({ id: t.id, title: t.title, status: t.status, assignee: t.assignee?.name ?? null, blockedReason: t.blockedReason ?? null, updatedAt: t.updatedAt, reviews: (reviews[i] ?? []).map((r) => ({ id: r.id, verdict: r.verdict, status: r.status, body: r.body, by: r.author.name })) }));
   }
 
   private async schedules(api: ServerApi) {
@@ -42,7 +42,7 @@ export class ConsoleBoards {
   private async workflows(api: ServerApi) {
     const runs = (await api.workflows.listRuns({ limit: 20 })).runs;
     const steps = await Promise.all(runs.slice(0, NESTED).map((r) => api.workflows.listSteps(r.id, { limit: 50 }).then((p) => p.steps, () => [])));
-    return runs.map((r, i) => ({ id: r.id, planName: r.planName, target: r.target, status: r.status, currentStep: r.currentStep, stepCount: r.stepCount, createdAt: r.createdAt, steps: (steps[i] ?? []).map((s) => ({ id: s.id, index: s.index, title: s.title, status: s.status, assignee: s.assignee ?? null })) }));
+    return runs.map((r, i) => ({ id: r.id, planName: r.planName, target: r.target, status: r.status, currentStep: r.currentStep, stepCount: r.stepCount, createdAt: r.createdAt, steps: (steps[i] ?? []).map((s) => ({ id: s.id, index: s.index, title: s.title, status: s.status, assignee: s.agent?.name ?? null })) }));
   }
 
   /** Approve or reject as the Human owner; the server checks that the owner may decide it. */

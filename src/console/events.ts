@@ -5,6 +5,8 @@ import { AppError } from '../shared/errors.js';
 import type { ConsoleMessage, ConsoleReads } from './read-models.js';
 
 export const TICK_MS = 1000;
+/** A page that stops reading is dropped once this much is waiting to be sent (it reconnects and starts over). */
+const MAX_BUFFERED = 1024 * 1024;
 /** Messages read per tick; when all of them are new (a burst), they replace the page's history instead. */
 const PAGE = 50;
 
@@ -19,7 +21,10 @@ export function streamEvents(res: ServerResponse, o: { reads: ConsoleReads; cloc
   let last: { createdAt: string; id: string } | undefined;
   let started = false;
   const send = (event: string, data: unknown) => {
-    if (!closed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (closed) return;
+    // Bounded: a stalled reader is dropped rather than buffered without end.
+    if (res.writableLength > MAX_BUFFERED) return void res.destroy();
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   res.once('close', () => {
     closed = true;

@@ -6,9 +6,9 @@ import { clock } from './format.js';
 type Failed = { error: string };
 interface BoardsData {
   tasks: Array<{ id: string; title: string; status: string; assignee: string | null; blockedReason: string | null; reviews: Array<{ id: string; verdict: string; status: string; body: string; by: string }> }> | Failed;
-  approvals: Array<{ id: string; subject: string; reason: string; status: string; notify: string }> | Failed;
+  approvals: Array<{ id: string; subject: string; reason: string; status: string; notify: string; requester: string }> | Failed;
   schedules: Array<{ id: string; target: string; content: string; cron: string | null; at: string | null; enabled: boolean; nextRunAt: string | null; runs: Array<{ id: string; scheduledFor: string; status: string; error: string | null }> }> | Failed;
-  workflows: Array<{ id: string; planName: string; target: string; status: string; currentStep: number | null; stepCount: number; steps: Array<{ id: string; index: number; title: string; status: string }> }> | Failed;
+  workflows: Array<{ id: string; planName: string; target: string; status: string; currentStep: number | null; stepCount: number; steps: Array<{ id: string; index: number; title: string; status: string; assignee: string | null }> }> | Failed;
 }
 
 const REFRESH_MS = 5000;
@@ -48,6 +48,7 @@ export function Boards() {
           {data.approvals.map((a) => (
             <li key={a.id} class="card" data-approval={a.id}>
               <p><strong>{a.subject}</strong>: {a.reason}</p>
+              <p class="hint">Requested by {a.requester}</p>
               <p class="hint">Decision posted to {a.notify}</p>
               <label for={`note-${a.id}`}>Note (optional)</label>
               <input id={`note-${a.id}`} maxLength={2000} value={notes[a.id] ?? ''} onInput={(e) => setNotes({ ...notes, [a.id]: (e.target as HTMLInputElement).value })} />
@@ -104,7 +105,7 @@ export function Boards() {
               <tr key={w.id}>
                 <td><code>{w.id}</code> {w.planName} in {w.target}</td>
                 <td>{w.status}</td>
-                <td><ol class="steps">{w.steps.map((s) => <li key={s.id} aria-current={w.currentStep === s.index ? 'step' : undefined}>{s.title}: {s.status}</li>)}</ol></td>
+                <td><ol class="steps">{w.steps.map((s) => <li key={s.id} aria-current={w.currentStep === s.index ? 'step' : undefined}>{s.title} ({s.assignee ?? 'approval'}): {s.status}</li>)}</ol></td>
               </tr>
             ))}
           </tbody>
