@@ -20,12 +20,13 @@ let ctx: BrowserContext;
 let page: Page;
 let foreign: Server;
 let runId = '';
+let scoutId = '';
 
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   mkdirSync(SHOTS, { recursive: true });
   await d.start();
-  await d.addAgent('scout');
+  scoutId = (await d.addAgent('scout')).id;
   // An agent whose every turn fails: its turn and its failure notice show inline in the conversation.
   const f = await d.run(['agent', 'add', '--name', 'flaky', '--workdir', wd, '--', 'sh', '-c', 'cat >/dev/null; exit 3']);
   assert.equal(f.code, 0, f.stderr);
@@ -138,11 +139,22 @@ test('a request from a foreign Origin and a mutation without the CSRF token are 
 });
 
 test('boards show tasks with reviews and the approvals waiting for the person, who approves one from the page', async () => {
+  // A one-time schedule a few seconds ahead (again if a slow launch made that moment pass), so a run shows beside it.
+  for (let i = 0; i < 3; i++) {
+    const soon = await runExecSteps(d, 'scout', [{ name: 's', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'Reminder fired', at: new Date(Date.now() + 4_000).toISOString() } }]);
+    if (soon.s.code === 0) break;
+    assert.match(JSON.stringify(soon.s.out), /must be in the future/);
+  }
   const made = await runExecSteps(d, 'scout', [
     { name: 'task', run: ['task', 'create'], input: { title: 'Ship the release notes' } },
     { name: 'review', run: ['review', 'add'], input: { target: 'task:${task.data.task.id}', verdict: 'approve', body: 'Reads well' } },
     { name: 'request', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: 'Publish the release notes' } },
+    { name: 'schedule', run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: 'Weekly digest', cron: '0 9 * * 1', timeZone: 'UTC' } },
+    { name: 'plan', run: ['workflow', 'plan'], input: { operation: 'create', name: 'Release', steps: [{ title: 'Draft notes', instructions: 'Write the notes', assignee: scoutId }] } },
+    { name: 'publish', run: ['workflow', 'plan'], input: { operation: 'publish', planId: '${plan.data.plan.id}', revision: '${plan.data.plan.revision}' } },
+    { name: 'run', run: ['workflow', 'run'], input: { operation: 'start', planId: '${plan.data.plan.id}', target: 'channel:general' } },
   ]);
+  for (const step of ['schedule', 'plan', 'publish', 'run']) assert.equal(made[step].code, 0, JSON.stringify(made[step]));
   const approvalId = made.request.out.data.approval.id as string;
   assert.ok(approvalId, JSON.stringify(made.request));
   await tab('Boards');
@@ -152,6 +164,10 @@ test('boards show tasks with reviews and the approvals waiting for the person, w
   const task = page.getByRole('row', { name: /Ship the release notes/ });
   await task.waitFor();
   assert.match(await task.innerText(), /scout: approve/);
+  assert.match(await page.getByRole('row', { name: /Weekly digest/ }).innerText(), /0 9 \* \* 1/);
+  assert.match(await page.getByRole('row', { name: /Release in channel:general/ }).innerText(), /Draft notes \(scout\)/);
+  // A schedule's runs show beside it once it fires (the board refreshes every 5 s).
+  await page.getByRole('row', { name: /Reminder fired/ }).getByText(/\d\d:\d\d:\d\d sent/).waitFor({ timeout: 30_000 });
   await shot('boards');
   await card.getByLabel('Note (optional)').fill('go ahead');
   await card.getByRole('button', { name: /^Approve/ }).click();
