@@ -82,6 +82,18 @@ test('log in with the one-time link, see a runtime message appear live, and post
   assert.match(await asked.locator('.turn-failed').innerText(), /exit_nonzero/);
   await log.locator('li.msg.notice', { hasText: 'flaky could not answer' }).waitFor({ timeout: 20_000 });
   await shot('conversations');
+  // A DM with an agent opens from the page and holds only its own messages.
+  await page.getByRole('button', { name: 'Direct message scout' }).click();
+  await page.getByRole('heading', { level: 3, name: /^dm:/ }).waitFor();
+  await page.getByLabel(/Message to dm:/).fill('a word in private');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await log.getByText('a word in private').waitFor();
+  assert.equal(await log.getByText('scout reporting from its runtime').count(), 0);
+  const dmTarget = (await page.getByRole('heading', { level: 3, name: /^dm:/ }).innerText()).trim();
+  const dmMsgs = cliJson(await d.run(['message', 'ls', '--target', dmTarget])).messages as Array<{ content: string }>;
+  assert.ok(dmMsgs.some((m) => m.content === 'a word in private'));
+  await page.getByRole('button', { name: '#general' }).click();
+  await log.getByText('scout reporting from its runtime').waitFor();
   // The link is spent: a second visit does not log in.
   const second = await ctx.newPage();
   const r = await second.goto(link);

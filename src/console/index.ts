@@ -31,6 +31,7 @@ export interface MountConsoleDeps {
   authorizations: () => AuthorizationStoreView;
   turns: (limit: number) => Array<Omit<TurnRow, 'content'>>;
   post: (input: { target: string; content: string }) => Promise<unknown>;
+  openDm: (name: string) => Promise<{ target: string }>;
   assetsDir?: string;
 }
 
@@ -47,5 +48,6 @@ export function mountConsole(router: Router, d: MountConsoleDeps): void {
     port: d.port,
     post: d.post,
     stopRuntime: d.stopRuntime,
+    openDm: d.openDm,
   });
 }

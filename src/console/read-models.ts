@@ -64,9 +64,9 @@ export class ConsoleReads {
   }
 
   /** Runtimes (live first, then recently exited), each with its agent, kind, uptime and current turn; no workdir or pid. */
-  runtimes(): Array<{ runId: string; agentName: string; runtime: string; status: string; startedAt: string; uptimeMs: number | null; exitCode: number | null; signal: string | null; turn?: { target: string; from: string; sinceMs: number } }> {
+  runtimes(turns = this.deps.turns(TURNS)): Array<{ runId: string; agentName: string; runtime: string; status: string; startedAt: string; uptimeMs: number | null; exitCode: number | null; signal: string | null; turn?: { target: string; from: string; sinceMs: number } }> {
     const now = this.deps.clock.now();
-    const running = new Map(this.deps.turns(TURNS).filter((t) => t.status === 'running' && t.runId).map((t) => [t.runId!, t]));
+    const running = new Map(turns.filter((t) => t.status === 'running' && t.runId).map((t) => [t.runId!, t]));
     return this.deps.runtimes().map((r) => {
       const t = running.get(r.runId);
       return {
@@ -100,10 +100,10 @@ export class ConsoleReads {
   }
 
   /** Recent turns across agents: which agent works on what, its outcome and duration. */
-  turns() {
+  turns(rows = this.deps.turns(TURNS)) {
     const names = new Map(this.deps.agents().map((a) => [a.id, a.name]));
     const now = this.deps.clock.now();
-    return this.deps.turns(TURNS).map((t) => ({
+    return rows.map((t) => ({
       turnId: t.turnId,
       agentName: names.get(t.agentId) ?? t.agentId,
       target: t.target,
@@ -123,6 +123,7 @@ export class ConsoleReads {
 
   /** Everything the page refreshes live, in one event. */
   state() {
-    return { runtimes: this.runtimes(), credentials: this.credentials(), turns: this.turns(), metrics: this.metrics() };
+    const rows = this.deps.turns(TURNS);
+    return { runtimes: this.runtimes(rows), credentials: this.credentials(), turns: this.turns(rows), metrics: this.metrics() };
   }
 }

@@ -29,6 +29,8 @@ export interface ConsoleDeps {
   port: () => number;
   post: (input: { target: string; content: string }) => Promise<unknown>;
   stopRuntime: (runId: string) => Promise<unknown>;
+  /** Opens (or finds) the owner's DM with one member by name: its target. */
+  openDm: (name: string) => Promise<{ target: string }>;
 }
 
 /** Console API requests at once; event streams at once. */
@@ -37,6 +39,7 @@ const MAX_STREAMS = 8;
 
 const PostMessage = Type.Object({ target: Type.String({ minLength: 1, maxLength: 300 }), content: Type.String({ minLength: 1, maxLength: 8000 }) }, { additionalProperties: false });
 const Decide = Type.Object({ decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]), note: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
+const OpenDm = Type.Object({ with: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const Empty = Type.Object({}, { additionalProperties: false });
 
 function parse<T extends TSchema>(schema: T, value: unknown): Static<T> {
@@ -127,6 +130,7 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
     ok(res, await reads.messages(target, 50, cursor));
   }));
   router.add('POST', '/console/api/messages', api('post', async (req, res) => ok(res, await deps.post(await body(req, PostMessage)), 201)));
+  router.add('POST', '/console/api/dms', api('dm', async (req, res) => ok(res, await deps.openDm((await body(req, OpenDm)).with))));
   router.add('GET', '/console/api/state', api('state', async (_q, res) => ok(res, reads.state())));
   router.add('POST', '/console/api/runtimes/{runId}/stop', api('stop', async (req, res, p) => {
     await body(req, Empty);

@@ -314,6 +314,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       authorizations: () => store.view(),
       turns: (limit) => journal.recentAll(limit),
       post: (input) => service.postMessage(input),
+      openDm: async (name) => ({ target: (await service.channels.openDm([name])).target }),
     });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor });

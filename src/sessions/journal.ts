@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS turns (
 CREATE INDEX IF NOT EXISTS turns_by_status ON turns (status, seq);
 CREATE INDEX IF NOT EXISTS turns_by_agent ON turns (agent_id, seq DESC);
 CREATE INDEX IF NOT EXISTS turns_queue ON turns (agent_id, status, target, seq);
+CREATE INDEX IF NOT EXISTS turns_by_received ON turns (received_at DESC, seq DESC);
 CREATE TABLE IF NOT EXISTS notice_gate (agent_id TEXT NOT NULL, target TEXT NOT NULL, last_at INTEGER NOT NULL, repeats INTEGER NOT NULL DEFAULT 0, since INTEGER, PRIMARY KEY (agent_id, target));
 CREATE TABLE IF NOT EXISTS sessions (agent_id TEXT NOT NULL, target TEXT NOT NULL, resume_id TEXT, updated_at INTEGER NOT NULL, PRIMARY KEY (agent_id, target));
 `;

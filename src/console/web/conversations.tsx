@@ -42,6 +42,16 @@ export function Conversations({ target, setTarget, messages, turns, addOwn }: Pr
       setError((err as Error).message);
     }
   };
+  const dm = async (name: string) => {
+    setError('');
+    try {
+      const { target: t } = await post<{ target: string }>('/console/api/dms', { with: name });
+      setConvs((c) => (c && !c.others.includes(t) ? { ...c, others: [...c.others, t].sort() } : c));
+      setTarget(t);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
   const open = (e: Event) => {
     e.preventDefault();
     if (other.trim()) setTarget(other.trim());
@@ -60,6 +70,14 @@ export function Conversations({ target, setTarget, messages, turns, addOwn }: Pr
         <aside aria-label="Conversation list">
           <h3>Channels</h3>
           <ul class="plain">{(convs?.channels ?? []).map((c) => item(c.target, `#${c.name}`))}</ul>
+          <h3>Agents</h3>
+          <ul class="plain">
+            {(convs?.agents ?? []).map((a) => (
+              <li key={a.id}>
+                <button type="button" class="conv" onClick={() => void dm(a.name)} aria-label={`Direct message ${a.name}`}>@{a.name} <span class="hint">{a.runtime}{a.enabled ? '' : ', disabled'}</span></button>
+              </li>
+            ))}
+          </ul>
           <h3>DMs and threads</h3>
           <ul class="plain">{(convs?.others ?? []).map((t) => item(t, t))}</ul>
           <form onSubmit={open} class="open">
