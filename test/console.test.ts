@@ -86,7 +86,7 @@ test('log in with the one-time link, see a runtime message appear live, and post
   await page.getByRole('button', { name: 'Direct message scout' }).click();
   await page.getByRole('heading', { level: 3, name: /^dm:/ }).waitFor();
   await page.getByLabel(/Message to dm:/).fill('a word in private');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByLabel(/Message to dm:/).press('Control+Enter');
   await log.getByText('a word in private').waitFor();
   assert.equal(await log.getByText('scout reporting from its runtime').count(), 0);
   const dmTarget = (await page.getByRole('heading', { level: 3, name: /^dm:/ }).innerText()).trim();
@@ -102,7 +102,11 @@ test('log in with the one-time link, see a runtime message appear live, and post
 });
 
 test('stop a runtime from the page and see its credential disappear', async () => {
-  await tab('Credentials');
+  // Keyboard: a section link takes Enter, and focus moves to the new section's heading.
+  await page.getByRole('link', { name: 'Credentials' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 2, name: /Credentials/ }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H2');
   const cred = page.locator(`table.authorizations tr[data-run="${runId}"]`);
   await cred.waitFor();
   assert.match(await cred.innerText(), /scout/);
