@@ -94,6 +94,16 @@ test('log in with the one-time link, see a runtime message appear live, and post
   assert.ok(dmMsgs.some((m) => m.content === 'a word in private'));
   await page.getByRole('button', { name: '#general' }).click();
   await log.getByText('scout reporting from its runtime').waitFor();
+  // A thread opens from a channel message; a reply there stays in the thread.
+  await log.locator('li.msg', { hasText: 'scout reporting from its runtime' }).getByRole('button', { name: /Open the thread of scout's message/ }).click();
+  await page.getByRole('heading', { level: 3, name: /^thread:general\// }).waitFor();
+  await page.getByLabel(/Message to thread:/).fill('following up in the thread');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await log.getByText('following up in the thread').waitFor();
+  const threadTarget = (await page.getByRole('heading', { level: 3, name: /^thread:/ }).innerText()).trim();
+  const threadMsgs = cliJson(await d.run(['message', 'ls', '--target', threadTarget])).messages as Array<{ content: string }>;
+  assert.ok(threadMsgs.some((m) => m.content === 'following up in the thread'));
+  await page.getByRole('button', { name: '#general' }).click();
   // The link is spent: a second visit does not log in.
   const second = await ctx.newPage();
   const r = await second.goto(link);

@@ -100,6 +100,11 @@ export function Conversations({ target, setTarget, messages, turns, addOwn }: Pr
                 </div>
                 <p class="content">{m.content}</p>
                 {m.files ? <p class="files">Files: {m.files.join(', ')}</p> : null}
+                {target.startsWith('channel:') ? (
+                  <button type="button" class="quiet small" aria-label={`Open the thread of ${m.author.name}'s message at ${clock(m.createdAt)}`} onClick={() => setTarget(`thread:${target.slice(8)}/${m.id}`)}>
+                    Thread
+                  </button>
+                ) : null}
                 {byMessage.has(m.id) ? <ul class="turns" aria-label="Agent turns for this message">{byMessage.get(m.id)!.map((t) => <TurnBadge t={t} />)}</ul> : null}
               </li>
             ))}
