@@ -206,5 +206,10 @@ test('the traffic screen charts every route family (screenshot kept)', async () 
   await tab('Traffic');
   await page.locator('figure.chart').first().waitFor();
   assert.equal(await page.locator('figure.chart').count(), 5);
+  // The runtime's MCP calls and this page's own requests were counted in their families.
+  for (const family of ['mcp', 'exec', 'owner', 'console']) {
+    const caption = await page.locator('figure.chart figcaption', { hasText: `${family}:` }).innerText();
+    assert.match(caption, /: [1-9]\d* requests in 5 min/, caption);
+  }
   await shot('traffic');
 });
