@@ -1,7 +1,7 @@
 // End-to-end in headless Chromium (Debian's chromium, driven by playwright-core) against a real daemon: log in, watch, act; screenshots kept in .tmp/console-shots/.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,7 +52,12 @@ after(async () => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+/** Accessibility checks of the screen shown (test/fixtures/a11y-check.js): the problems found. */
+const a11yProblems = () => page.evaluate(readFileSync(join(import.meta.dirname, 'fixtures', 'a11y-check.js'), 'utf8')) as Promise<string[]>;
+const shot = async (name: string) => {
+  assert.deepEqual(await a11yProblems(), [], `${name}: accessibility`);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+};
 const tab = async (name: string) => {
   await page.getByRole('link', { name }).click();
   await page.getByRole('heading', { level: 2, name: new RegExp(name) }).waitFor();
@@ -212,4 +217,17 @@ test('the traffic screen charts every route family (screenshot kept)', async () 
     assert.match(caption, /: [1-9]\d* requests in 5 min/, caption);
   }
   await shot('traffic');
+  // The checker itself finds what it looks for: a pale text and an unnamed button on this page are reported.
+  await page.evaluate(() => {
+    const p = document.createElement('p');
+    p.id = 'pale';
+    p.textContent = 'pale text';
+    p.style.color = '#bbbbbb';
+    const b = document.createElement('button');
+    b.id = 'unnamed';
+    document.body.append(p, b);
+  });
+  const found = await a11yProblems();
+  assert.ok(found.some((x) => x.includes('pale text')) && found.includes('unnamed BUTTON'), found.join('; '));
+  await page.evaluate(() => ['pale', 'unnamed'].forEach((id) => document.getElementById(id)?.remove()));
 });
