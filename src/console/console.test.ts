@@ -7,6 +7,7 @@ import { faultyFs, makeStore, readToken, sampleInput } from '../authz/testkit.js
 import { DenialCounts, denialClass } from './denials.js';
 import { BUCKET_MS, familyOf, RouteMetrics } from './metrics.js';
 import { ConsoleAuth, LINK_TTL_MS, SESSION_TTL_MS } from './sessions.js';
+import { ConsoleReads } from './read-models.js';
 
 test('a login link is spent by its first use and dies unused after its TTL; a session lives its TTL and ends on logout', () => {
   const clock = new FakeClock();
@@ -112,4 +113,29 @@ test("the store's view names generations, expiry, in-flight and cleanup debt wit
   clock.advance(1_000);
   await store.whenIdle();
   assert.equal(store.view().authorizations.length, 0);
+});
+
+test('read models: a runtime shows its current turn and uptime; authorizations are named by agent; no workdir or pid reaches the page', () => {
+  const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
+  const startedAt = new Date(clock.now() - 90_000).toISOString();
+  const reads = new ConsoleReads({
+    clock,
+    owner: () => {
+      throw new Error('not used');
+    },
+    agents: () => [{ id: 'agt1', name: 'demo', runtime: 'claude', enabled: true }],
+    runtimes: () => [{ runId: 'run_a', agentId: 'agt1', agentName: 'demo', runtime: 'claude', pid: 4242, processStartTime: '1', workdir: '/home/p/secret-project', startedAt, status: 'running', exitCode: null, signal: null }],
+    authorizations: () => ({ authorizations: [{ id: 'rta_1', agentId: 'agt1', runId: 'run_a', runtimeKind: 'claude', state: 'active', generations: [{ generationId: 'gen_1', expiresAt: clock.now() + 1000, current: true }], inFlight: 3 }], inFlight: 3, records: 1, limits: { perAuthorization: 32, global: 1024, dispatcher: 512 } }),
+    turns: () => [{ turnId: 't1', agentId: 'agt1', seq: 1, target: 'channel:general', targetType: 'channel', messageId: 'msg1', authorName: 'owner', authorKind: 'human', agentRun: 1, status: 'running', outcome: null, detail: null, runId: 'run_a', receivedAt: clock.now() - 31_000, startedAt: clock.now() - 30_000, finishedAt: null }],
+    denials: new DenialCounts(clock),
+    metrics: new RouteMetrics(clock),
+  });
+  const [r] = reads.runtimes();
+  assert.equal(r!.uptimeMs, 90_000);
+  assert.deepEqual(r!.turn, { target: 'channel:general', from: 'owner', sinceMs: 30_000 });
+  const state = reads.state();
+  assert.equal(state.credentials.authorizations[0]!.agentName, 'demo');
+  assert.equal(state.turns[0]!.durationMs, 30_000);
+  const text = JSON.stringify(state);
+  assert.ok(!text.includes('secret-project') && !text.includes('4242'));
 });
