@@ -30,6 +30,9 @@ before(async () => {
   // An agent whose every turn fails: its turn and its failure notice show inline in the conversation.
   const f = await d.run(['agent', 'add', '--name', 'flaky', '--workdir', wd, '--', 'sh', '-c', 'cat >/dev/null; exit 3']);
   assert.equal(f.code, 0, f.stderr);
+  // An agent whose turns take long: the Runtimes screen shows what it is working on.
+  const w = await d.run(['agent', 'add', '--name', 'slow', '--workdir', wd, '--', 'sh', '-c', 'cat >/dev/null; sleep 60']);
+  assert.equal(w.code, 0, w.stderr);
   const r = await d.run(['runtime', 'start', '--agent', 'scout', '--workdir', wd, '--detach', '--', process.execPath, FIXTURE, 'scout reporting from its runtime', 'channel:general']);
   assert.equal(r.code, 0, r.stderr);
   runId = r.stdout.trim();
@@ -138,6 +141,16 @@ test('stop a runtime from the page and see its credential disappear', async () =
   assert.equal(await cred.count(), 0);
   const runs = cliJson(await d.run(['runtime', 'ls', '--json'])) as Array<{ runId: string; status: string }>;
   assert.equal(runs.find((x) => x.runId === runId)?.status, 'exited');
+  // A turn at work: its runtime names the turn's target and who asked; stopping it ends the turn as failed.
+  assert.equal((await d.run(['message', 'post', '--target', 'channel:general', '@slow take your time'])).code, 0);
+  await tab('Runtimes');
+  const working = page.locator('table.runtimes-live tr', { hasText: 'slow' });
+  await working.getByText(/channel:general \(from owner/).waitFor({ timeout: 20_000 });
+  await shot('runtimes-turn');
+  await working.getByRole('button', { name: /^Stop runtime run/ }).click();
+  await working.waitFor({ state: 'detached', timeout: 20_000 });
+  await tab('Conversations');
+  await page.getByRole('log').locator('li.msg', { hasText: '@slow take your time' }).locator('.turn-failed', { hasText: 'slow' }).waitFor({ timeout: 20_000 });
 });
 
 test('a request from a foreign Origin and a mutation without the CSRF token are refused', async () => {
