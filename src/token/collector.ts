@@ -58,6 +58,11 @@ export function classifyToolName(name: string): Classified | null {
   return null;
 }
 
+/** What a tool call is for AgentTeam (by its model-visible name, or the command a shell tool runs), or null. */
+export function classify(name: string, input: unknown): Classified | null {
+  return classifyToolName(name) ?? (SHELL_TOOLS.has(name) ? classifyCommand(shellCommand(input) ?? '') : null);
+}
+
 /** The AgentTeam exec action (or help read) a shell command runs, or null. */
 export function classifyCommand(command: string): Classified | null {
   const m = EXEC.exec(command);
@@ -136,12 +141,16 @@ export class SessionAccount {
     this.days.set(day, d);
   }
 
+  /** Turn prompts the daemon compiled that this session received. */
+  turns = 0;
+
   /** A user-side text (the turn prompt): finds the agent's name. */
   userText(text: string): void {
-    if (this.agentName) return;
     const m = TURN_MARK.exec(text);
     if (!m) return;
+    this.turns++;
     this.agentteam = true;
+    if (this.agentName) return;
     const raw = m[1]!;
     try {
       this.agentName = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
@@ -152,13 +161,17 @@ export class SessionAccount {
 
   /** A tool call by model-visible name; `input` is read for a shell command. Returns what it is for AgentTeam. */
   toolCall(id: string, name: string, input: unknown, at?: string): Classified | null {
-    const c = classifyToolName(name) ?? (SHELL_TOOLS.has(name) ? classifyCommand(shellCommand(input) ?? '') : null);
+    const c = classify(name, input);
     if (!c || !this.inRange(at)) return null;
-    this.agentteam = true;
-    const s = this.stat(c.help ? `${c.tool} --help` : c.tool);
-    s.calls++;
+    this.countCall(c);
     if (id) this.pending.set(id, c);
     return c;
+  }
+
+  /** Counts one call of an already classified tool. */
+  countCall(c: Classified): void {
+    this.agentteam = true;
+    this.stat(c.help ? `${c.tool} --help` : c.tool).calls++;
   }
 
   /** The result of call `id` as the model read it. */
@@ -171,8 +184,13 @@ export class SessionAccount {
 
   /** A result of a call classified elsewhere (e.g. a nested call whose id the transcript does not keep). */
   resultOf(c: Classified, text: string, isError: boolean, at?: string): void {
+    this.resultTokens(c, this.count(text), isError, at);
+  }
+
+  /** A result whose tokens are already counted. */
+  resultTokens(c: Classified, tokens: number, isError: boolean, at?: string): void {
+    if (!this.inRange(at)) return;
     const key = c.help ? `${c.tool} --help` : c.tool;
-    const tokens = this.count(text);
     const s = this.stat(key);
     s.results++;
     s.resultTokens += tokens;
@@ -189,11 +207,29 @@ export class SessionAccount {
     if (this.largest.length > 5) this.largest.length = 5;
   }
 
+  /** AgentTeam surface the transcript itself shows the model read (e.g. MCP instructions, dynamic tool schemas): tokens by kind. */
+  readonly surfaceSeen: Record<string, number> = {};
+  surface(kind: string, text: string): void {
+    this.agentteam = true;
+    this.surfaceSeen[kind] = Math.max(this.surfaceSeen[kind] ?? 0, this.count(text));
+  }
+
+  /** o200k tokens of a text, with this session's counter. */
+  tokens(text: string): number {
+    return this.count(text);
+  }
+
   private stat(key: string): ToolStat {
     let s = this.tools.get(key);
     if (!s) this.tools.set(key, (s = { calls: 0, results: 0, resultTokens: 0, maxResultTokens: 0, errors: 0 }));
     return s;
   }
+}
+
+/** What a runtime reader gets: the session accounts (shared across files, so a subagent file joins its session) and progress. */
+export interface ReadContext {
+  account(runtime: TokenRuntime, sessionId: string): SessionAccount;
+  progress?: (bytes: number) => void;
 }
 
 /** The text a tool result carries: a string, MCP/Messages content blocks, or JSON. */

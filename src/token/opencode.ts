@@ -1,0 +1,94 @@
+// Owns reading OpenCode session storage: opencode.db (SQLite, 1.2+; opened read-only) and the legacy storage/message + storage/part JSON files.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { resultText, type ReadContext, type SessionAccount } from './collector.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const iso = (ms: unknown): string | undefined => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : undefined);
+
+function parse(text: string): Obj | undefined {
+  try {
+    return obj(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An assistant message's tokens (`tokens.{input, output, reasoning, cache.read, cache.write}`). */
+function message(acc: SessionAccount, m: Obj): void {
+  if (m.role !== 'assistant') return;
+  const t = obj(m.tokens);
+  if (!t) return;
+  const cache = obj(t.cache);
+  acc.request(iso(obj(m.time)?.created), { input: num(t.input), cachedInput: num(cache?.read), cacheWrite: num(cache?.write), output: num(t.output) + num(t.reasoning) }, str(m.modelID));
+}
+
+/** A part: the user's text (the turn prompt) or a finished tool call with its output. */
+function part(acc: SessionAccount, p: Obj, role: string | undefined, at: string | undefined): void {
+  if (p.type === 'text' && role === 'user' && typeof p.text === 'string') return acc.userText(p.text);
+  if (p.type !== 'tool' || typeof p.tool !== 'string') return;
+  const state = obj(p.state);
+  const c = acc.toolCall('', p.tool, state?.input, at);
+  if (!c || !state || (state.status !== 'completed' && state.status !== 'error')) return;
+  acc.resultOf(c, resultText(state.status === 'error' ? state.error : state.output), state.status === 'error', at);
+}
+
+/** Reads opencode.db read-only (the file must exist; nothing is created or written); rows stream one at a time. */
+export function readOpencodeDb(path: string, ctx: ReadContext): { messages: number; parts: number } {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    let messages = 0;
+    let parts = 0;
+    for (const row of db.prepare('SELECT session_id, data FROM message ORDER BY session_id, time_created').iterate() as Iterable<{ session_id: string; data: string }>) {
+      messages++;
+      const m = parse(row.data);
+      if (m) message(ctx.account('opencode', row.session_id), m);
+    }
+    const q = db.prepare("SELECT p.session_id, p.time_created, p.data, json_extract(m.data, '$.role') AS role FROM part p JOIN message m ON m.id = p.message_id ORDER BY p.session_id, p.time_created");
+    for (const row of q.iterate() as Iterable<{ session_id: string; time_created: number; data: string; role: string | null }>) {
+      parts++;
+      const p = parse(row.data);
+      if (p) part(ctx.account('opencode', row.session_id), p, row.role ?? undefined, iso(row.time_created));
+    }
+    return { messages, parts };
+  } finally {
+    db.close();
+  }
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isSymbolicLink()).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Reads the legacy layout: storage/message/<sessionID>/<messageID>.json and storage/part/<messageID>/<partID>.json. */
+export async function readOpencodeStorage(storage: string, ctx: ReadContext): Promise<{ messages: number; parts: number }> {
+  let messages = 0;
+  let parts = 0;
+  for (const session of await names(join(storage, 'message'))) {
+    const acc = ctx.account('opencode', session);
+    for (const file of await names(join(storage, 'message', session))) {
+      if (!file.endsWith('.json')) continue;
+      const m = parse(await readFile(join(storage, 'message', session, file), { encoding: 'utf8', flag: 'r' }).catch(() => ''));
+      if (!m) continue;
+      messages++;
+      message(acc, m);
+      const id = str(m.id) ?? file.slice(0, -5);
+      for (const pf of await names(join(storage, 'part', id))) {
+        if (!pf.endsWith('.json')) continue;
+        const p = parse(await readFile(join(storage, 'part', id, pf), { encoding: 'utf8', flag: 'r' }).catch(() => ''));
+        if (!p) continue;
+        parts++;
+        part(acc, p, str(m.role), iso(obj(p.time)?.start) ?? iso(obj(m.time)?.created));
+      }
+    }
+  }
+  return { messages, parts };
+}

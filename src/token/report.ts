@@ -1,0 +1,228 @@
+// Owns the token report: per session and in total, what went to AgentTeam's tool surface and results, the largest results, suggestions; JSON or table.
+import { renderTable } from '../cli/output.js';
+import { addUsage, totalOf, zeroUsage, type LargeResult, type SessionAccount, type ToolStat, type Usage } from './collector.js';
+import type { DaemonSession } from './sources.js';
+import type { RuntimeSurface, Surface } from './surface.js';
+
+/** The per-result budget (64 KiB serialized, README "Inside a runtime") in o200k tokens at ~4 bytes a token. */
+export const RESULT_BUDGET_TOKENS = 16_384;
+
+export interface ToolRow extends ToolStat {
+  tool: string;
+}
+
+export interface SessionReport {
+  runtime: string;
+  sessionId: string;
+  agent: string | null;
+  agentId: string | null;
+  target: string | null;
+  model: string | null;
+  firstAt: string | null;
+  lastAt: string | null;
+  requests: number;
+  turns: number;
+  usage: Usage & { total: number };
+  /** AgentTeam's instructions and tool definitions in front of the model on each request, and over the session. */
+  surface: { perRequest: number; inContext: number; shareOfInput: number; seenInTranscript: Record<string, number> };
+  results: { tokens: number; calls: number };
+  tools: ToolRow[];
+  largest: LargeResult[];
+}
+
+export interface Report {
+  tokenizer: string;
+  sources: { files: number; bytes: number; skippedLines: number };
+  surface: { dispatcherSummary: number; runtimes: RuntimeSurface[]; help: { count: number; root: number; largest: { command: string; tokens: number }[]; all: Record<string, number> } };
+  sessions: SessionReport[];
+  total: { sessions: number; requests: number; usage: Usage & { total: number }; surfaceInContext: number; resultTokens: number; tools: ToolRow[] };
+  days: { day: string; usage: Usage & { total: number } }[];
+  largest: (LargeResult & { sessionId: string; agent: string | null })[];
+  suggestions: string[];
+  /** Sessions found that AgentTeam did not launch (left out unless --all). */
+  otherSessions: number;
+}
+
+export interface ReportInput {
+  accounts: SessionAccount[];
+  daemon: Map<string, DaemonSession>;
+  surface: Surface;
+  sources: { files: number; bytes: number; skippedLines: number };
+  filter: { agent?: string; session?: string; all?: boolean };
+}
+
+const withTotal = (u: Usage) => ({ ...u, total: totalOf(u) });
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+function perRequest(a: SessionAccount, rs: RuntimeSurface | undefined): number {
+  if (!rs) return 0;
+  const seen = a.surfaceSeen;
+  const tools = seen['dynamic tools'] ?? seen['deferred tool names'] ?? rs.toolsList;
+  return rs.stable + tools;
+}
+
+function toolRows(m: Map<string, ToolStat>): ToolRow[] {
+  return [...m].map(([tool, s]) => ({ tool, ...s })).sort((a, b) => b.resultTokens - a.resultTokens || a.tool.localeCompare(b.tool));
+}
+
+export function buildReport(inp: ReportInput): Report {
+  const { surface } = inp;
+  const sessions: SessionReport[] = [];
+  let otherSessions = 0;
+  const totalUsage = zeroUsage();
+  const totalTools = new Map<string, ToolStat>();
+  const days = new Map<string, Usage>();
+  const largest: Report['largest'] = [];
+  let requests = 0;
+  let inContext = 0;
+  let resultTokens = 0;
+  for (const a of inp.accounts) {
+    const d = inp.daemon.get(a.sessionId);
+    if (!d && !a.agentteam && !inp.filter.all) {
+      otherSessions++;
+      continue;
+    }
+    if (a.requests === 0 && a.tools.size === 0) continue;
+    const agent = d?.agentName ?? a.agentName ?? null;
+    if (inp.filter.agent && agent !== inp.filter.agent && d?.agentId !== inp.filter.agent) continue;
+    if (inp.filter.session && !a.sessionId.startsWith(inp.filter.session)) continue;
+    const per = perRequest(a, surface.runtimes.find((r) => r.runtime === a.runtime));
+    const input = a.usage.input + a.usage.cachedInput + a.usage.cacheWrite;
+    const tools = toolRows(a.tools);
+    const res = tools.reduce((n, t) => n + t.resultTokens, 0);
+    const calls = tools.reduce((n, t) => n + t.calls, 0);
+    sessions.push({
+      runtime: a.runtime,
+      sessionId: a.sessionId,
+      agent,
+      agentId: d?.agentId ?? null,
+      target: d?.target ?? null,
+      model: a.model ?? null,
+      firstAt: a.firstAt ?? null,
+      lastAt: a.lastAt ?? null,
+      requests: a.requests,
+      turns: a.turns,
+      usage: withTotal(a.usage),
+      surface: { perRequest: per, inContext: per * a.requests, shareOfInput: input > 0 ? round((per * a.requests) / input) : 0, seenInTranscript: { ...a.surfaceSeen } },
+      results: { tokens: res, calls },
+      tools,
+      largest: [...a.largest],
+    });
+    addUsage(totalUsage, a.usage);
+    requests += a.requests;
+    inContext += per * a.requests;
+    resultTokens += res;
+    for (const t of tools) {
+      const s = totalTools.get(t.tool) ?? { calls: 0, results: 0, resultTokens: 0, maxResultTokens: 0, errors: 0 };
+      s.calls += t.calls;
+      s.results += t.results;
+      s.resultTokens += t.resultTokens;
+      s.maxResultTokens = Math.max(s.maxResultTokens, t.maxResultTokens);
+      s.errors += t.errors;
+      totalTools.set(t.tool, s);
+    }
+    for (const [day, u] of a.days) addUsage(days.get(day) ?? (days.set(day, zeroUsage()), days.get(day)!), u);
+    for (const l of a.largest) largest.push({ ...l, sessionId: a.sessionId, agent });
+  }
+  sessions.sort((x, y) => (x.lastAt ?? '').localeCompare(y.lastAt ?? '') || x.sessionId.localeCompare(y.sessionId));
+  largest.sort((x, y) => y.tokens - x.tokens);
+  const help = Object.entries(surface.help).sort((x, y) => y[1] - x[1]);
+  const report: Report = {
+    tokenizer: surface.tokenizer,
+    sources: inp.sources,
+    surface: {
+      dispatcherSummary: surface.dispatcherSummary,
+      runtimes: surface.runtimes,
+      help: { count: help.length, root: surface.help['exec --help'] ?? 0, largest: help.slice(0, 5).map(([command, tokens]) => ({ command, tokens })), all: surface.help },
+    },
+    sessions,
+    total: { sessions: sessions.length, requests, usage: withTotal(totalUsage), surfaceInContext: inContext, resultTokens, tools: toolRows(totalTools) },
+    days: [...days].sort((x, y) => x[0].localeCompare(y[0])).map(([day, u]) => ({ day, usage: withTotal(u) })),
+    largest: largest.slice(0, 10),
+    suggestions: [],
+    otherSessions,
+  };
+  report.suggestions = suggest(report);
+  return report;
+}
+
+/** What to change, from the figures: results near the budget, help read again and again, failing calls, a heavy surface. */
+export function suggest(r: Report): string[] {
+  const out: string[] = [];
+  for (const t of r.total.tools) {
+    if (t.maxResultTokens >= RESULT_BUDGET_TOKENS / 2) {
+      out.push(`${t.tool}: a result reached ${t.maxResultTokens} tokens (budget ≈${RESULT_BUDGET_TOKENS}); ask for fewer items (limit) or one section at a time.`);
+    }
+    if (t.calls >= 4 && t.errors / t.calls >= 0.25) out.push(`${t.tool}: ${t.errors} of ${t.calls} calls failed; the error hints say what to change.`);
+  }
+  for (const s of r.sessions) {
+    for (const t of s.tools) {
+      if (!t.tool.endsWith('--help') || t.calls < 2) continue;
+      const each = t.results ? Math.round(t.resultTokens / t.results) : (r.surface.help.all[t.tool] ?? 0);
+      out.push(`${s.agent ?? s.sessionId}: read \`agentteam ${t.tool}\` ${t.calls}× in one session (${each} tokens each); put what it needs in the agent's instructions.`);
+    }
+    if (s.surface.shareOfInput >= 0.25 && s.requests >= 3) {
+      out.push(`${s.agent ?? s.sessionId}: AgentTeam's instructions and tools were ${Math.round(s.surface.shareOfInput * 100)}% of its input (${s.surface.perRequest} tokens a request); short turns pay it most.`);
+    }
+  }
+  return [...new Set(out)].slice(0, 20);
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** The report as terminal text. */
+export function renderReport(r: Report): string {
+  const parts: string[] = [];
+  parts.push(`AgentTeam tool surface (${r.tokenizer}; dispatcher summary ${n(r.surface.dispatcherSummary)}, exec --help ${n(r.surface.help.root)}, ${r.surface.help.count} help pages)\n`);
+  parts.push(
+    renderTable(r.surface.runtimes, [
+      { header: 'runtime', value: (x) => x.runtime },
+      { header: 'tools/list', value: (x) => n(x.toolsList) },
+      { header: 'skill doc', value: (x) => n(x.skillDoc) },
+      { header: 'stable prompt', value: (x) => n(x.stable) },
+      { header: 'turn prompt', value: (x) => n(x.turnOverhead) },
+    ]),
+  );
+  parts.push(`\nSessions (${r.total.sessions}; ${r.otherSessions} other sessions left out)\n`);
+  type Row = { agent: string; runtime: string; label: string; day: string; requests: number; usage: Usage; inContext: number; results: number };
+  const rows: Row[] = r.sessions.map((s) => ({ agent: s.agent ?? '-', runtime: s.runtime, label: s.sessionId.slice(0, 12), day: (s.lastAt ?? '').slice(0, 10), requests: s.requests, usage: s.usage, inContext: s.surface.inContext, results: s.results.tokens }));
+  if (rows.length) {
+    rows.push({ agent: 'TOTAL', runtime: '', label: '', day: '', requests: r.total.requests, usage: r.total.usage, inContext: r.total.surfaceInContext, results: r.total.resultTokens });
+    parts.push(
+      renderTable(rows, [
+        { header: 'agent', value: (s) => s.agent },
+        { header: 'runtime', value: (s) => s.runtime },
+        { header: 'session', value: (s) => s.label },
+        { header: 'day', value: (s) => s.day },
+        { header: 'req', value: (s) => n(s.requests) },
+        { header: 'input', value: (s) => n(s.usage.input) },
+        { header: 'cached', value: (s) => n(s.usage.cachedInput) },
+        { header: 'cache wr', value: (s) => n(s.usage.cacheWrite) },
+        { header: 'output', value: (s) => n(s.usage.output) },
+        { header: 'surface', value: (s) => n(s.inContext) },
+        { header: 'results', value: (s) => n(s.results) },
+      ]),
+    );
+  }
+  if (r.total.tools.length) {
+    parts.push('\nAgentTeam tools (result tokens, o200k)\n');
+    parts.push(renderTable(r.total.tools, [
+      { header: 'tool', value: (t) => t.tool },
+      { header: 'calls', value: (t) => n(t.calls) },
+      { header: 'tokens', value: (t) => n(t.resultTokens) },
+      { header: 'max', value: (t) => n(t.maxResultTokens) },
+      { header: 'errors', value: (t) => n(t.errors) },
+    ]));
+  }
+  if (r.largest.length) {
+    parts.push('\nLargest results\n');
+    parts.push(renderTable(r.largest.slice(0, 5), [
+      { header: 'tokens', value: (l) => n(l.tokens) },
+      { header: 'tool', value: (l) => l.tool },
+      { header: 'agent', value: (l) => l.agent ?? l.sessionId.slice(0, 12) },
+      { header: 'at', value: (l) => l.at ?? '-' },
+    ]));
+  }
+  parts.push(r.suggestions.length ? `\nSuggestions\n${r.suggestions.map((s) => `- ${s}`).join('\n')}\n` : '\nSuggestions: none\n');
+  return parts.join('');
+}
