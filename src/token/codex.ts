@@ -79,7 +79,7 @@ export async function readCodexFile(path: string, ctx: ReadContext, fallbackId: 
         if (c) calls.set(str(p.call_id) ?? '', c);
       } else if (p.type === 'function_call_output' || p.type === 'custom_tool_call_output') {
         const c = calls.get(str(p.call_id) ?? '');
-        if (!c) return;
+        if (!c) return a.otherResult();
         calls.delete(str(p.call_id) ?? '');
         const out = obj(p.output);
         fallback.push({ c, tokens: a.tokens(resultText(out?.content ?? p.output)), isError: out?.success === false, at });
@@ -116,5 +116,6 @@ function completedItem(a: SessionAccount, item: Obj | undefined, at: string | un
     isError = item.error !== undefined && item.error !== null;
   } else return false;
   if (c) a.resultOf(c, text, isError, at);
+  else a.otherResult();
   return item.type === 'CommandExecution' || item.type === 'DynamicToolCall' || item.type === 'McpToolCall';
 }

@@ -108,6 +108,16 @@ export class SessionAccount {
   /** True once anything of AgentTeam's (turn prompt, tool, exec call) was seen. */
   agentteam = false;
   private readonly pending = new Map<string, Classified>();
+  /**
+   * Tokenizer check against the runtime's own figures: between two requests whose only new content is AgentTeam results,
+   * the growth of the recorded context (input of all kinds, minus the previous output) is what the model's tokenizer made
+   * of those results (plus a few framing tokens each); `o200k` is what ours made of them.
+   */
+  readonly calibration = { steps: 0, recorded: 0, o200k: 0 };
+  private prevContext: number | undefined;
+  private prevOutput = 0;
+  private stepResults = 0;
+  private stepOthers = false;
 
   constructor(
     readonly runtime: TokenRuntime,
@@ -133,6 +143,16 @@ export class SessionAccount {
     if (!this.inRange(at)) return;
     this.seen(at);
     this.requests++;
+    const context = u.input + u.cachedInput + u.cacheWrite;
+    if (this.prevContext !== undefined && this.stepResults > 0 && !this.stepOthers && context > this.prevContext) {
+      this.calibration.steps++;
+      this.calibration.recorded += context - this.prevContext - this.prevOutput;
+      this.calibration.o200k += this.stepResults;
+    }
+    this.prevContext = context;
+    this.prevOutput = u.output;
+    this.stepResults = 0;
+    this.stepOthers = false;
     addUsage(this.usage, u);
     if (model) this.model = model;
     const day = at ? new Date(at).toISOString().slice(0, 10) : 'unknown';
@@ -177,9 +197,14 @@ export class SessionAccount {
   /** The result of call `id` as the model read it. */
   toolResult(id: string, text: string, isError: boolean, at?: string): void {
     const c = this.pending.get(id);
-    if (!c) return;
+    if (!c) return this.otherResult();
     this.pending.delete(id);
     this.resultOf(c, text, isError, at);
+  }
+
+  /** A result of a tool that is not AgentTeam's: the next request's growth is not ours alone. */
+  otherResult(): void {
+    this.stepOthers = true;
   }
 
   /** A result of a call classified elsewhere (e.g. a nested call whose id the transcript does not keep). */
@@ -190,6 +215,7 @@ export class SessionAccount {
   /** A result whose tokens are already counted. */
   resultTokens(c: Classified, tokens: number, isError: boolean, at?: string): void {
     if (!this.inRange(at)) return;
+    this.stepResults += tokens;
     const key = c.help ? `${c.tool} --help` : c.tool;
     const s = this.stat(key);
     s.results++;

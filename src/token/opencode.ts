@@ -33,7 +33,8 @@ function part(acc: SessionAccount, p: Obj, role: string | undefined, at: string 
   if (p.type !== 'tool' || typeof p.tool !== 'string') return;
   const state = obj(p.state);
   const c = acc.toolCall('', p.tool, state?.input, at);
-  if (!c || !state || (state.status !== 'completed' && state.status !== 'error')) return;
+  if (!c) return acc.otherResult();
+  if (!state || (state.status !== 'completed' && state.status !== 'error')) return;
   acc.resultOf(c, resultText(state.status === 'error' ? state.error : state.output), state.status === 'error', at);
 }
 
@@ -43,16 +44,25 @@ export function readOpencodeDb(path: string, ctx: ReadContext): { messages: numb
   try {
     let messages = 0;
     let parts = 0;
-    for (const row of db.prepare('SELECT session_id, data FROM message ORDER BY session_id, time_created').iterate() as Iterable<{ session_id: string; data: string }>) {
-      messages++;
-      const m = parse(row.data);
-      if (m) message(ctx.account('opencode', row.session_id), m);
-    }
-    const q = db.prepare("SELECT p.session_id, p.time_created, p.data, json_extract(m.data, '$.role') AS role FROM part p JOIN message m ON m.id = p.message_id ORDER BY p.session_id, p.time_created");
-    for (const row of q.iterate() as Iterable<{ session_id: string; time_created: number; data: string; role: string | null }>) {
+    let current: string | undefined;
+    let role: string | undefined;
+    // Each message (its usage: one model step), then its parts (its tool results), in time order: a session's steps interleave.
+    const q = db.prepare(
+      'SELECT m.id, m.session_id, m.data AS mdata, p.data AS pdata, p.time_created AS ptime FROM message m LEFT JOIN part p ON p.message_id = m.id ORDER BY m.session_id, m.time_created, m.id, p.time_created, p.id',
+    );
+    for (const row of q.iterate() as Iterable<{ id: string; session_id: string; mdata: string; pdata: string | null; ptime: number | null }>) {
+      const acc = ctx.account('opencode', row.session_id);
+      if (row.id !== current) {
+        current = row.id;
+        messages++;
+        const m = parse(row.mdata);
+        role = str(m?.role);
+        if (m) message(acc, m);
+      }
+      if (row.pdata === null) continue;
       parts++;
-      const p = parse(row.data);
-      if (p) part(ctx.account('opencode', row.session_id), p, row.role ?? undefined, iso(row.time_created));
+      const p = parse(row.pdata);
+      if (p) part(acc, p, role, iso(row.ptime));
     }
     return { messages, parts };
   } finally {

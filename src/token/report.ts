@@ -39,6 +39,11 @@ export interface Report {
   days: { day: string; usage: Usage & { total: number } }[];
   largest: (LargeResult & { sessionId: string; agent: string | null })[];
   suggestions: string[];
+  /**
+   * The tokenizer against the runtimes' own figures, per runtime: over `steps` request pairs whose only new content was
+   * AgentTeam results, `recorded` is the recorded context growth, `o200k` our count of those results; `ratio` recorded/o200k.
+   */
+  tokenizerCheck: { runtime: string; steps: number; recorded: number; o200k: number; ratio: number | null }[];
   /** Sessions found that AgentTeam did not launch (left out unless --all). */
   otherSessions: number;
 }
@@ -76,6 +81,7 @@ export function buildReport(inp: ReportInput): Report {
   let requests = 0;
   let inContext = 0;
   let resultTokens = 0;
+  const check = new Map<string, { steps: number; recorded: number; o200k: number }>();
   for (const a of inp.accounts) {
     const d = inp.daemon.get(a.sessionId);
     if (!d && !a.agentteam && !inp.filter.all) {
@@ -109,6 +115,11 @@ export function buildReport(inp: ReportInput): Report {
       largest: [...a.largest],
     });
     addUsage(totalUsage, a.usage);
+    const c = check.get(a.runtime) ?? { steps: 0, recorded: 0, o200k: 0 };
+    c.steps += a.calibration.steps;
+    c.recorded += a.calibration.recorded;
+    c.o200k += a.calibration.o200k;
+    check.set(a.runtime, c);
     requests += a.requests;
     inContext += per * a.requests;
     resultTokens += res;
@@ -140,6 +151,7 @@ export function buildReport(inp: ReportInput): Report {
     days: [...days].sort((x, y) => x[0].localeCompare(y[0])).map(([day, u]) => ({ day, usage: withTotal(u) })),
     largest: largest.slice(0, 10),
     suggestions: [],
+    tokenizerCheck: [...check].map(([runtime, c]) => ({ runtime, ...c, ratio: c.o200k > 0 ? round(c.recorded / c.o200k) : null })),
     otherSessions,
   };
   report.suggestions = suggest(report);
@@ -223,6 +235,8 @@ export function renderReport(r: Report): string {
       { header: 'at', value: (l) => l.at ?? '-' },
     ]));
   }
+  const checked = r.tokenizerCheck.filter((c) => c.ratio !== null);
+  if (checked.length) parts.push(`\nTokenizer check (recorded context growth / o200k of AgentTeam results): ${checked.map((c) => `${c.runtime} ${c.ratio}× over ${c.steps} steps`).join(', ')}\n`);
   parts.push(r.suggestions.length ? `\nSuggestions\n${r.suggestions.map((s) => `- ${s}`).join('\n')}\n` : '\nSuggestions: none\n');
   return parts.join('');
 }
