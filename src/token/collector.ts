@@ -144,9 +144,10 @@ export class SessionAccount {
     this.seen(at);
     this.requests++;
     const context = u.input + u.cachedInput + u.cacheWrite;
-    if (this.prevContext !== undefined && this.stepResults > 0 && !this.stepOthers && context > this.prevContext) {
+    const growth = this.prevContext === undefined ? 0 : context - this.prevContext - this.prevOutput;
+    if (this.stepResults > 0 && !this.stepOthers && growth > 0) {
       this.calibration.steps++;
-      this.calibration.recorded += context - this.prevContext - this.prevOutput;
+      this.calibration.recorded += growth;
       this.calibration.o200k += this.stepResults;
     }
     this.prevContext = context;

@@ -1,0 +1,135 @@
+// Checks the three transcript readers on real runtime transcripts (src/token/fixtures) against each runtime's own totals, and on edge-case lines.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { readSources } from './analyze.js';
+import type { SessionAccount } from './collector.js';
+import { findSources } from './sources.js';
+import { loadCounter } from './surface.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const CLAUDE = join(FIXTURES, 'claude', 'projects', '-tmp-agentteam-rt-work-wWMSMx', '26845325-a5a9-4de5-8c9b-1e3c2d4cb3ab.jsonl');
+const CODEX = join(FIXTURES, 'codex', 'sessions', '2026', '12', '05', 'rollout-2026-12-05T06-12-38-01a244d5-4b78-7c22-8ed1-4d324ed84dba.jsonl');
+const count = await loadCounter();
+const temps: string[] = [];
+after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const temp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'agentteam-token-'));
+  temps.push(d);
+  return d;
+};
+const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+
+async function read(root: string, since?: number): Promise<Map<string, SessionAccount>> {
+  const { accounts } = await readSources(await findSources([root]), count, since);
+  return new Map(accounts.map((a) => [`${a.runtime}:${a.sessionId}`, a]));
+}
+const tool = (a: SessionAccount, name: string) => a.tools.get(name);
+
+test('the real transcripts are found by their format, not their folder names', async () => {
+  const kinds = (await findSources([FIXTURES])).map((s) => s.kind).sort();
+  assert.deepEqual(kinds, ['claude-jsonl', 'codex-jsonl', 'opencode-db']);
+});
+
+test("Claude Code 2.1.328: usage equals Claude Code's own session totals (cost-state); our exec help, exec action and MCP call are attributed, ToolSearch is not", async () => {
+  const a = (await read(join(FIXTURES, 'claude'))).get('claude:26845325-a5a9-4de5-8c9b-1e3c2d4cb3ab')!;
+  const own = Object.values(lines(CLAUDE).find((l) => l.type === 'cost-state')!.modelUsage as Record<string, any>)[0];
+  assert.deepEqual(a.usage, { input: own.inputTokens, cachedInput: own.cacheReadInputTokens, cacheWrite: own.cacheCreationInputTokens, output: own.outputTokens });
+  assert.equal(a.requests, lines(CLAUDE).filter((l) => l.type === 'assistant').length);
+  assert.equal(a.agentName, 'demo');
+  assert.equal(a.turns, 1);
+  assert.deepEqual([...a.tools.keys()].sort(), ['exec task --help', 'exec task create', 'message_send']);
+  const helpText = lines(CLAUDE).flatMap((l) => (Array.isArray(l.message?.content) ? l.message.content : [])).find((b: any) => b.tool_use_id === 'toolu_cap_help').content as string;
+  assert.equal(tool(a, 'exec task --help')!.resultTokens, count(helpText));
+  assert.equal(a.help.get('exec task --help')!.reads, 1);
+  assert.ok(a.surfaceSeen.instructions! > 300, 'the MCP instructions attachment is counted');
+  assert.ok(a.surfaceSeen['deferred tool names']! > 0);
+});
+
+test("Codex 0.169.0: usage equals Codex's own cumulative total; code mode's nested exec and dynamic tool calls are attributed once", async () => {
+  const a = (await read(join(FIXTURES, 'codex'))).get('codex:01a244d5-4b78-7c22-8ed1-4d324ed84dba')!;
+  const last = lines(CODEX).filter((l) => l.payload?.type === 'token_count').at(-1)!.payload.info.total_token_usage;
+  assert.equal(a.usage.input + a.usage.cachedInput + a.usage.cacheWrite, last.input_tokens);
+  assert.equal(a.usage.cachedInput, last.cached_input_tokens);
+  assert.equal(a.usage.output, last.output_tokens);
+  assert.equal(a.requests, 2);
+  assert.equal(a.agentName, 'demo');
+  for (const t of ['exec task --help', 'exec task create', 'message_send']) assert.equal(tool(a, t)?.calls, 1, t);
+  assert.equal(a.tools.size, 3);
+  assert.ok(a.surfaceSeen['dynamic tools']! > 0 && a.surfaceSeen.instructions! > 0);
+});
+
+test("OpenCode 1.18.33 (opencode.db): usage equals OpenCode's own session totals", async () => {
+  const db = new Database(join(FIXTURES, 'opencode', 'opencode.db'), { readonly: true, fileMustExist: true });
+  const own = db.prepare('SELECT id, tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, tokens_cache_write FROM session').get() as Record<string, any>;
+  db.close();
+  const a = (await read(join(FIXTURES, 'opencode'))).get(`opencode:${own.id}`)!;
+  assert.deepEqual(a.usage, { input: own.tokens_input, cachedInput: own.tokens_cache_read, cacheWrite: own.tokens_cache_write, output: own.tokens_output + own.tokens_reasoning });
+  assert.equal(a.agentName, 'demo');
+  assert.deepEqual([...a.tools.keys()].sort(), ['exec task --help', 'exec task create', 'message_send']);
+  assert.equal(a.calibration.steps, 3, 'each AgentTeam-only step is a tokenizer check');
+});
+
+test('Claude: one response written as several lines (same message.id + requestId) counts once; lines without a requestId are not merged', async () => {
+  const dir = temp();
+  const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 7 };
+  const at = '2026-11-02T10:00:00.000Z';
+  const msg = (content: unknown[], extra: object) => ({ type: 'assistant', sessionId: 's1', timestamp: at, message: { id: 'msg_1', model: 'm', usage, content }, ...extra });
+  const rows = [
+    msg([{ type: 'tool_use', id: 't1', name: 'mcp__agentteam__kb_search', input: { query: 'x' } }], { requestId: 'req_1' }),
+    msg([{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'cd /w && agentteam exec task list' } }], { requestId: 'req_1' }),
+    { type: 'user', sessionId: 's1', timestamp: at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'hit one' }] }, { type: 'tool_result', tool_use_id: 't2', content: '{"ok":false}', is_error: true }] } },
+    msg([{ type: 'text', text: 'no request id' }], {}),
+    msg([{ type: 'text', text: 'no request id again' }], {}),
+    'not json',
+  ];
+  writeFileSync(join(dir, 's1.jsonl'), rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
+  const a = (await read(dir)).get('claude:s1')!;
+  assert.equal(a.requests, 3);
+  assert.deepEqual(a.usage, { input: 30, cachedInput: 300, cacheWrite: 21, output: 15 });
+  assert.deepEqual(tool(a, 'kb_search'), { calls: 1, results: 1, resultTokens: count('hit one'), maxResultTokens: count('hit one'), errors: 0 });
+  assert.equal(tool(a, 'exec task list')!.errors, 1);
+});
+
+test('Codex: a repeated token_count adds nothing; an older rollout without item events is read from function calls and outputs', async () => {
+  const dir = temp();
+  const tc = (input: number, cached: number, output: number) => ({ timestamp: '2026-11-02T10:00:00Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output } } } });
+  const rows = [
+    { timestamp: '2026-11-02T10:00:00Z', type: 'session_meta', payload: { id: 'old-1', cwd: '/w' } },
+    { type: 'response_item', payload: { type: 'function_call', name: 'shell', call_id: 'c1', arguments: JSON.stringify({ command: ['bash', '-lc', 'agentteam exec review --help'] }) } },
+    { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'Usage: agentteam exec review <action>' } },
+    { type: 'response_item', payload: { type: 'function_call', name: 'mcp__agentteam__message_send', call_id: 'c2', arguments: '{"target":"channel:general","content":"hi"}' } },
+    { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c2', output: { content: '{"id":"msg12"}', success: true } } },
+    tc(1000, 200, 50),
+    tc(1000, 200, 50),
+    tc(2500, 1100, 80),
+  ];
+  mkdirSync(join(dir, '2026', '11', '02'), { recursive: true });
+  writeFileSync(join(dir, '2026', '11', '02', 'rollout-2026-11-02T10-00-00-old-1.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const a = (await read(dir)).get('codex:old-1')!;
+  assert.equal(a.requests, 2);
+  assert.deepEqual(a.usage, { input: 1400, cachedInput: 1100, cacheWrite: 0, output: 80 });
+  assert.equal(tool(a, 'exec review --help')!.calls, 1);
+  assert.equal(tool(a, 'message_send')!.resultTokens, count('{"id":"msg12"}'));
+});
+
+test('OpenCode legacy storage JSON files are read; --since leaves earlier requests out', async () => {
+  const dir = temp();
+  const s = join(dir, 'storage');
+  mkdirSync(join(s, 'message', 'ses_1'), { recursive: true });
+  mkdirSync(join(s, 'part', 'msg_a'), { recursive: true });
+  const m = (id: string, created: number, input: number) => ({ id, sessionID: 'ses_1', role: 'assistant', modelID: 'x', time: { created }, tokens: { input, output: 3, reasoning: 1, cache: { read: 10, write: 2 } } });
+  writeFileSync(join(s, 'message', 'ses_1', 'msg_a.json'), JSON.stringify(m('msg_a', Date.UTC(2026, 10, 1), 100)));
+  writeFileSync(join(s, 'message', 'ses_1', 'msg_b.json'), JSON.stringify(m('msg_b', Date.UTC(2026, 10, 3), 200)));
+  writeFileSync(join(s, 'part', 'msg_a', 'prt_1.json'), JSON.stringify({ type: 'tool', tool: 'agentteam_memory_search', callID: 'c', state: { status: 'completed', input: { query: 'q' }, output: 'a locator' } }));
+  const all = (await read(dir)).get('opencode:ses_1')!;
+  assert.deepEqual(all.usage, { input: 300, cachedInput: 20, cacheWrite: 4, output: 8 });
+  assert.equal(tool(all, 'memory_search')!.resultTokens, count('a locator'));
+  const since = (await read(dir, Date.UTC(2026, 10, 2))).get('opencode:ses_1')!;
+  assert.equal(since.requests, 1);
+  assert.equal(since.usage.input, 200);
+});
