@@ -216,12 +216,24 @@ export function renderReport(r: Report): string {
       ]),
     );
   }
+  if (r.days.length) {
+    parts.push('\nDays (UTC)\n');
+    parts.push(renderTable(r.days, [
+      { header: 'day', value: (d) => d.day },
+      { header: 'input', value: (d) => n(d.usage.input) },
+      { header: 'cached', value: (d) => n(d.usage.cachedInput) },
+      { header: 'cache wr', value: (d) => n(d.usage.cacheWrite) },
+      { header: 'output', value: (d) => n(d.usage.output) },
+      { header: 'total', value: (d) => n(d.usage.total) },
+    ]));
+  }
   if (r.total.tools.length) {
     parts.push('\nAgentTeam tools (result tokens, o200k)\n');
     parts.push(renderTable(r.total.tools, [
       { header: 'tool', value: (t) => t.tool },
       { header: 'calls', value: (t) => n(t.calls) },
       { header: 'tokens', value: (t) => n(t.resultTokens) },
+      { header: 'per call', value: (t) => (t.results ? n(Math.round(t.resultTokens / t.results)) : '-') },
       { header: 'max', value: (t) => n(t.maxResultTokens) },
       { header: 'errors', value: (t) => n(t.errors) },
     ]));
