@@ -1,5 +1,7 @@
 // Owns reading OpenCode session storage: opencode.db (SQLite, 1.2+; opened read-only) and the legacy storage/message + storage/part JSON files.
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { resultText, type ReadContext, type SessionAccount } from './collector.js';
@@ -38,9 +40,40 @@ function part(acc: SessionAccount, p: Obj, role: string | undefined, at: string 
   acc.resultOf(c, resultText(state.status === 'error' ? state.error : state.output), state.status === 'error', at);
 }
 
-/** Reads opencode.db read-only (the file must exist; nothing is created or written); rows stream one at a time. */
+/**
+ * Opens opencode.db without writing anything beside it. A database in WAL mode is not opened in place: even a read-only
+ * SQLite reader writes read marks into (or creates) the `-shm` file next to it. Its file and `-wal` are copied into a
+ * private temporary folder and that copy is read; a rollback-journal database is opened read-only in place.
+ */
+function openUntouched(path: string): { db: Database.Database; done(): void } {
+  if (!existsSync(`${path}-wal`)) {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    return { db, done: () => db.close() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-token-'));
+  try {
+    const copy = join(dir, 'opencode.db');
+    copyFileSync(path, copy);
+    copyFileSync(`${path}-wal`, `${copy}-wal`);
+    chmodSync(copy, 0o600);
+    chmodSync(`${copy}-wal`, 0o600);
+    const db = new Database(copy, { readonly: true, fileMustExist: true });
+    return {
+      db,
+      done: () => {
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Reads opencode.db (nothing beside it is created or written); rows stream one at a time. */
 export function readOpencodeDb(path: string, ctx: ReadContext): { messages: number; parts: number } {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const { db, done } = openUntouched(path);
   try {
     let messages = 0;
     let parts = 0;
@@ -66,7 +99,7 @@ export function readOpencodeDb(path: string, ctx: ReadContext): { messages: numb
     }
     return { messages, parts };
   } finally {
-    db.close();
+    done();
   }
 }
 

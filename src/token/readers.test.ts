@@ -1,6 +1,7 @@
 // Checks the three transcript readers on real runtime transcripts (src/token/fixtures) against each runtime's own totals, and on edge-case lines.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,4 +133,28 @@ test('OpenCode legacy storage JSON files are read; --since leaves earlier reques
   const since = (await read(dir, Date.UTC(2026, 10, 2))).get('opencode:ses_1')!;
   assert.equal(since.requests, 1);
   assert.equal(since.usage.input, 200);
+});
+
+test('an opencode.db in WAL mode (OpenCode running) is read from a private copy: nothing beside it is written, rows still in the WAL are seen', async () => {
+  const dir = temp();
+  const path = join(dir, 'opencode.db');
+  const writer = new Database(join(FIXTURES, 'opencode', 'opencode.db'), { readonly: true });
+  await writer.backup(path);
+  writer.close();
+  const live = new Database(path);
+  try {
+    live.pragma('journal_mode = WAL');
+    live.pragma('wal_autocheckpoint = 0');
+    const data = JSON.stringify({ role: 'assistant', time: { created: Date.UTC(2026, 11, 5) }, tokens: { input: 11, output: 2, reasoning: 0, cache: { read: 5, write: 1 } } });
+    live.prepare("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) SELECT 'ses_wal', project_id, 'wal', directory, 't', version, time_created, time_updated FROM session LIMIT 1").run();
+    live.prepare("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES ('msg_wal', 'ses_wal', 1, 1, ?)").run(data);
+    const files = () => readdirSync(dir).sort().map((f) => `${f} ${statSync(join(dir, f)).mtimeMs} ${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}`);
+    const before = files();
+    assert.ok(before.some((f) => f.startsWith('opencode.db-wal ')), 'the database is in WAL mode with a live -wal file');
+    const a = (await read(dir)).get('opencode:ses_wal')!;
+    assert.deepEqual(a.usage, { input: 11, cachedInput: 5, cacheWrite: 1, output: 2 });
+    assert.deepEqual(files(), before, 'db, -wal and -shm untouched (mtime and bytes)');
+  } finally {
+    live.close();
+  }
 });
