@@ -72,6 +72,7 @@ test('token analyze --from DIR --format json: per-session figures equal each run
   assert.ok(rep.surface.runtimes.every((s: any) => s.toolsList > 1000 && s.stable > 500));
   assert.equal(rep.surface.help.root, rep.surface.help.all['exec --help']);
   for (const s of rep.sessions) assert.equal(s.surface.inContext, s.surface.perRequest * s.requests);
+  assert.deepEqual(rep.suggestions, [`demo: read \`agentteam exec task --help\` in 3 sessions (${rep.surface.help.all['exec task --help']} tokens each time); name the action it looks up in the agent's instructions.`]);
 });
 
 test("the daemon's record names a session's agent; --agent, --runtime, --session and --since filter; piped output is JSON; bad input exits 2", async () => {

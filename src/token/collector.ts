@@ -172,12 +172,15 @@ export class SessionAccount {
     this.turns++;
     this.agentteam = true;
     if (this.agentName) return;
-    const raw = m[1]!;
+    const raw = m[1]!.slice(0, 512);
+    let name = raw;
     try {
-      this.agentName = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+      if (raw.startsWith('"')) name = JSON.parse(raw) as string;
     } catch {
-      this.agentName = raw;
+      /* a clipped quoted name stays as written */
     }
+    // Bounded: member names are at most 64 characters; a transcript is not trusted to keep to that.
+    this.agentName = name.slice(0, 128);
   }
 
   /** A tool call by model-visible name; `input` is read for a shell command. Returns what it is for AgentTeam. */

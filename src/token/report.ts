@@ -177,6 +177,15 @@ export function suggest(r: Report): string[] {
       out.push(`${s.agent ?? s.sessionId}: AgentTeam's instructions and tools were ${Math.round(s.surface.shareOfInput * 100)}% of its input (${s.surface.perRequest} tokens a request); short turns pay it most.`);
     }
   }
+  // The same help page read in several sessions of one agent: it belongs in that agent's standing instructions.
+  const byAgent = new Map<string, Set<string>>();
+  for (const s of r.sessions) {
+    for (const t of s.tools) if (t.tool.endsWith('--help') && s.agent) byAgent.set(`${s.agent}\0${t.tool}`, (byAgent.get(`${s.agent}\0${t.tool}`) ?? new Set()).add(s.sessionId));
+  }
+  for (const [key, ids] of byAgent) {
+    const [agent, help] = key.split('\0') as [string, string];
+    if (ids.size >= 3) out.push(`${agent}: read \`agentteam ${help}\` in ${ids.size} sessions (${r.surface.help.all[help] ?? '?'} tokens each time); name the action it looks up in the agent's instructions.`);
+  }
   return [...new Set(out)].slice(0, 20);
 }
 

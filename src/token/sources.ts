@@ -19,6 +19,7 @@ export const runtimeOf = (k: SourceKind): TokenRuntime => (k === 'claude-jsonl' 
 /** Folders walked at most this deep, and at most this many files looked at, so a wrong --from cannot run away. */
 const MAX_DEPTH = 10;
 const MAX_FILES = 200_000;
+const SKIP_DIRS = new Set(['snapshot', 'repos', 'node_modules', '.git']);
 
 /** The runtimes' own transcript folders for this user (env overrides first), as the ccusage family reads them. */
 export function defaultRoots(env: NodeJS.ProcessEnv = process.env, home = homedir()): string[] {
@@ -68,7 +69,8 @@ export async function findSources(roots: readonly string[]): Promise<Source[]> {
       const p = join(dir, e.name);
       if (e.isDirectory()) {
         if (e.name === 'storage' && existsSync(join(p, 'message'))) out.push({ kind: 'opencode-storage', path: p, bytes: 0 });
-        else if (e.name !== 'snapshot' && e.name !== 'node_modules') await walk(p, depth + 1);
+        // OpenCode keeps git snapshots and repository clones beside its data: no transcript is in them.
+        else if (!SKIP_DIRS.has(e.name)) await walk(p, depth + 1);
         continue;
       }
       if (!e.isFile() || ++seen > MAX_FILES) continue;
