@@ -42,7 +42,7 @@ export interface Classified {
   help: boolean;
 }
 
-const INVENTORY = ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send'];
+export const INVENTORY = ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send'];
 const NAMERS = RUNTIME_KINDS.flatMap((k) => [createToolNamer(k, INVENTORY), createToolNamer(k, INVENTORY, { nativeMcp: true })]);
 /** `agentteam exec <domain> [<action>] … [--help]`, anywhere in a shell command (paths to the binary included). */
 const EXEC = /(?:^|[\s;&|(/])agentteam\s+exec((?:\s+[a-z][a-z0-9-]*){0,2})([^;&|\n]*)/;

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DefaultDescriptorCatalog, renderRootHelp } from '../catalog/index.js';
-import { classifyCommand, classifyToolName, SessionAccount } from './collector.js';
+import { classifyCommand, classifyToolName, INVENTORY, SessionAccount } from './collector.js';
+import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { buildReport, renderReport, RESULT_BUDGET_TOKENS } from './report.js';
 import { loadCounter, toolSurface } from './surface.js';
 
@@ -10,6 +11,7 @@ const count = await loadCounter();
 const surface = toolSurface(count, ['claude', 'codex', 'opencode']);
 
 test('every runtime naming of our tools and every way a shell runs agentteam exec is recognised; other tools and commands are not', () => {
+  assert.deepEqual([...INVENTORY].sort(), createAgentteamHandler().tools().map((t) => t.name).sort(), 'the recognised inventory is the live one');
   for (const n of ['mcp__agentteam__kb_fetch', 'agentteam__kb_fetch', 'agentteam_kb_fetch', 'mcp_agentteam_kb_fetch']) assert.deepEqual(classifyToolName(n), { tool: 'kb_fetch', help: false }, n);
   for (const n of ['mcp__agentteam__rm_rf', 'Bash', 'mcp__other__kb_fetch', 'agentteam__']) assert.equal(classifyToolName(n), null, n);
   assert.deepEqual(classifyCommand('agentteam exec task --help'), { tool: 'exec task', help: true });
