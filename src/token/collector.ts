@@ -145,7 +145,9 @@ export class SessionAccount {
     this.requests++;
     const context = u.input + u.cachedInput + u.cacheWrite;
     const growth = this.prevContext === undefined ? 0 : context - this.prevContext - this.prevOutput;
-    if (this.stepResults > 0 && !this.stepOthers && growth > 0) {
+    // Not for Codex: it runs a call while its response still streams, so a rollout records a step's results before
+    // that step's token_count, and steps cannot be told apart by order.
+    if (this.runtime !== 'codex' && this.stepResults > 0 && !this.stepOthers && growth > 0) {
       this.calibration.steps++;
       this.calibration.recorded += growth;
       this.calibration.o200k += this.stepResults;
