@@ -5,6 +5,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, r
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { TurnJournal } from '../src/sessions/journal.js';
 import { cli, cliJson } from './harness.js';
 
@@ -103,4 +104,8 @@ test("the daemon's record names a session's agent; --agent, --runtime, --session
   const r = await cli(home, ['token', 'analyze', '--from', join(root, 'missing')], { env });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--from takes a folder/);
+
+  const help = await cli(home, ['token', 'analyze', '--help'], { env });
+  assert.match(help.stdout, /e\.g\.\s+agentteam\s+token\s+analyze\s/);
+  assert.ok(countTokens(help.stdout) <= 250, `--help is ${countTokens(help.stdout)} o200k tokens`);
 });

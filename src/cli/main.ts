@@ -300,7 +300,7 @@ program
   .command('token')
   .description('local token diagnostics')
   .command('analyze')
-  .description("tokens per session from the runtimes' own transcripts, and what AgentTeam's tools cost; read-only")
+  .description("tokens per session from the runtimes' own transcripts and what AgentTeam's tools cost, read-only, e.g. agentteam token analyze --since 2026-12-01")
   .option('--agent <name>', 'only this agent (name or id)')
   .addOption(new Option('--runtime <kind>', 'only this runtime').choices(['claude', 'codex', 'opencode']))
   .option('--since <date>', 'from this UTC day on (YYYY-MM-DD)')
