@@ -4,8 +4,10 @@
 // answers `@demo create a task …` through the real turn engine: it reads `agentteam exec task --help`, creates the task
 // with `agentteam exec`, and replies with message_send. The model endpoint reports usage figures computed from each
 // request (o200k tokens of the request body, a cache split), so only the transcript format, not the figures, is the
-// runtime's own. The runtime's transcript folders are then copied to OUT/<runtime>/.
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+// runtime's own. The runtime's transcript folders are then copied to OUT/<runtime>/, with the daemon's session record
+// (home/sessions.db `sessions` rows) as OUT/<runtime>/daemon-sessions.json.
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -49,6 +51,15 @@ async function turn(rd: RuntimeDaemon, model: ModelCapture, kind: string): Promi
   }
   // Let the runtime finish writing its transcript.
   await new Promise((r) => setTimeout(r, 1500));
+  // The daemon's own record of the session (what `token analyze` maps transcripts to agents by).
+  const db = new Database(join(rd.d.home, 'sessions.db'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare('SELECT agent_id, target, resume_id FROM sessions').all();
+    mkdirSync(join(OUT, kind), { recursive: true });
+    writeFileSync(join(OUT, kind, 'daemon-sessions.json'), JSON.stringify(rows, null, 2) + '\n');
+  } finally {
+    db.close();
+  }
 }
 
 function copy(from: string, to: string): void {
