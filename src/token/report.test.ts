@@ -75,6 +75,10 @@ test('the report totals per session and overall, attributes the surface per requ
   assert.ok(r.suggestions.some((x) => x.includes('`agentteam exec task --help` 3×')), r.suggestions.join('\n'));
   // One step had only AgentTeam results (help ×3, kb_fetch): its growth over the previous context and output is the check.
   assert.deepEqual(r.tokenizerCheck.find((c) => c.runtime === 'claude'), { runtime: 'claude', steps: 1, recorded: results + 17, o200k: results, ratio: Math.round(((results + 17) / results) * 1000) / 1000 });
+  assert.deepEqual(
+    r.agents.map((a) => [a.agent, a.sessions, a.requests, a.surfaceInContext, a.resultTokens, a.calls]),
+    [['demo', 1, 3, s.surface.inContext, s.results.tokens, 4], ['writer', 1, 1, r.sessions.find((x) => x.agent === 'writer')!.surface.inContext, 0, 0]],
+  );
   const only = buildReport({ accounts: [ours, other, byDaemon], daemon, surface, sources, filter: { agent: 'agt12' } });
   assert.deepEqual(only.sessions.map((x) => x.sessionId), ['s-daemon']);
   assert.equal(buildReport({ accounts: [ours, other], daemon, surface, sources, filter: { all: true } }).sessions.length, 2);

@@ -37,6 +37,8 @@ export interface Report {
   sessions: SessionReport[];
   total: { sessions: number; requests: number; usage: Usage & { total: number }; surfaceInContext: number; resultTokens: number; tools: ToolRow[] };
   days: { day: string; usage: Usage & { total: number } }[];
+  /** Per agent: what AgentTeam's surface cost up front (per request, over its requests) and its tools' results per call. */
+  agents: { agent: string; sessions: number; requests: number; usage: Usage & { total: number }; surfaceInContext: number; resultTokens: number; calls: number }[];
   largest: (LargeResult & { sessionId: string; agent: string | null })[];
   suggestions: string[];
   /**
@@ -149,6 +151,7 @@ export function buildReport(inp: ReportInput): Report {
     sessions,
     total: { sessions: sessions.length, requests, usage: withTotal(totalUsage), surfaceInContext: inContext, resultTokens, tools: toolRows(totalTools) },
     days: [...days].sort((x, y) => x[0].localeCompare(y[0])).map(([day, u]) => ({ day, usage: withTotal(u) })),
+    agents: byAgent(sessions),
     largest: largest.slice(0, 10),
     suggestions: [],
     tokenizerCheck: [...check].map(([runtime, c]) => ({ runtime, ...c, ratio: c.o200k > 0 ? round(c.recorded / c.o200k) : null })),
@@ -156,6 +159,23 @@ export function buildReport(inp: ReportInput): Report {
   };
   report.suggestions = suggest(report);
   return report;
+}
+
+function byAgent(sessions: readonly SessionReport[]): Report['agents'] {
+  const m = new Map<string, Report['agents'][number]>();
+  for (const s of sessions) {
+    const key = s.agent ?? '(unnamed)';
+    const a = m.get(key) ?? { agent: key, sessions: 0, requests: 0, usage: { ...zeroUsage(), total: 0 }, surfaceInContext: 0, resultTokens: 0, calls: 0 };
+    a.sessions++;
+    a.requests += s.requests;
+    addUsage(a.usage, s.usage);
+    a.usage.total += s.usage.total;
+    a.surfaceInContext += s.surface.inContext;
+    a.resultTokens += s.results.tokens;
+    a.calls += s.results.calls;
+    m.set(key, a);
+  }
+  return [...m.values()].sort((x, y) => y.usage.total - x.usage.total || x.agent.localeCompare(y.agent));
 }
 
 /** What to change, from the figures: results near the budget, help read again and again, failing calls, a heavy surface. */
@@ -204,6 +224,19 @@ export function renderReport(r: Report): string {
       { header: 'turn prompt', value: (x) => n(x.turnOverhead) },
     ]),
   );
+  if (r.agents.length) {
+    parts.push('\nAgents (surface: AgentTeam instructions and tools in front of the model, summed over requests)\n');
+    parts.push(renderTable(r.agents, [
+      { header: 'agent', value: (a) => a.agent },
+      { header: 'sessions', value: (a) => n(a.sessions) },
+      { header: 'req', value: (a) => n(a.requests) },
+      { header: 'total', value: (a) => n(a.usage.total) },
+      { header: 'surface', value: (a) => n(a.surfaceInContext) },
+      { header: 'of input', value: (a) => `${a.usage.total > a.usage.output ? Math.round((a.surfaceInContext / (a.usage.total - a.usage.output)) * 100) : 0}%` },
+      { header: 'results', value: (a) => n(a.resultTokens) },
+      { header: 'per call', value: (a) => (a.calls ? n(Math.round(a.resultTokens / a.calls)) : '-') },
+    ]));
+  }
   parts.push(`\nSessions (${r.total.sessions}; ${r.otherSessions} other sessions left out)\n`);
   type Row = { agent: string; runtime: string; label: string; day: string; requests: number; usage: Usage; inContext: number; results: number };
   const rows: Row[] = r.sessions.map((s) => ({ agent: s.agent ?? '-', runtime: s.runtime, label: s.sessionId.slice(0, 12), day: (s.lastAt ?? '').slice(0, 10), requests: s.requests, usage: s.usage, inContext: s.surface.inContext, results: s.results.tokens }));
