@@ -109,3 +109,15 @@ test("the daemon's record names a session's agent; --agent, --runtime, --session
   assert.match(help.stdout, /e\.g\.\s+agentteam\s+token\s+analyze\s/);
   assert.ok(countTokens(help.stdout) <= 250, `--help is ${countTokens(help.stdout)} o200k tokens`);
 });
+
+test("without --from it reads the runtimes' own folders: ~/.claude/projects, $CODEX_HOME/sessions, $XDG_DATA_HOME/opencode", async () => {
+  const user = join(root, 'user2');
+  cpSync(join(FIXTURES, 'claude', 'projects'), join(user, '.claude', 'projects'), { recursive: true });
+  cpSync(join(FIXTURES, 'codex', 'sessions'), join(user, 'codex-home', 'sessions'), { recursive: true });
+  cpSync(join(FIXTURES, 'opencode'), join(user, 'data', 'opencode'), { recursive: true });
+  const r = await cli(join(root, 'no-home'), ['token', 'analyze'], { env: { HOME: user, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: join(user, 'codex-home'), XDG_DATA_HOME: join(user, 'data') } });
+  assert.equal(r.code, 0, r.stderr);
+  const rep = cliJson(r);
+  assert.equal(rep.sources.files, 3);
+  assert.deepEqual(rep.sessions.map((s: any) => [s.runtime, s.usage.total]).sort(), [['claude', 65044], ['codex', 18207], ['opencode', 36086]]);
+});
