@@ -1,4 +1,6 @@
 // Owns `agentteam token analyze`: a read-only local diagnostic of the runtimes' own transcripts (never an Exec action or MCP tool, never in a prompt).
+import { existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { CliError } from '../cli/daemon-client.js';
 import { readClaudeFile } from './claude.js';
 import { readCodexFile } from './codex.js';
@@ -7,8 +9,6 @@ import { readOpencodeDb, readOpencodeStorage } from './opencode.js';
 import { buildReport, renderReport, type Report } from './report.js';
 import { daemonSessions, defaultRoots, findSources, runtimeOf, type DaemonSession, type Source } from './sources.js';
 import { loadCounter, toolSurface, type Count } from './surface.js';
-import { basename } from 'node:path';
-import { existsSync, statSync } from 'node:fs';
 
 export interface AnalyzeOptions {
   agent?: string;
@@ -61,10 +61,16 @@ function progressBar(out: NodeJS.WritableStream, total: number): { at(done: numb
 }
 
 /** Reads every source into session accounts; returns them with the lines skipped as unreadable. */
-export async function readSources(sources: readonly Source[], count: Count, since: number | undefined, onBytes?: (done: number, label: string) => void): Promise<{ accounts: SessionAccount[]; skippedLines: number }> {
+export async function readSources(
+  sources: readonly Source[],
+  count: Count,
+  since: number | undefined,
+  onBytes?: (done: number, label: string) => void,
+): Promise<{ accounts: SessionAccount[]; skippedLines: number; unreadable: string[] }> {
   const accounts = new Map<string, SessionAccount>();
   let done = 0;
   let skippedLines = 0;
+  const unreadable: string[] = [];
   for (const s of sources) {
     const label = basename(s.path);
     const ctx: ReadContext = {
@@ -77,14 +83,19 @@ export async function readSources(sources: readonly Source[], count: Count, sinc
       progress: (bytes) => onBytes?.(done + bytes, label),
     };
     const fallbackId = label.replace(/\.jsonl$/, '').replace(/^rollout-.*?-([0-9a-f]{8}-[0-9a-f-]{27})$/, '$1');
-    if (s.kind === 'claude-jsonl') skippedLines += (await readClaudeFile(s.path, ctx, fallbackId)).skipped;
-    else if (s.kind === 'codex-jsonl') skippedLines += (await readCodexFile(s.path, ctx, fallbackId)).skipped;
-    else if (s.kind === 'opencode-db') readOpencodeDb(s.path, ctx);
-    else await readOpencodeStorage(s.path, ctx);
+    try {
+      if (s.kind === 'claude-jsonl') skippedLines += (await readClaudeFile(s.path, ctx, fallbackId)).skipped;
+      else if (s.kind === 'codex-jsonl') skippedLines += (await readCodexFile(s.path, ctx, fallbackId)).skipped;
+      else if (s.kind === 'opencode-db') readOpencodeDb(s.path, ctx);
+      else await readOpencodeStorage(s.path, ctx);
+    } catch (e) {
+      // One unreadable file (removed, no permission, a corrupt database) does not stop the report; it is named in it.
+      unreadable.push(`${s.path}: ${(e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message.slice(0, 200) : 'unreadable')}`);
+    }
     done += s.bytes;
     onBytes?.(done, label);
   }
-  return { accounts: [...accounts.values()], skippedLines };
+  return { accounts: [...accounts.values()], skippedLines, unreadable };
 }
 
 export async function analyze(o: AnalyzeOptions, io: AnalyzeIo): Promise<Report> {
@@ -102,13 +113,14 @@ export async function analyze(o: AnalyzeOptions, io: AnalyzeIo): Promise<Report>
   const count = await loadCounter();
   const bytes = sources.reduce((n, s) => n + s.bytes, 0);
   const bar = io.stderr.isTTY ? progressBar(io.stderr, bytes) : undefined;
-  const { accounts, skippedLines } = await readSources(sources, count, since, bar ? (d, l) => bar.at(d, l) : undefined);
+  const { accounts, skippedLines, unreadable } = await readSources(sources, count, since, bar ? (d, l) => bar.at(d, l) : undefined);
   bar?.end();
+  for (const u of unreadable.slice(0, 5)) io.stderr.write(`agentteam: not read: ${u}\n`);
   const report = buildReport({
     accounts,
     daemon,
     surface: toolSurface(count, runtimes),
-    sources: { files: sources.length, bytes, skippedLines },
+    sources: { files: sources.length, bytes, skippedLines, unreadable: unreadable.slice(0, 20) },
     filter: { ...(o.agent ? { agent: o.agent } : {}), ...(o.session ? { session: o.session } : {}), ...(o.all ? { all: true } : {}) },
   });
   const asTable = format === 'table' || (format === undefined && io.stdout.isTTY === true);

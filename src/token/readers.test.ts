@@ -158,3 +158,15 @@ test('an opencode.db in WAL mode (OpenCode running) is read from a private copy:
     live.close();
   }
 });
+
+test('a file that cannot be read (a corrupt opencode.db) is named as unreadable and the others are still read', async () => {
+  const dir = temp();
+  mkdirSync(join(dir, 'oc'));
+  writeFileSync(join(dir, 'oc', 'opencode.db'), 'not a database '.repeat(100));
+  mkdirSync(join(dir, 'cl'));
+  writeFileSync(join(dir, 'cl', 's2.jsonl'), JSON.stringify({ type: 'assistant', sessionId: 's2', message: { usage: { input_tokens: 4, output_tokens: 1 } } }) + '\n');
+  const r = await readSources(await findSources([dir]), count, undefined);
+  assert.equal(r.unreadable.length, 1);
+  assert.match(r.unreadable[0]!, /oc\/opencode\.db: /);
+  assert.equal(r.accounts.find((a) => a.sessionId === 's2')?.usage.input, 4);
+});

@@ -32,7 +32,8 @@ export interface SessionReport {
 
 export interface Report {
   tokenizer: string;
-  sources: { files: number; bytes: number; skippedLines: number };
+  /** `unreadable`: up to 20 files that could not be read (path and reason), left out of the figures. */
+  sources: { files: number; bytes: number; skippedLines: number; unreadable?: string[] };
   surface: { dispatcherSummary: number; runtimes: RuntimeSurface[]; help: { count: number; root: number; largest: { command: string; tokens: number }[]; all: Record<string, number> } };
   sessions: SessionReport[];
   total: { sessions: number; requests: number; usage: Usage & { total: number }; surfaceInContext: number; resultTokens: number; tools: ToolRow[] };
@@ -54,7 +55,7 @@ export interface ReportInput {
   accounts: SessionAccount[];
   daemon: Map<string, DaemonSession>;
   surface: Surface;
-  sources: { files: number; bytes: number; skippedLines: number };
+  sources: Report['sources'];
   filter: { agent?: string; session?: string; all?: boolean };
 }
 

@@ -37,6 +37,14 @@ export function defaultRoots(env: NodeJS.ProcessEnv = process.env, home = homedi
   ].filter((d, i, all) => all.indexOf(d) === i && existsSync(d));
 }
 
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // gone since it was listed: reading it will say so
+  }
+}
+
 /** Tells a JSONL transcript's runtime from its first line: Codex rollouts open with `session_meta`, Claude lines carry `sessionId`. */
 async function sniff(path: string): Promise<SourceKind | null> {
   if (basename(path) === 'wire.jsonl') return null; // Kimi: not read (yet)
@@ -74,10 +82,10 @@ export async function findSources(roots: readonly string[]): Promise<Source[]> {
         continue;
       }
       if (!e.isFile() || ++seen > MAX_FILES) continue;
-      if (e.name === 'opencode.db') out.push({ kind: 'opencode-db', path: p, bytes: statSync(p).size });
+      if (e.name === 'opencode.db') out.push({ kind: 'opencode-db', path: p, bytes: sizeOf(p) });
       else if (e.name.endsWith('.jsonl')) {
         const kind = await sniff(p);
-        if (kind) out.push({ kind, path: p, bytes: statSync(p).size });
+        if (kind) out.push({ kind, path: p, bytes: sizeOf(p) });
       }
     }
   };
