@@ -38,7 +38,9 @@ export interface LargeResult {
 
 /** What a model-visible tool name or shell command is, for AgentTeam: an inventory tool, an exec action, a help read. */
 export interface Classified {
+  /** `message_send`, `exec task create`, or a surface read: `exec task --help`, `exec task create --input-schema`. */
   tool: string;
+  /** A read of the surface itself (`--help`, a schema), not an action. */
   help: boolean;
 }
 
@@ -68,8 +70,9 @@ export function classifyCommand(command: string): Classified | null {
   const m = EXEC.exec(command);
   if (!m) return null;
   const words = m[1]!.trim().split(/\s+/).filter(Boolean);
-  const help = /(^|\s)(--help|-h)(\s|$)/.test(m[2]!) || words.length === 0;
-  return { tool: ['exec', ...words].join(' '), help };
+  const flag = /(?:^|\s)(--help|-h|--input-schema|--output-schema|--error-schema)(?=\s|$)/.exec(m[2]!)?.[1];
+  const read = flag === undefined ? (words.length === 0 ? '--help' : undefined) : flag === '-h' ? '--help' : flag;
+  return { tool: ['exec', ...words, ...(read ? [read] : [])].join(' '), help: read !== undefined };
 }
 
 /** A shell call's command from its input, in any runtime's shape (string, argv array, `cmd`, `command`). */
@@ -197,7 +200,7 @@ export class SessionAccount {
   /** Counts one call of an already classified tool. */
   countCall(c: Classified): void {
     this.agentteam = true;
-    this.stat(c.help ? `${c.tool} --help` : c.tool).calls++;
+    this.stat(c.tool).calls++;
   }
 
   /** The result of call `id` as the model read it. */
@@ -222,7 +225,7 @@ export class SessionAccount {
   resultTokens(c: Classified, tokens: number, isError: boolean, at?: string): void {
     if (!this.inRange(at)) return;
     this.stepResults += tokens;
-    const key = c.help ? `${c.tool} --help` : c.tool;
+    const key = c.tool;
     const s = this.stat(key);
     s.results++;
     s.resultTokens += tokens;

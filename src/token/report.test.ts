@@ -14,11 +14,14 @@ test('every runtime naming of our tools and every way a shell runs agentteam exe
   assert.deepEqual([...INVENTORY].sort(), createAgentteamHandler().tools().map((t) => t.name).sort(), 'the recognised inventory is the live one');
   for (const n of ['mcp__agentteam__kb_fetch', 'agentteam__kb_fetch', 'agentteam_kb_fetch', 'mcp_agentteam_kb_fetch']) assert.deepEqual(classifyToolName(n), { tool: 'kb_fetch', help: false }, n);
   for (const n of ['mcp__agentteam__rm_rf', 'Bash', 'mcp__other__kb_fetch', 'agentteam__']) assert.equal(classifyToolName(n), null, n);
-  assert.deepEqual(classifyCommand('agentteam exec task --help'), { tool: 'exec task', help: true });
-  assert.deepEqual(classifyCommand('agentteam exec --help'), { tool: 'exec', help: true });
+  assert.deepEqual(classifyCommand('agentteam exec task --help'), { tool: 'exec task --help', help: true });
+  assert.deepEqual(classifyCommand('agentteam exec --help'), { tool: 'exec --help', help: true });
+  assert.deepEqual(classifyCommand('agentteam exec'), { tool: 'exec --help', help: true });
+  assert.deepEqual(classifyCommand('agentteam exec task create -h'), { tool: 'exec task create --help', help: true });
+  assert.deepEqual(classifyCommand('agentteam exec task create --input-schema'), { tool: 'exec task create --input-schema', help: true });
   assert.deepEqual(classifyCommand('cd /w && /opt/at/bin/agentteam exec task create \'{"title":"x"}\''), { tool: 'exec task create', help: false });
   assert.deepEqual(classifyCommand('echo \'{}\' | agentteam exec task get -'), { tool: 'exec task get', help: false });
-  assert.deepEqual(classifyCommand('agentteam exec review add --help'), { tool: 'exec review add', help: true });
+  assert.deepEqual(classifyCommand('agentteam exec review add --help'), { tool: 'exec review add --help', help: true });
   for (const c of ['myagentteam exec task list', 'agentteam daemon status', 'ls -la']) assert.equal(classifyCommand(c), null, c);
 });
 

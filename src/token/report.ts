@@ -179,6 +179,9 @@ function byAgent(sessions: readonly SessionReport[]): Report['agents'] {
   return [...m.values()].sort((x, y) => y.usage.total - x.usage.total || x.agent.localeCompare(y.agent));
 }
 
+/** A read of the surface itself: a help page or a schema. */
+const SURFACE_READ = / --(help|input-schema|output-schema|error-schema)$/;
+
 /** What to change, from the figures: results near the budget, help read again and again, failing calls, a heavy surface. */
 export function suggest(r: Report): string[] {
   const out: string[] = [];
@@ -190,7 +193,7 @@ export function suggest(r: Report): string[] {
   }
   for (const s of r.sessions) {
     for (const t of s.tools) {
-      if (!t.tool.endsWith('--help') || t.calls < 2) continue;
+      if (!SURFACE_READ.test(t.tool) || t.calls < 2) continue;
       const each = t.results ? Math.round(t.resultTokens / t.results) : (r.surface.help.all[t.tool] ?? 0);
       out.push(`${s.agent ?? s.sessionId}: read \`agentteam ${t.tool}\` ${t.calls}× in one session (${each} tokens each); put what it needs in the agent's instructions.`);
     }
@@ -201,7 +204,7 @@ export function suggest(r: Report): string[] {
   // The same help page read in several sessions of one agent: it belongs in that agent's standing instructions.
   const byAgent = new Map<string, Set<string>>();
   for (const s of r.sessions) {
-    for (const t of s.tools) if (t.tool.endsWith('--help') && s.agent) byAgent.set(`${s.agent}\0${t.tool}`, (byAgent.get(`${s.agent}\0${t.tool}`) ?? new Set()).add(s.sessionId));
+    for (const t of s.tools) if (SURFACE_READ.test(t.tool) && s.agent) byAgent.set(`${s.agent}\0${t.tool}`, (byAgent.get(`${s.agent}\0${t.tool}`) ?? new Set()).add(s.sessionId));
   }
   for (const [key, ids] of byAgent) {
     const [agent, help] = key.split('\0') as [string, string];
