@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CliError } from '../cli/daemon-client.js';
+import { terminalText } from '../cli/output.js';
 import { readClaudeFile } from './claude.js';
 import { readCodexFile } from './codex.js';
 import { SessionAccount, TOKEN_RUNTIMES, type ReadContext, type TokenRuntime } from './collector.js';
@@ -54,7 +55,8 @@ function progressBar(out: NodeJS.WritableStream, total: number): { at(done: numb
       last = pct;
       const w = 24;
       const fill = Math.round((pct / 100) * w);
-      out.write(`\r[${'#'.repeat(fill)}${' '.repeat(w - fill)}] ${String(pct).padStart(3)}% ${label.slice(0, 40).padEnd(40)}`);
+      // A file name is not trusted to be printable: control characters are shown escaped, never sent to the terminal.
+      out.write(`\r[${'#'.repeat(fill)}${' '.repeat(w - fill)}] ${String(pct).padStart(3)}% ${terminalText(label, true).slice(0, 40).padEnd(40)}`);
     },
     end: () => void out.write(`\r${' '.repeat(80)}\r`),
   };
@@ -115,7 +117,7 @@ export async function analyze(o: AnalyzeOptions, io: AnalyzeIo): Promise<Report>
   const bar = io.stderr.isTTY ? progressBar(io.stderr, bytes) : undefined;
   const { accounts, skippedLines, unreadable } = await readSources(sources, count, since, bar ? (d, l) => bar.at(d, l) : undefined);
   bar?.end();
-  for (const u of unreadable.slice(0, 5)) io.stderr.write(`agentteam: not read: ${u}\n`);
+  for (const u of unreadable.slice(0, 5)) io.stderr.write(`agentteam: not read: ${terminalText(u, true)}\n`);
   const report = buildReport({
     accounts,
     daemon,
