@@ -1,5 +1,5 @@
 // Owns the token report: per session and in total, what went to AgentTeam's tool surface and results, the largest results, suggestions; JSON or table.
-import { renderTable } from '../cli/output.js';
+import { renderTable, terminalText } from '../cli/output.js';
 import { addUsage, totalOf, zeroUsage, type LargeResult, type SessionAccount, type ToolStat, type Usage } from './collector.js';
 import type { DaemonSession } from './sources.js';
 import type { RuntimeSurface, Surface } from './surface.js';
@@ -295,6 +295,6 @@ export function renderReport(r: Report): string {
   }
   const checked = r.tokenizerCheck.filter((c) => c.ratio !== null);
   if (checked.length) parts.push(`\nTokenizer check (recorded context growth / o200k of AgentTeam results): ${checked.map((c) => `${c.runtime} ${c.ratio}× over ${c.steps} steps`).join(', ')}\n`);
-  parts.push(r.suggestions.length ? `\nSuggestions\n${r.suggestions.map((s) => `- ${s}`).join('\n')}\n` : '\nSuggestions: none\n');
+  parts.push(r.suggestions.length ? `\nSuggestions\n${r.suggestions.map((s) => `- ${terminalText(s, true)}`).join('\n')}\n` : '\nSuggestions: none\n');
   return parts.join('');
 }
