@@ -70,7 +70,7 @@ test('token analyze --from DIR --format json: per-session figures equal each run
     [['exec task --help', 3, 0], ['exec task create', 3, 0], ['message_send', 3, 0]],
   );
   assert.ok(rep.largest[0].tool === 'exec task --help' && rep.largest[0].tokens >= 200);
-  assert.ok(rep.surface.runtimes.every((s: any) => s.toolsList > 1000 && s.stable > 500));
+  assert.ok(rep.surface.runtimes.every((s: any) => s.toolsList > 400 && s.stable > 500));
   assert.equal(rep.surface.help.root, rep.surface.help.all['exec --help']);
   for (const s of rep.sessions) assert.equal(s.surface.inContext, s.surface.perRequest * s.requests);
   assert.deepEqual(rep.suggestions, [`demo: read \`agentteam exec task --help\` in 3 sessions (${rep.surface.help.all['exec task --help']} tokens each time); name the action it looks up in the agent's instructions.`]);

@@ -68,9 +68,10 @@ export async function readCodexFile(path: string, ctx: ReadContext, fallbackId: 
       }
       if (line.type !== 'response_item') return;
       if (p.type === 'message' && Array.isArray(p.content)) {
-        const text = p.content.map((c) => str(obj(c)?.text) ?? '').join('\n');
-        if (p.role === 'user') a.userText(text);
-        else if (p.role === 'developer' && text.startsWith('## AgentTeam tools')) a.surface('instructions', text);
+        const texts = p.content.map((c) => str(obj(c)?.text) ?? '');
+        if (p.role === 'user') a.userText(texts.join('\n'));
+        // The turn's stable instructions are one item of a developer message that also carries Codex's own.
+        else if (p.role === 'developer') for (const t of texts) if (t.startsWith('## AgentTeam tools')) a.surface('instructions', t);
       } else if (p.type === 'function_call' || p.type === 'custom_tool_call' || p.type === 'local_shell_call') {
         const name = p.type === 'local_shell_call' ? 'local_shell' : (str(p.name) ?? '');
         const input = p.type === 'local_shell_call' ? obj(p.action) : (p.arguments ?? p.input);

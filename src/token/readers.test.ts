@@ -170,3 +170,14 @@ test('a file that cannot be read (a corrupt opencode.db) is named as unreadable 
   assert.match(r.unreadable[0]!, /oc\/opencode\.db: /);
   assert.equal(r.accounts.find((a) => a.sessionId === 's2')?.usage.input, 4);
 });
+
+test('the computed surface is what the runtimes put in front of the model: Codex got the stable prompt, Claude Code the skill doc', async () => {
+  const { toolSurface } = await import('./surface.js');
+  const surface = toolSurface(count, ['claude', 'codex']);
+  const codex = (await read(join(FIXTURES, 'codex'))).get('codex:01a244d5-4b78-7c22-8ed1-4d324ed84dba')!;
+  assert.equal(codex.surfaceSeen.instructions, surface.runtimes.find((r) => r.runtime === 'codex')!.stable);
+  assert.equal(codex.surfaceSeen['dynamic tools'], surface.runtimes.find((r) => r.runtime === 'codex')!.toolsList);
+  const claude = (await read(join(FIXTURES, 'claude'))).get('claude:26845325-a5a9-4de5-8c9b-1e3c2d4cb3ab')!;
+  // Claude Code puts a `## agentteam` heading (4 tokens) above the server's instructions.
+  assert.equal(claude.surfaceSeen.instructions, surface.runtimes.find((r) => r.runtime === 'claude')!.skillDoc + count('## agentteam\n'));
+});

@@ -32,7 +32,9 @@ test('the surface is computed from the live inventory and catalog in each runtim
   assert.equal(Object.keys(surface.help).length, 1 + catalog.domains().length + catalog.actions.length);
   for (const r of surface.runtimes) {
     // The README's measured budget of the inventory (1,200 o200k for tools/list) bounds each naming within a few tokens a tool.
-    assert.ok(r.toolsList > 1000 && r.toolsList < 1300, `${r.runtime} tools/list ${r.toolsList}`);
+    // Codex's turn gets the compact dynamic-tool form (no output schema, annotations or title): about half.
+    const [lo, hi] = r.runtime === 'codex' ? [400, 800] : [1000, 1300];
+    assert.ok(r.toolsList > lo && r.toolsList < hi, `${r.runtime} tools ${r.toolsList}`);
     assert.ok(r.stable > surface.dispatcherSummary, 'the stable prompt holds the dispatcher summary');
   }
 });

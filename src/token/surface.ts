@@ -1,6 +1,7 @@
 // Owns the tool-surface cost: tokens of the agentteam inventory, skill doc, dispatcher summary, turn prompt and every exec --help, per runtime naming.
 import { DefaultDescriptorCatalog, dispatcherPromptSummary, renderActionHelp, renderDomainHelp, renderRootHelp } from '../catalog/index.js';
 import { PromptCompiler } from '../sessions/prompt.js';
+import { dynamicToolSpecs } from '../runtime/drivers/codex-tools.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { createToolNamer } from '../wire/mcp/naming.js';
 import type { TokenRuntime } from './collector.js';
@@ -9,7 +10,10 @@ export type Count = (text: string) => number;
 
 export interface RuntimeSurface {
   runtime: TokenRuntime;
-  /** The seven tool definitions as the runtime names them (what a model gets when schemas are sent up front). */
+  /**
+   * The seven tool definitions as the runtime gets them: the MCP tools/list definitions in its naming, or for Codex the
+   * turn helper's dynamic-tool namespace (name, description, input schema).
+   */
   toolsList: number;
   /** The MCP `initialize` instructions (the skill doc in the runtime's native MCP naming). */
   skillDoc: number;
@@ -49,7 +53,7 @@ export function toolSurface(count: Count, runtimes: readonly TokenRuntime[]): Su
     const compiled = compiler.compile(runtime, turn);
     return {
       runtime,
-      toolsList: count(JSON.stringify(defs.map((d) => ({ ...d, name: namer.toModel(d.name) })))),
+      toolsList: count(JSON.stringify(runtime === 'codex' ? dynamicToolSpecs(defs) : defs.map((d) => ({ ...d, name: namer.toModel(d.name) })))),
       skillDoc: count(handler.skillDoc(native)),
       stable: count(compiled.stable),
       turnOverhead: count(compiled.prompt),
