@@ -222,7 +222,7 @@ export function renderReport(r: Report): string {
   parts.push(
     renderTable(r.surface.runtimes, [
       { header: 'runtime', value: (x) => x.runtime },
-      { header: 'tools/list', value: (x) => n(x.toolsList) },
+      { header: 'tools', value: (x) => n(x.toolsList) },
       { header: 'skill doc', value: (x) => n(x.skillDoc) },
       { header: 'stable prompt', value: (x) => n(x.stable) },
       { header: 'turn prompt', value: (x) => n(x.turnOverhead) },
