@@ -7,7 +7,8 @@ import { readClaudeFile } from './claude.js';
 import { readCodexFile } from './codex.js';
 import { SessionAccount, TOKEN_RUNTIMES, type ReadContext, type TokenRuntime } from './collector.js';
 import { readOpencodeDb, readOpencodeStorage } from './opencode.js';
-import { buildReport, renderReport, type Report } from './report.js';
+import { buildReport, type Report } from './report.js';
+import { renderReport } from './render.js';
 import { daemonSessions, defaultRoots, findSources, runtimeOf, type DaemonSession, type Source } from './sources.js';
 import { loadCounter, toolSurface, type Count } from './surface.js';
 

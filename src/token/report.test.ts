@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { DefaultDescriptorCatalog, renderRootHelp } from '../catalog/index.js';
 import { classifyCommand, classifyToolName, INVENTORY, SessionAccount } from './collector.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
-import { buildReport, renderReport, RESULT_BUDGET_TOKENS } from './report.js';
+import { buildReport, RESULT_BUDGET_TOKENS } from './report.js';
+import { renderReport } from './render.js';
 import { loadCounter, toolSurface } from './surface.js';
 
 const count = await loadCounter();

@@ -1,5 +1,4 @@
 // Owns the token report: per session and in total, what went to AgentTeam's tool surface and results, the largest results, suggestions; JSON or table.
-import { renderTable, terminalText } from '../cli/output.js';
 import { addUsage, totalOf, zeroUsage, type LargeResult, type SessionAccount, type ToolStat, type Usage } from './collector.js';
 import type { DaemonSession } from './sources.js';
 import type { RuntimeSurface, Surface } from './surface.js';
@@ -62,11 +61,16 @@ export interface ReportInput {
 const withTotal = (u: Usage) => ({ ...u, total: totalOf(u) });
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/**
+ * AgentTeam's share of each request, as the transcript shows it where it can: Codex records the stable prompt and its
+ * dynamic tools; Claude Code the MCP instructions (beside the stable prompt) and, with tool search, bare tool names.
+ */
 function perRequest(a: SessionAccount, rs: RuntimeSurface | undefined): number {
   if (!rs) return 0;
   const seen = a.surfaceSeen;
   const tools = seen['dynamic tools'] ?? seen['deferred tool names'] ?? rs.toolsList;
-  return rs.stable + tools;
+  if (a.runtime === 'codex') return (seen.instructions ?? rs.stable) + tools;
+  return rs.stable + (seen.instructions ?? 0) + tools;
 }
 
 function toolRows(m: Map<string, ToolStat>): ToolRow[] {
@@ -211,90 +215,4 @@ export function suggest(r: Report): string[] {
     if (ids.size >= 3) out.push(`${agent}: read \`agentteam ${help}\` in ${ids.size} sessions (${r.surface.help.all[help] ?? '?'} tokens each time); name the action it looks up in the agent's instructions.`);
   }
   return [...new Set(out)].slice(0, 20);
-}
-
-const n = (x: number) => x.toLocaleString('en-US');
-
-/** The report as terminal text. */
-export function renderReport(r: Report): string {
-  const parts: string[] = [];
-  parts.push(`AgentTeam tool surface (${r.tokenizer}; dispatcher summary ${n(r.surface.dispatcherSummary)}, exec --help ${n(r.surface.help.root)}, ${r.surface.help.count} help pages)\n`);
-  parts.push(
-    renderTable(r.surface.runtimes, [
-      { header: 'runtime', value: (x) => x.runtime },
-      { header: 'tools', value: (x) => n(x.toolsList) },
-      { header: 'skill doc', value: (x) => n(x.skillDoc) },
-      { header: 'stable prompt', value: (x) => n(x.stable) },
-      { header: 'turn prompt', value: (x) => n(x.turnOverhead) },
-    ]),
-  );
-  if (r.agents.length) {
-    parts.push('\nAgents (surface: AgentTeam instructions and tools in front of the model, summed over requests)\n');
-    parts.push(renderTable(r.agents, [
-      { header: 'agent', value: (a) => a.agent },
-      { header: 'sessions', value: (a) => n(a.sessions) },
-      { header: 'req', value: (a) => n(a.requests) },
-      { header: 'total', value: (a) => n(a.usage.total) },
-      { header: 'surface', value: (a) => n(a.surfaceInContext) },
-      { header: 'of input', value: (a) => `${a.usage.total > a.usage.output ? Math.round((a.surfaceInContext / (a.usage.total - a.usage.output)) * 100) : 0}%` },
-      { header: 'results', value: (a) => n(a.resultTokens) },
-      { header: 'per call', value: (a) => (a.calls ? n(Math.round(a.resultTokens / a.calls)) : '-') },
-    ]));
-  }
-  parts.push(`\nSessions (${r.total.sessions}; ${r.otherSessions} other sessions left out)\n`);
-  type Row = { agent: string; runtime: string; label: string; day: string; requests: number; usage: Usage; inContext: number; results: number };
-  const rows: Row[] = r.sessions.map((s) => ({ agent: s.agent ?? '-', runtime: s.runtime, label: s.sessionId.slice(0, 12), day: (s.lastAt ?? '').slice(0, 10), requests: s.requests, usage: s.usage, inContext: s.surface.inContext, results: s.results.tokens }));
-  if (rows.length) {
-    rows.push({ agent: 'TOTAL', runtime: '', label: '', day: '', requests: r.total.requests, usage: r.total.usage, inContext: r.total.surfaceInContext, results: r.total.resultTokens });
-    parts.push(
-      renderTable(rows, [
-        { header: 'agent', value: (s) => s.agent },
-        { header: 'runtime', value: (s) => s.runtime },
-        { header: 'session', value: (s) => s.label },
-        { header: 'day', value: (s) => s.day },
-        { header: 'req', value: (s) => n(s.requests) },
-        { header: 'input', value: (s) => n(s.usage.input) },
-        { header: 'cached', value: (s) => n(s.usage.cachedInput) },
-        { header: 'cache wr', value: (s) => n(s.usage.cacheWrite) },
-        { header: 'output', value: (s) => n(s.usage.output) },
-        { header: 'surface', value: (s) => n(s.inContext) },
-        { header: 'results', value: (s) => n(s.results) },
-      ]),
-    );
-  }
-  if (r.days.length) {
-    parts.push('\nDays (UTC)\n');
-    parts.push(renderTable(r.days, [
-      { header: 'day', value: (d) => d.day },
-      { header: 'input', value: (d) => n(d.usage.input) },
-      { header: 'cached', value: (d) => n(d.usage.cachedInput) },
-      { header: 'cache wr', value: (d) => n(d.usage.cacheWrite) },
-      { header: 'output', value: (d) => n(d.usage.output) },
-      { header: 'total', value: (d) => n(d.usage.total) },
-    ]));
-  }
-  if (r.total.tools.length) {
-    parts.push('\nAgentTeam tools (result tokens, o200k)\n');
-    parts.push(renderTable(r.total.tools, [
-      { header: 'tool', value: (t) => t.tool },
-      { header: 'calls', value: (t) => n(t.calls) },
-      { header: 'tokens', value: (t) => n(t.resultTokens) },
-      { header: 'per call', value: (t) => (t.results ? n(Math.round(t.resultTokens / t.results)) : '-') },
-      { header: 'max', value: (t) => n(t.maxResultTokens) },
-      { header: 'errors', value: (t) => n(t.errors) },
-    ]));
-  }
-  if (r.largest.length) {
-    parts.push('\nLargest results\n');
-    parts.push(renderTable(r.largest.slice(0, 5), [
-      { header: 'tokens', value: (l) => n(l.tokens) },
-      { header: 'tool', value: (l) => l.tool },
-      { header: 'agent', value: (l) => l.agent ?? l.sessionId.slice(0, 12) },
-      { header: 'at', value: (l) => l.at ?? '-' },
-    ]));
-  }
-  const checked = r.tokenizerCheck.filter((c) => c.ratio !== null);
-  if (checked.length) parts.push(`\nTokenizer check (recorded context growth / o200k of AgentTeam results): ${checked.map((c) => `${c.runtime} ${c.ratio}× over ${c.steps} steps`).join(', ')}\n`);
-  parts.push(r.suggestions.length ? `\nSuggestions\n${r.suggestions.map((s) => `- ${terminalText(s, true)}`).join('\n')}\n` : '\nSuggestions: none\n');
-  return parts.join('');
 }
