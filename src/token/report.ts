@@ -1,4 +1,4 @@
-// Owns the token report: per session and in total, what went to AgentTeam's tool surface and results, the largest results, suggestions; JSON or table.
+// Owns the token report's figures: per session, agent, day and in total, what went to AgentTeam's tool surface and results, the largest results, suggestions.
 import { addUsage, totalOf, zeroUsage, type LargeResult, type SessionAccount, type ToolStat, type Usage } from './collector.js';
 import type { DaemonSession } from './sources.js';
 import type { RuntimeSurface, Surface } from './surface.js';
