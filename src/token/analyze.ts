@@ -74,6 +74,8 @@ export async function readSources(
   let done = 0;
   let skippedLines = 0;
   const unreadable: string[] = [];
+  // Grows with the responses read (tens of bytes each), as ccusage's; the files themselves stream.
+  const responses = new Set<string>();
   for (const s of sources) {
     const label = basename(s.path);
     const ctx: ReadContext = {
@@ -84,6 +86,7 @@ export async function readSources(
         return a;
       },
       progress: (bytes) => onBytes?.(done + bytes, label),
+      duplicate: (key) => responses.has(key) || (responses.add(key), false),
     };
     const fallbackId = label.replace(/\.jsonl$/, '').replace(/^rollout-.*?-([0-9a-f]{8}-[0-9a-f-]{27})$/, '$1');
     try {

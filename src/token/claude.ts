@@ -7,22 +7,8 @@ const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== nul
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** Recent `message.id:requestId` keys: one API response is written as one line per content block, each with the same usage. */
-class RecentKeys {
-  private readonly keys = new Set<string>();
-  constructor(private readonly max: number) {}
-  /** True when `key` was seen; remembers it. Bounded: the oldest keys are forgotten (duplicates are adjacent lines). */
-  seen(key: string): boolean {
-    if (this.keys.has(key)) return true;
-    this.keys.add(key);
-    if (this.keys.size > this.max) this.keys.delete(this.keys.values().next().value as string);
-    return false;
-  }
-}
-
 /** Reads one Claude Code JSONL file; lines are attributed by their own `sessionId` (a subagent file joins its parent). */
 export async function readClaudeFile(path: string, ctx: ReadContext, fallbackId: string): Promise<{ lines: number; skipped: number }> {
-  const recent = new RecentKeys(4096);
   return eachJsonLine(
     path,
     (line) => {
@@ -33,19 +19,19 @@ export async function readClaudeFile(path: string, ctx: ReadContext, fallbackId:
       if (type === 'attachment') return attachment(acc, obj(line.attachment));
       const message = obj(line.message);
       if (!message) return;
-      if (type === 'assistant') assistant(acc, line, message, at, recent);
+      if (type === 'assistant') assistant(acc, line, message, at, ctx);
       else user(acc, message, at);
     },
     ctx.progress,
   );
 }
 
-function assistant(acc: SessionAccount, line: Obj, message: Obj, at: string | undefined, recent: RecentKeys): void {
+function assistant(acc: SessionAccount, line: Obj, message: Obj, at: string | undefined, ctx: ReadContext): void {
   const usage = obj(message.usage);
   const id = str(message.id);
   const requestId = str(line.requestId);
   // ccusage's rule: a line whose message id and request id were both seen before is the same response again.
-  const duplicate = id !== undefined && requestId !== undefined && recent.seen(`${id}:${requestId}`);
+  const duplicate = id !== undefined && requestId !== undefined && ctx.duplicate(`${id}:${requestId}`);
   if (usage && !duplicate && message.model !== '<synthetic>') {
     acc.request(
       at,

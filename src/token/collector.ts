@@ -265,6 +265,11 @@ export class SessionAccount {
 export interface ReadContext {
   account(runtime: TokenRuntime, sessionId: string): SessionAccount;
   progress?: (bytes: number) => void;
+  /**
+   * True when a response key (Claude `message.id:requestId`) was already counted in this run, in any file: one response
+   * is written as several lines, and a resumed or forked session may repeat earlier lines in a new file (ccusage's rule).
+   */
+  duplicate(key: string): boolean;
 }
 
 /** The text a tool result carries: a string, MCP/Messages content blocks, or JSON. */

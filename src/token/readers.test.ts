@@ -96,6 +96,16 @@ test('Claude: one response written as several lines (same message.id + requestId
   assert.equal(tool(a, 'exec task list')!.errors, 1);
 });
 
+test('Claude: a response repeated in another file (a resumed session written anew) is counted once, in the first', async () => {
+  const dir = temp();
+  const line = (session: string, i: number) => JSON.stringify({ type: 'assistant', sessionId: session, requestId: `req_${i}`, timestamp: '2026-11-02T10:00:00Z', message: { id: `msg_${i}`, usage: { input_tokens: 10, output_tokens: 1 } } });
+  writeFileSync(join(dir, 'a.jsonl'), [line('a', 1), line('a', 2)].join('\n') + '\n');
+  writeFileSync(join(dir, 'b.jsonl'), [line('b', 1), line('b', 2), line('b', 3)].join('\n') + '\n');
+  const m = await read(dir);
+  assert.equal(m.get('claude:a')!.requests, 2);
+  assert.equal(m.get('claude:b')!.requests, 1);
+});
+
 test('Codex: a repeated token_count adds nothing; an older rollout without item events is read from function calls and outputs', async () => {
   const dir = temp();
   const tc = (input: number, cached: number, output: number) => ({ timestamp: '2026-11-02T10:00:00Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output } } } });
