@@ -110,6 +110,13 @@ test("the daemon's record names a session's agent; --agent, --runtime, --session
   assert.ok(countTokens(help.stdout) <= 250, `--help is ${countTokens(help.stdout)} o200k tokens`);
 });
 
+test('other commands do not pay for the tokenizer: the bundle imports gpt-tokenizer only dynamically, inside token analyze', () => {
+  const bundle = readFileSync(join(import.meta.dirname, '..', 'dist', 'cli.mjs'), 'utf8');
+  assert.doesNotMatch(bundle, /^import[^;]*["']gpt-tokenizer/m, 'no static import');
+  assert.match(bundle, /await import\(["']gpt-tokenizer\/encoding\/o200k_base["']\)/);
+  assert.ok(!bundle.includes('o200k_base.js') && bundle.length < 4_000_000, 'the encoder tables are not bundled');
+});
+
 test("without --from it reads the runtimes' own folders: ~/.claude/projects, $CODEX_HOME/sessions, $XDG_DATA_HOME/opencode", async () => {
   const user = join(root, 'user2');
   cpSync(join(FIXTURES, 'claude', 'projects'), join(user, '.claude', 'projects'), { recursive: true });
