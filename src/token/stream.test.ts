@@ -45,7 +45,7 @@ test('a 32 MB Claude transcript streams: progress in steps, every request counte
   const a = accounts.find((x) => x.sessionId === 'big')!;
   assert.equal(a.requests, N);
   assert.deepEqual(a.usage, { input: 3 * N, cachedInput: 1000 * N, cacheWrite: N, output: 2 * N });
-  assert.ok(steps.length >= 32, `progress came ${steps.length} times`);
+  assert.ok(steps.length >= 16, `progress came ${steps.length} times`);
   assert.ok(steps.every((b, i) => i === 0 || b >= steps[i - 1]!), 'progress only grows');
   assert.equal(steps.at(-1), size);
   // Read whole, the file alone would be a 32 MB string plus its lines; streamed, the reader holds a few 256 KiB chunks
