@@ -311,7 +311,7 @@ program
   .option('--from <dir>', 'a copied folder of transcripts instead of the runtimes\' own')
   .option('--all', 'include sessions AgentTeam did not launch')
   .action(async (o) => {
-    const { analyze } = await import('../token/analyze.js');
+    const { analyze } = await import('./token/analyze.js');
     await analyze(o, { home: home(), homeGiven: program.opts().home !== undefined || process.env.AGENTTEAM_HOME !== undefined, stdout: process.stdout, stderr: process.stderr });
   });
 

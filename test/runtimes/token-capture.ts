@@ -1,4 +1,4 @@
-// Captures real runtime transcripts for src/token/fixtures: one daemon turn per runtime (Claude Code, Codex, OpenCode) against the scripted model.
+// Captures real runtime transcripts for src/cli/token/fixtures: one daemon turn per runtime (Claude Code, Codex, OpenCode) against the scripted model.
 //
 // Run by hand (`node --import tsx test/runtimes/token-capture.ts OUT`, after `npm run build`); not a test. Each runtime
 // answers `@demo create a task …` through the real turn engine: it reads `agentteam exec task --help`, creates the task

@@ -1,5 +1,5 @@
 // Owns the token report as terminal text: the surface per runtime, agents, sessions, days, tools, largest results, suggestions.
-import { renderTable, terminalText } from '../cli/output.js';
+import { renderTable, terminalText } from '../output.js';
 import type { Usage } from './collector.js';
 import type { Report } from './report.js';
 

@@ -1,11 +1,11 @@
 // Owns the tool-surface cost: tokens of the agentteam inventory, skill doc, dispatcher summary, turn prompt and every exec --help, per runtime naming.
-import { dispatcherPromptSummary, renderActionHelp, renderDomainHelp, renderRootHelp } from '../catalog/index.js';
-import { PromptCompiler } from '../sessions/prompt.js';
-import { dynamicToolSpecs } from '../runtime/drivers/codex-tools.js';
-import { createAgentteamHandler } from '../tools/agentteam/handler.js';
-import { createToolNamer } from '../wire/mcp/naming.js';
+import { dispatcherPromptSummary, renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/index.js';
+import { PromptCompiler } from '../../sessions/prompt.js';
+import { dynamicToolSpecs } from '../../runtime/drivers/codex-tools.js';
+import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
+import { createToolNamer } from '../../wire/mcp/naming.js';
 import type { TokenRuntime } from './collector.js';
-import { builtinCatalog } from '../domains/registry.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
 export type Count = (text: string) => number;
 

@@ -1,13 +1,13 @@
 // Checks classification of AgentTeam calls, the tool-surface cost against the live inventory, and the report's totals and suggestions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderRootHelp } from '../catalog/index.js';
+import { renderRootHelp } from '../../catalog/index.js';
 import { classifyCommand, classifyToolName, INVENTORY, SessionAccount } from './collector.js';
-import { createAgentteamHandler } from '../tools/agentteam/handler.js';
+import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
 import { buildReport, RESULT_BUDGET_TOKENS } from './report.js';
 import { renderReport } from './render.js';
 import { loadCounter, toolSurface } from './surface.js';
-import { builtinCatalog } from '../domains/registry.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
 const count = await loadCounter();
 const surface = toolSurface(count, ['claude', 'codex', 'opencode']);

@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { AuthGate, Scope, TokenInfo } from '../authz/types.js';
-import { PromptCompiler } from '../sessions/prompt.js';
-import { FakeClock } from '../shared/clock.js';
-import { createLogger, RateLimitedLogger } from '../shared/log.js';
-import { createAgentteamHandler } from '../tools/agentteam/handler.js';
-import { Router } from '../wire/http/router.js';
-import { rawRequest } from '../wire/mcp/testkit.js';
-import { registerMcpRoutes } from '../wire/mcp/routes.js';
-import { builtinCatalog } from '../domains/registry.js';
+import type { AuthGate, Scope, TokenInfo } from '../../authz/types.js';
+import { PromptCompiler } from '../../sessions/prompt.js';
+import { FakeClock } from '../../shared/clock.js';
+import { createLogger, RateLimitedLogger } from '../../shared/log.js';
+import { createAgentteamHandler } from '../../tools/agentteam/handler.js';
+import { Router } from '../../wire/http/router.js';
+import { rawRequest } from '../../wire/mcp/testkit.js';
+import { registerMcpRoutes } from '../../wire/mcp/routes.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
 const authorization = { id: 'rta_1', serverId: 'srv_1', agentId: 'agent_1', sessionId: 's', runId: 'r', workdir: '/w', processGeneration: 1, runtimeKind: 'claude', catalog: { version: 'v1', actions: new Map() } };
 /** A gate that knows two bearers bound to the route's server and agent: one of scope `mcp`, one of scope `token-analysis`. */

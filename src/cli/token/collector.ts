@@ -1,5 +1,5 @@
 // Owns one session's token account as the runtime readers feed it: usage per model request, AgentTeam tool calls and results, help reads.
-import { createToolNamer, RUNTIME_KINDS } from '../wire/mcp/naming.js';
+import { createToolNamer, RUNTIME_KINDS } from '../../wire/mcp/naming.js';
 
 export type TokenRuntime = 'claude' | 'codex' | 'opencode';
 export const TOKEN_RUNTIMES: readonly TokenRuntime[] = ['claude', 'codex', 'opencode'];

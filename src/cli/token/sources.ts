@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { homePaths } from '../home/home.js';
+import { homePaths } from '../../home/home.js';
 import type { TokenRuntime } from './collector.js';
 import { firstLine } from './lines.js';
 
