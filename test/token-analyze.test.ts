@@ -9,7 +9,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { TurnJournal } from '../src/sessions/journal.js';
 import { cli, cliJson } from './harness.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'src', 'token', 'fixtures');
+const FIXTURES = join(import.meta.dirname, '..', 'src', 'cli', 'token', 'fixtures');
 const root = mkdtempSync(join(tmpdir(), 'agentteam-token-e2e-'));
 after(() => {
   chmodTree(root, 0o755, 0o644);

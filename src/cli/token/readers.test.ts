@@ -1,4 +1,4 @@
-// Checks the three transcript readers on real runtime transcripts (src/token/fixtures) against each runtime's own totals, and on edge-case lines.
+// Checks the three transcript readers on real runtime transcripts (src/cli/token/fixtures) against each runtime's own totals, and on edge-case lines.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
