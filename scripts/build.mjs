@@ -2,6 +2,7 @@
 // dist/codex-turn.mjs (the Codex app-server turn helper the codex driver runs).
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
+import { BANNER, buildExec, EXTERNAL } from './exec-bundle.mjs';
 
 const common = {
   bundle: true,
@@ -11,15 +12,17 @@ const common = {
   sourcemap: 'linked',
   logLevel: 'warning',
   // Native or worker-spawning packages stay external and resolve from node_modules.
-  external: ['better-sqlite3', 'pino', 'thread-stream', 'pino-pretty'],
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  external: EXTERNAL,
+  banner: BANNER,
 };
 
 // server-worker.mjs is the embedded AgentTeam Server's worker-thread entry; the daemon (in cli.mjs) finds it beside itself.
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts', 'server-worker': 'src/cli/server-worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', 'server-worker': 'src/cli/server-worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
 });
+// dist/exec.mjs: the fast exec path, with the registry's Exec facet frozen at build time (exec-bundle.mjs).
+await buildExec('dist', { sourcemap: 'linked' });
 chmodSync('bin/agentteam', 0o755);
