@@ -1,4 +1,4 @@
-// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server), dist/exec.mjs (the fast exec path), dist/server-worker.mjs,
+// Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI; daemon and server in lazily loaded chunks), dist/exec.mjs (the fast exec path), dist/server-worker.mjs,
 // dist/codex-turn.mjs (the Codex app-server turn helper the codex driver runs).
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
@@ -22,6 +22,9 @@ await build({
   entryPoints: { cli: 'src/cli/main.ts', 'server-worker': 'src/cli/server-worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
+  // Code a command does not use (the daemon, the server, joining, kb) sits in chunks the CLI imports when it runs; chunks
+  // stay beside the entries so import.meta.url-relative paths (server-worker.mjs, codex-turn.mjs, ../bin) still resolve.
+  splitting: true,
 });
 // dist/exec.mjs: the fast exec path, with the registry's Exec facet frozen at build time (exec-bundle.mjs).
 await buildExec('dist', { sourcemap: 'linked' });
