@@ -39,6 +39,10 @@ export interface McpFixture {
 export async function mcpFixture(): Promise<McpFixture> {
   const daemon = await BenchDaemon.launch();
   try {
+    // The daemon runs as our child, in our session: the baselines and the load generator are our children too, so on a
+    // kernel with autogroup scheduling every contender draws CPU from the same group. A detached daemon gets a group of
+    // its own, and bare's tools/call (bare's process + the daemon's server thread) would then draw from two groups to ours' one.
+    await daemon.restartWith([]);
     return await populate(daemon);
   } catch (e) {
     await daemon.dispose();
