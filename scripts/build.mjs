@@ -1,7 +1,8 @@
 // Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI; daemon and server in lazily loaded chunks), dist/exec.mjs (the fast exec path), dist/server-worker.mjs,
 // dist/codex-turn.mjs (the Codex app-server turn helper the codex driver runs).
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { BANNER, buildExec, EXTERNAL } from './exec-bundle.mjs';
 
 const common = {
@@ -17,8 +18,9 @@ const common = {
 };
 
 // server-worker.mjs is the embedded AgentTeam Server's worker-thread entry; the daemon (in cli.mjs) finds it beside itself.
-await build({
+const main = await build({
   ...common,
+  metafile: true,
   entryPoints: { cli: 'src/cli/main.ts', 'server-worker': 'src/cli/server-worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
@@ -27,5 +29,8 @@ await build({
   splitting: true,
 });
 // dist/exec.mjs: the fast exec path, with the registry's Exec facet frozen at build time (exec-bundle.mjs).
-await buildExec('dist', { sourcemap: 'linked' });
+const exec = await buildExec('dist', { sourcemap: 'linked' });
+// Chunk names carry a content hash: files an earlier build wrote and this one did not are removed.
+const written = new Set([...Object.keys(main.metafile.outputs), ...exec].map((f) => basename(f)));
+for (const f of readdirSync('dist')) if (/\.mjs(\.map)?$/.test(f) && !written.has(f)) rmSync(`dist/${f}`);
 chmodSync('bin/agentteam', 0o755);

@@ -2,4 +2,4 @@
 export declare const EXTERNAL: string[];
 export declare const BANNER: { js: string };
 export declare function frozenExecDomains(): Promise<string>;
-export declare function buildExec(outdir: string, extra?: Record<string, unknown>): Promise<void>;
+export declare function buildExec(outdir: string, extra?: Record<string, unknown>): Promise<string[]>;

@@ -28,7 +28,7 @@ export async function frozenExecDomains() {
   }
 }
 
-/** Bundles src/cli/exec/main.ts into `${outdir}/exec.mjs` (and its lazily loaded chunks). */
+/** Bundles src/cli/exec/main.ts into `${outdir}/exec.mjs` (and its lazily loaded chunks); returns the files written. */
 export async function buildExec(outdir, extra = {}) {
   const json = await frozenExecDomains();
   const facet = join(repo, 'src/cli/exec/exec-domains.ts');
@@ -42,9 +42,10 @@ export async function buildExec(outdir, extra = {}) {
       }));
     },
   };
-  await build({
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', external: EXTERNAL, banner: BANNER,
+  const r = await build({
+    bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', external: EXTERNAL, banner: BANNER, metafile: true,
     entryPoints: { exec: join(repo, 'src/cli/exec/main.ts') }, outdir, outExtension: { '.js': '.mjs' },
     plugins: [frozen], splitting: true, chunkNames: 'exec-[name]-[hash]', ...extra,
   });
+  return Object.keys(r.metafile.outputs);
 }
