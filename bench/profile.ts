@@ -97,7 +97,8 @@ async function main(): Promise<void> {
     // The two largest are those (the short-lived CLI processes write small ones).
     const biggest = files.sort((a, b) => readFileSync(b).length - readFileSync(a).length).slice(0, 2);
     const dist = join(import.meta.dirname, '..', 'dist');
-    const bundles = new Map(['cli.mjs', 'server-worker.mjs'].map((f) => [`/dist/${f}`, bundleModules(readFileSync(join(dist, f), 'utf8'))]));
+    // Every bundle file: the entries and the chunks they share (the daemon and the server live in chunks).
+    const bundles = new Map(readdirSync(dist).filter((f) => f.endsWith('.mjs')).map((f) => [`/dist/${f}`, bundleModules(readFileSync(join(dist, f), 'utf8'))]));
     const moduleOf = (url: string, line: number) => {
       for (const [suffix, of] of bundles) if (url.endsWith(suffix)) return of(line);
       return url.replace(/^.*\/node_modules\//, 'node_modules/') || '(native)';

@@ -117,7 +117,7 @@ test('roles: member role (owner only) shows in member ls; an admin adds an agent
   assert.equal(bot.code, 0, bot.stderr);
   assert.equal((await owner.run(['message', 'post', '--target', 'channel:general', '@anas-bot make a task'])).code, 0);
   let turns: Array<{ outcome?: string }> = [];
-  for (let i = 0; i < 100 && turns[0]?.outcome === undefined; i++) {
+  for (let i = 0; i < 100 && turns[0]?.outcome == null; i++) {
     await new Promise((r) => setTimeout(r, 200));
     turns = cliJson(await ana.run(['agent', 'logs', 'anas-bot', '--json'])).turns;
   }

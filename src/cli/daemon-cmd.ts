@@ -5,8 +5,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHome } from '../home/home.js';
 import { processAlive } from '../shared/proc.js';
-import { AlreadyRunning, runDaemon } from '../daemon/main.js';
-import { parseServerUrls } from '../daemon/server-link.js';
 import { CliError, ownerRequest, readDaemonInfo } from './daemon-client.js';
 
 /** What the daemon wrote to its output file since `from` (this start's lines only). */
@@ -76,7 +74,8 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   if ((o.serverUrl === undefined) !== (o.serverId === undefined)) throw new CliError('--server-url and --server-id go together', 2);
   let serverUrls: string[] | undefined;
   try {
-    serverUrls = o.serverUrl ? parseServerUrls(o.serverUrl) : undefined;
+    // The daemon and the server client load only when this command starts one (a fast `status`, `stop`, owner commands).
+    serverUrls = o.serverUrl ? (await import('../daemon/server-link.js')).parseServerUrls(o.serverUrl) : undefined;
   } catch (e) {
     throw new CliError(`--server-url: ${(e as Error).message}`, 2);
   }
@@ -88,6 +87,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const serverWaitMs = (serverWait ?? SERVER_WAIT_S) * 1000;
   const maxQueued = intFlag(o.maxQueued, '--max-queued', 1, 100_000);
   if (o.foreground) {
+    const { AlreadyRunning, runDaemon } = await import('../daemon/main.js');
     try {
       const d = await runDaemon({
         home,

@@ -3,14 +3,15 @@ import { Command, Option } from 'commander';
 import { resolveHome } from '../home/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
-import { initOwner, joinWorkspace } from './join-cmd.js';
 import { memberCommand } from './member-cmd.js';
-import { serverStart } from './server-cmd.js';
-import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { registerChannelCommands, resolveTarget } from './channel-cmd.js';
 import { duration, printList } from './output.js';
 import { watch } from './watch.js';
 import { consoleCommand } from './console-cmd.js';
+
+// What only some commands use loads when they run (a command starts fast): joining, the standalone server, kb sources.
+const joinCmd = () => import('./join-cmd.js');
+const kbCmd = () => import('./kb-cmd.js');
 
 const RUNTIMES = ['claude', 'codex', 'opencode', 'kimi', 'command'];
 const program = new Command('agentteam')
@@ -41,9 +42,9 @@ program
     if ((o.serverCa !== undefined || o.name !== undefined) && o.serverUrl === undefined) throw new CliError('--server-ca and --name go with --server-url', 2);
     if (o.invite && o.name !== undefined) throw new CliError('--name is for the owner; an invite already carries the name', 2);
     const ca = o.serverCa ? { serverCa: o.serverCa } : {};
-    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...ca }))}\n`);
+    if (o.invite) process.stderr.write(`agentteam: joined as ${JSON.stringify(await (await joinCmd()).joinWorkspace(home(), { serverUrl: o.serverUrl!, invite: o.invite, ...ca }))}\n`);
     else if (o.serverUrl) {
-      const r = await initOwner(home(), { serverUrl: o.serverUrl, ...ca, ...(o.name !== undefined ? { name: o.name } : {}), adminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN });
+      const r = await (await joinCmd()).initOwner(home(), { serverUrl: o.serverUrl, ...ca, ...(o.name !== undefined ? { name: o.name } : {}), adminToken: process.env.AGENTTEAM_SERVER_ADMIN_TOKEN });
       if (r.created) process.stderr.write(`agentteam: owner of server ${r.serverId} as ${JSON.stringify(r.name)}\n`);
     }
     const s = await daemonStatus(home());
@@ -273,13 +274,13 @@ kb.command('add-source')
   .description('add a folder of Markdown/text files, e.g. agentteam kb add-source ./docs --scope channel:general')
   .argument('<folder>', 'folder path')
   .option('--scope <scope...>', 'who may read it: workspace, channel:<slug>, dm:<id>, thread:<channel>/<msg>, task:<id>', [])
-  .action(async (folder: string, o: { scope: string[] }) => print(await kbAddSource(home(), folder, o.scope)));
+  .action(async (folder: string, o: { scope: string[] }) => print(await (await kbCmd()).kbAddSource(home(), folder, o.scope)));
 kb.command('sync')
   .description('send new and changed files of every folder source, remove deleted ones')
-  .action(async () => print(await kbSync(home(), process.stderr.isTTY ? process.stderr : null)));
+  .action(async () => print(await (await kbCmd()).kbSync(home(), process.stderr.isTTY ? process.stderr : null)));
 kb.command('ls')
   .description('list knowledge sources')
-  .action(async () => print(await kbList(home())));
+  .action(async () => print(await (await kbCmd()).kbList(home())));
 
 const server = program.command('server').description('run the AgentTeam Server standalone');
 server
@@ -295,7 +296,7 @@ server
   .option('--tls-proxy', 'plain http off loopback: a proxy in front terminates TLS and sends X-Forwarded-Proto')
   .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
-  .action(async (o: { db?: string; dbFile?: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
+  .action(async (o: { db?: string; dbFile?: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await (await import('./server-cmd.js')).serverStart({ ...o, home: program.opts().home as string | undefined })));
 
 // A read-only local diagnostic, loaded only when run (its tokenizer tables are large); never an Exec action or MCP tool.
 program

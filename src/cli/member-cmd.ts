@@ -1,6 +1,5 @@
 // Owns `agentteam member …`: invite (with the exact join command), invite ls / revoke, ls (with roles), role, rm.
 import { Argument, Command, Option } from 'commander';
-import { parseInviteExpiry } from '../domains/member/contract.js';
 import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
 import { humanOutput, printJson, printList, terminalText } from './output.js';
 
@@ -32,7 +31,11 @@ export function memberCommand(home: () => string): Command {
     .option('--json', 'print JSON')
     .action(async (o: { name?: string; role: string; expires?: string; json?: boolean }) => {
       if (!o.name) throw new CliError('give --name NAME (or: agentteam member invite ls | revoke ID)', 2);
-      if (o.expires !== undefined && typeof parseInviteExpiry(o.expires) === 'string') throw new CliError(`--${parseInviteExpiry(o.expires) as string}`, 2);
+      if (o.expires !== undefined) {
+        const { parseInviteExpiry } = await import('../domains/member/contract.js');
+        const expiry = parseInviteExpiry(o.expires);
+        if (typeof expiry === 'string') throw new CliError(`--${expiry}`, 2);
+      }
       const inv = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/invites', { name: o.name, role: o.role, ...(o.expires ? { expires: o.expires } : {}) }));
       if (o.json || !process.stdout.isTTY) printJson(inv);
       else process.stdout.write(inviteText(inv));

@@ -2,7 +2,6 @@
 import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { checkPrivate, readPrivateText, verifyHomeTree } from './home-check.js';
 
 export interface HomePaths {
@@ -74,7 +73,8 @@ export function ensureHome(root: string): HomePaths {
 
 /** Atomically writes a 0600 file (temp + fsync + rename), never following a symlink at the temp path. */
 export function writePrivateFile(path: string, data: string): void {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  // Web Crypto: node:crypto loads only when a file is written (owner commands that only read start faster).
+  const tmp = `${path}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.tmp`;
   const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, data);

@@ -2,10 +2,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { buildExec } from '../../../scripts/exec-bundle.mjs';
 import { startExecHarness, type ExecHarness } from '../../domains/test-exec.js';
 
 const repo = new URL('../../../', import.meta.url).pathname;
@@ -13,18 +13,13 @@ let dir: string;
 let bin: string;
 let h: ExecHarness;
 
-/** Bundles the exec entry exactly like scripts/build.mjs does, next to a copy of bin/agentteam (independent of other entries). */
+/** Bundles the exec entry with scripts/build.mjs's own step (the frozen registry facet, lazy chunks), next to a copy of bin/agentteam (independent of other entries). */
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agentteam-exec-cli-'));
   mkdirSync(join(dir, 'bin'));
   copyFileSync(join(repo, 'bin/agentteam'), join(dir, 'bin/agentteam'));
   bin = join(dir, 'bin/agentteam');
-  await build({
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
-    external: ['better-sqlite3', 'pino', 'thread-stream', 'pino-pretty'],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    entryPoints: { exec: join(repo, 'src/cli/exec/main.ts') }, outdir: join(dir, 'dist'), outExtension: { '.js': '.mjs' },
-  });
+  await buildExec(join(dir, 'dist'));
   h = await startExecHarness();
 });
 after(async () => {
@@ -55,9 +50,12 @@ function assertNoSecrets(r: Run, file?: string) {
   }
 }
 
-test('the exec bundle carries no daemon or server code', () => {
-  const text = readFileSync(join(dir, 'dist/exec.mjs'), 'utf8');
-  for (const needle of ['better-sqlite3', 'pino', 'RuntimeAuthorizationStore', 'startServer', 'createServer(']) assert.ok(!text.includes(needle), needle);
+test('the exec bundle carries no daemon, server or domain server code', () => {
+  const files = readdirSync(join(dir, 'dist')).filter((f) => f.endsWith('.mjs'));
+  const text = files.map((f) => readFileSync(join(dir, 'dist', f), 'utf8')).join('\n');
+  for (const needle of ['better-sqlite3', 'pino', 'RuntimeAuthorizationStore', 'startServer', 'createServer(', 'CREATE TABLE', 'defineDomain', 'ROUTES']) assert.ok(!text.includes(needle), needle);
+  // The help path loads neither TypeBox's validator nor the request code: they sit in lazily imported chunks.
+  assert.ok(!readFileSync(join(dir, 'dist/exec.mjs'), 'utf8').includes('Expected required property'), 'no TypeBox validator in the entry');
 });
 
 test('help and schemas need no credentials', async () => {
