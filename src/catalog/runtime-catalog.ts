@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { actionKey, DefaultDescriptorCatalog } from './catalog.js';
-import type { ActionDescriptor, RuntimeCatalog } from './types.js';
+import type { ActionDescriptor, ExtensionPins, RuntimeCatalog } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const RISKS = new Set(['read', 'write', 'destructive']);
@@ -50,7 +50,7 @@ function deepFreeze<T>(v: T): T {
 }
 
 /** Stable JSON (sorted keys) of the public descriptor surface; the catalog version hashes it. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -86,9 +86,9 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
 
 /**
  * The immutable RuntimeCatalog one runtime authorization binds: the built-in descriptors plus the verified Extension
- * snapshot (empty for now). Throws when the built-in inventory or any extension fails verification.
+ * snapshot with its pins. Throws when the built-in inventory or any extension fails verification.
  */
-export function buildRuntimeCatalog(extensions: readonly ActionDescriptor[] = []): RuntimeCatalog {
+export function buildRuntimeCatalog(extensions: readonly ActionDescriptor[] = [], pins?: ExtensionPins): RuntimeCatalog {
   const builtins = DefaultDescriptorCatalog();
   const domains = new Set(builtins.domains());
   const all = [...builtins.actions];
@@ -102,6 +102,9 @@ export function buildRuntimeCatalog(extensions: readonly ActionDescriptor[] = []
   }
   // Security invariant: the catalog an authorization binds is immutable for the process's lifetime.
   deepFreeze(all);
-  const catalog: RuntimeCatalog = { version: catalogVersion(all), actions: new FrozenMap(all.map((d) => [actionKey(d.domain, d.action), d] as const)) };
+  // Every Extension action must be pinned (its definition digest), so a forwarded call always carries its pin.
+  for (const d of extensions) if (pins && !pins.digests.has(d.domain)) throw new Error(`extension: ${d.domain} has no pinned digest`);
+  const frozenPins = pins && Object.freeze({ catalogVersion: pins.catalogVersion, digests: new FrozenMap(pins.digests) });
+  const catalog: RuntimeCatalog = { version: catalogVersion(all), actions: new FrozenMap(all.map((d) => [actionKey(d.domain, d.action), d] as const)), ...(frozenPins ? { extensions: frozenPins } : {}) };
   return Object.freeze(catalog);
 }

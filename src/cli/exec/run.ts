@@ -7,7 +7,8 @@ import { forRequest } from '../../catalog/operations.js';
 import { DuplicateKeyError, parseStrictJson, RefusedJsonError } from '../../shared/strict-json.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { MAX_BODY_BYTES } from '../../wire/http/body.js';
-import { loadCredentialSource } from './credentials.js';
+import { loadCredentialSource, type CredentialSource } from './credentials.js';
+import { extensionCatalog, extensionDomains } from './ext-catalog.js';
 import { projectAnswer } from './project.js';
 import { loopbackProxyFor } from './proxy.js';
 import { sendOnce } from './send.js';
@@ -33,17 +34,31 @@ const usage = (io: ExecIo, message: string, hint: string) => fail(io, errorEnvel
 
 /** Runs one `agentteam exec …` invocation; `args` excludes the leading `exec`. Returns the exit code. */
 export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, io: ExecIo): Promise<number> {
-  const catalog = DefaultDescriptorCatalog();
+  const builtins = DefaultDescriptorCatalog();
+  let catalog = builtins;
+  // Security invariant: the declared token file is read at most once per invocation (memoized here).
+  let source: CredentialSource | undefined;
+  const credential = () => (source ??= loadCredentialSource(env));
   const [domain, action, ...rest] = args;
   if (domain === undefined || domain === '--help' || domain === '-h') {
-    (domain === undefined ? io.stderr : io.stdout)(renderRootHelp(catalog));
+    const c = credential();
+    // Inside a runtime, the root help also lists its catalog's Extension domains (github, gitea, …).
+    const extra = c.ok ? await extensionDomains(c, env, builtins) : [];
+    (domain === undefined ? io.stderr : io.stdout)(renderRootHelp(catalog, extra));
     return domain === undefined ? EXIT.usage : EXIT.ok;
   }
   if (domain === '--error-schema') {
     io.stdout(`${JSON.stringify(errorSchemaJson(), null, 2)}\n`);
     return EXIT.ok;
   }
-  if (domain.startsWith('-') || !catalog.domains().includes(domain)) return usage(io, `unknown domain: ${domain.slice(0, 64)}`, 'run agentteam exec --help');
+  if (domain.startsWith('-')) return usage(io, `unknown domain: ${domain.slice(0, 64)}`, 'run agentteam exec --help');
+  if (!catalog.domains().includes(domain)) {
+    // Not a built-in: an Extension action is described by this runtime's own RuntimeCatalog (descriptor-only entries).
+    const c = credential();
+    const ext = c.ok && /^[a-z][a-z0-9-]{0,31}$/.test(domain) ? await extensionCatalog(c, env, domain) : undefined;
+    if (!ext) return usage(io, `unknown domain: ${domain.slice(0, 64)}`, 'run agentteam exec --help');
+    catalog = ext;
+  }
   if (action === undefined || action === '--help' || action === '-h') {
     (action === undefined ? io.stderr : io.stdout)(renderDomainHelp(catalog, domain));
     return action === undefined ? EXIT.usage : EXIT.ok;
@@ -83,7 +98,7 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
   if (!checked.ok) return fail(io, errorEnvelope('validation_failed', checked.message, { hint: `run agentteam exec ${domain} ${action} --input-schema` }), EXIT.usage);
 
   // Security invariant: one read of the declared token file; no raw-token fallback; reasons never name the path or token.
-  const cred = loadCredentialSource(env);
+  const cred = credential();
   if (!cred.ok) {
     return fail(io, errorEnvelope('denied', 'no valid Exec credential source', { hint: 'run this inside a runtime launched by the AgentTeam daemon' }), EXIT.credentials, `agentteam exec: ${cred.reason}`);
   }

@@ -1,0 +1,34 @@
+// Owns the extension domain's schema step for SQLite and PostgreSQL (global version 50; never edit or reorder an applied step).
+import type { MigrationStep } from '../../server/store/migrations.js';
+
+const tables = (text: string, id: string, big: string) => `
+CREATE TABLE extension_installations (
+  name ${id} PRIMARY KEY CHECK (name IN ('github','gitea')),
+  base_url ${text} NOT NULL,
+  token ${text} NOT NULL,
+  poll_interval_ms INTEGER NOT NULL,
+  status ${id} NOT NULL CHECK (status IN ('active','suspended')),
+  installed_by ${id} NOT NULL REFERENCES members(id),
+  installed_at ${big} NOT NULL,
+  updated_at ${big} NOT NULL
+);
+CREATE TABLE extension_watches (
+  id ${id} PRIMARY KEY,
+  extension ${id} NOT NULL,
+  repo ${id} NOT NULL,
+  number INTEGER NOT NULL,
+  target ${id} NOT NULL,
+  created_by ${id} NOT NULL REFERENCES members(id),
+  status ${id} NOT NULL CHECK (status IN ('active','stopped')),
+  error ${id},
+  state ${text} NOT NULL,
+  next_poll_at ${big} NOT NULL,
+  failures INTEGER NOT NULL,
+  created_at ${big} NOT NULL,
+  updated_at ${big} NOT NULL
+);
+CREATE INDEX extension_watches_due ON extension_watches (status, next_poll_at, id);
+CREATE INDEX extension_watches_by_creator ON extension_watches (created_by, created_at, id);
+`;
+
+export const MIGRATIONS: readonly MigrationStep[] = [{ version: 50, name: 'extension installations and PR watches', sqlite: tables('TEXT', 'TEXT', 'INTEGER'), postgres: tables('TEXT', 'TEXT COLLATE "C"', 'BIGINT') }];
