@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { actionKey, DefaultDescriptorCatalog } from './catalog.js';
+import { canonical } from '../shared/canonical-json.js';
 import type { ActionDescriptor, ExtensionPins, RuntimeCatalog } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -47,20 +48,6 @@ function deepFreeze<T>(v: T): T {
     for (const k of Reflect.ownKeys(v)) deepFreeze((v as Record<string | symbol, unknown>)[k]);
   }
   return v;
-}
-
-/** Stable JSON (sorted keys) of the public descriptor surface; the catalog version hashes it. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
 }
 
 export function catalogVersion(actions: readonly ActionDescriptor[]): string {

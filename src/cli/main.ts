@@ -5,6 +5,7 @@ import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-cli
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
 import { initOwner, joinWorkspace } from './join-cmd.js';
 import { memberCommand } from './member-cmd.js';
+import { extensionCommand } from './extension-cmd.js';
 import { serverStart } from './server-cmd.js';
 import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { registerChannelCommands, resolveTarget } from './channel-cmd.js';
@@ -51,6 +52,7 @@ program
   });
 
 program.addCommand(memberCommand(home));
+program.addCommand(extensionCommand(home));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');
 daemon

@@ -2,7 +2,7 @@
 // result policy; each definition's digest (sha256 of its canonical JSON) and the catalog version of a set of them.
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { canonical } from '../../catalog/runtime-catalog.js';
+import { canonical } from '../../shared/canonical-json.js';
 import { targetPattern, TARGET_MAX } from '../channel/target.js';
 
 export const EXTENSION_NAMES = ['github', 'gitea'] as const;
