@@ -7,6 +7,7 @@ import { startBaseline } from './baselines/common.js';
 import { runLoadWithCpu, type LoadResult } from './load.js';
 import type { McpFixture } from './mcp.js';
 import { alternate, fmt, goal, med, nearCeiling, ratio, table, type BenchOptions, type BenchReport } from './report.js';
+import { serverClient } from '../src/domains/registry.js';
 
 const SEED_TASKS = 50;
 export const EXEC_CONNECTIONS = [1, 32] as const;
@@ -32,7 +33,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 export async function benchExec(fx: McpFixture, o: BenchOptions): Promise<BenchReport> {
   const { daemon, agentId, runtimes } = fx;
-  const api = new ServerClient({ baseUrl: daemon.serverUrl });
+  const api = serverClient({ baseUrl: daemon.serverUrl });
   try {
     const agentApi = api.as(daemon.agentCredential(agentId));
     for (let i = 0; i < SEED_TASKS; i++) await agentApi.tasks.create({ title: `bench task ${i}`, description: 'seeded for the Exec benchmark' });

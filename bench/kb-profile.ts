@@ -17,6 +17,7 @@ import { revalidateTurn } from '../src/domains/knowledge/revalidate.js';
 import { rankSections } from '../src/domains/knowledge/rank.js';
 import { searchTerms } from '../src/domains/knowledge/query.js';
 import { kbFixture } from './kb.js';
+import { DOMAINS, SCHEMA, serverClient } from '../src/domains/registry.js';
 
 const n = Number(process.argv[2] ?? 2000);
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -44,10 +45,10 @@ const bare = createServer((req, res) => {
   req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': canned.length }).end(canned));
 });
 await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-const bareClient = new ServerClient({ baseUrl: `http://127.0.0.1:${(bare.address() as { port: number }).port}` });
+const bareClient = serverClient({ baseUrl: `http://127.0.0.1:${(bare.address() as { port: number }).port}` });
 // A second store and composition on the same SQLite file: the service without HTTP (reads only).
-const store = await openStore(fx.t.db);
-const domains = await createDomains(store, systemClock);
+const store = await openStore(fx.t.db, { schema: SCHEMA });
+const domains = await createDomains(DOMAINS, store, systemClock);
 const members = (domains.services as unknown as { members: Members }).members;
 const kb = (domains.services as unknown as { knowledge: Knowledge }).knowledge;
 const me = await fx.agent.members.me();

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startTestServer } from '../src/server/test-helpers.js';
+import { startTestServer } from '../src/domains/test-server.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
 import { testToolDeps, tokenInfo } from '../src/tools/agentteam/testkit.js';
 import { noteLines, rng, vocabulary } from './corpus.js';

@@ -9,6 +9,7 @@ import { postgresAvailable, startCluster, type Cluster } from '../test/postgres/
 import { startServerProc, type ServerProc } from '../test/postgres/server-proc.js';
 import { cpuMs, runLoad, type LoadResult } from './load.js';
 import { alternate, fmt, goal, med, ratio, table, type BenchOptions, type BenchReport } from './report.js';
+import { serverClient } from '../src/domains/registry.js';
 
 /** Load connections per measurement, always from two generator processes (half each), whatever the contender. */
 export const PG_CONNECTIONS = 16;
@@ -27,7 +28,7 @@ interface Contender {
 /** Fresh members for one create measurement, one per load connection, each with its own credential (memory only): every
  * create is under the open-task bound (OPEN_TASKS_PER_MEMBER_MAX per creator) and each member starts at 0 open tasks. */
 async function freshCreators(c: Contender): Promise<string[]> {
-  const client = new ServerClient({ baseUrl: c.procs[0]!.url });
+  const client = serverClient({ baseUrl: c.procs[0]!.url });
   try {
     const owner = client.as(c.credential);
     const out: string[] = [];
@@ -47,7 +48,7 @@ async function launch(name: string, dir: string, db: string, processes: number):
   const token = join(dir, `${name}.admin-token`);
   const procs: ServerProc[] = [];
   for (let i = 0; i < processes; i++) procs.push(await startServerProc(['--db', db, '--admin-token-file', token, '--log-file', join(dir, `${name}-${i}.log`)], join(dir, `${name}-${i}`)));
-  const c = new ServerClient({ baseUrl: procs[0]!.url });
+  const c = serverClient({ baseUrl: procs[0]!.url });
   try {
     const boot = await c.bootstrap(readFileSync(token, 'utf8').trim(), { ownerName: 'Owner' });
     const owner = c.as(boot.ownerCredential!);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ServerClient } from '../src/server-client/client.js';
 import { runLoad } from './load.js';
 import { BenchDaemon, pool } from './setup.js';
+import { serverClient } from '../src/domains/registry.js';
 
 interface ProfileNode {
   id: number;
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
     const child = await daemon.restartWith([`--cpu-prof`, `--cpu-prof-dir=${profDir}`]);
     const exited = new Promise((r) => child.once('exit', r));
     await pool(Array.from({ length: 50 }, (_, i) => i), 4, (i) => daemon.owner('POST', '/api/daemon/messages', { target: 'channel:general', content: `seed ${i} ${'lorem ipsum '.repeat(8)}` }));
-    const api = new ServerClient({ baseUrl: daemon.serverUrl });
+    const api = serverClient({ baseUrl: daemon.serverUrl });
     for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).tasks.create({ title: `t${i}` });
     api.close();
     const rts = await pool(Array.from({ length: runtimes }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemorySearch } from '../src/memorysearch/service.js';
 import { ageCounters } from './aged-ids.js';
-import { startTestServer } from '../src/server/test-helpers.js';
+import { startTestServer } from '../src/domains/test-server.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
 import { testToolDeps, tokenInfo } from '../src/tools/agentteam/testkit.js';

@@ -7,6 +7,7 @@ import { AGED_SUMMARY, ageHomeCounters } from './aged-ids.js';
 import { BenchDaemon } from './setup.js';
 import { knowledgeRows } from './tokens-knowledge.js';
 import { workflowAndScheduleRows } from './tokens-workflow.js';
+import { serverClient } from '../src/domains/registry.js';
 
 /** Realistic one-line chat messages and short task titles (the content a model came to read). */
 export const LINES = [
@@ -56,7 +57,7 @@ function envelopeTokens(text: string, list: string): number {
 
 export async function benchTokens(): Promise<BenchReport> {
   const d = await BenchDaemon.launch();
-  const server = new ServerClient({ baseUrl: d.serverUrl });
+  const server = serverClient({ baseUrl: d.serverUrl });
   try {
     await ageHomeCounters(d.d.home);
     const agentId = await d.addAgent('builder');

@@ -18,7 +18,7 @@ const common = {
 // server-worker.mjs is the embedded AgentTeam Server's worker-thread entry; the daemon (in cli.mjs) finds it beside itself.
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts', 'server-worker': 'src/server/worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', exec: 'src/cli/exec/main.ts', 'server-worker': 'src/cli/server-worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
 });

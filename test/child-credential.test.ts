@@ -3,7 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { CHILD_DENIED_TEXT } from '../src/runtime/child-gate.js';
+import { CHILD_DENIED_TEXT } from '../src/wire/mcp/child-gate.js';
 import { TestDaemon, cliJson, http } from './harness.js';
 
 const d = new TestDaemon();

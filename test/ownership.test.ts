@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { DefaultDescriptorCatalog } from '../src/catalog/index.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
 import { testToolDeps } from '../src/tools/agentteam/testkit.js';
+import { builtinCatalog } from '../src/domains/registry.js';
 
 test('no MCP tool belongs to an Exec domain, and no Exec domain is named like an MCP tool family', () => {
-  const catalog = DefaultDescriptorCatalog();
+  const catalog = builtinCatalog();
   const domains = catalog.domains();
   assert.ok(domains.includes('task') && domains.includes('review'));
   const tools = createAgentteamHandler(testToolDeps()).tools().map((t) => t.name);
@@ -22,5 +23,5 @@ test('no MCP tool belongs to an Exec domain, and no Exec domain is named like an
 
 test('every MCP tool sets readOnlyHint explicitly and every Exec action declares a risk', () => {
   for (const t of createAgentteamHandler(testToolDeps()).tools()) assert.equal(typeof t.annotations?.readOnlyHint, 'boolean', t.name);
-  for (const a of DefaultDescriptorCatalog().actions.values()) assert.ok(['read', 'write', 'destructive'].includes(a.risk), `${a.domain} ${a.action}`);
+  for (const a of builtinCatalog().actions.values()) assert.ok(['read', 'write', 'destructive'].includes(a.risk), `${a.domain} ${a.action}`);
 });

@@ -9,6 +9,7 @@ import { publicFailure } from '../src/shared/failure.js';
 import { ServerClient } from '../src/server-client/client.js';
 import { request } from 'node:http';
 import { BIN, TestDaemon, cliJson } from './harness.js';
+import { serverClient } from '../src/domains/registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentteam-tls-'));
 let server: ChildProcess | undefined;
@@ -41,13 +42,13 @@ test('https end to end: self-signed server certificate, daemon over https with -
   const port = new URL(url).port;
 
   // Without trusting the certificate, a client refuses the server (typed, no credential sent).
-  const untrusting = new ServerClient({ baseUrl: url });
+  const untrusting = serverClient({ baseUrl: url });
   await assert.rejects(untrusting.info(), (e: unknown) => (e as { code?: string }).code === 'upstream_unavailable');
   // What an agent's tool call says of it: not trusted, not "could not be reached" with a retry hint (failed before).
   const seen = await untrusting.info().then(() => undefined, (e: unknown) => publicFailure(e));
   assert.deepEqual(seen, { code: 'upstream_unavailable', message: "the AgentTeam server's certificate is not trusted by this daemon", hint: 'retrying will not help: ask the daemon owner to check the server CA' });
   untrusting.close();
-  const trusting = new ServerClient({ baseUrl: `https://localhost:${port}`, ca: readFileSync(cert) });
+  const trusting = serverClient({ baseUrl: `https://localhost:${port}`, ca: readFileSync(cert) });
   assert.equal((await trusting.health()).database, 'ok');
   trusting.close();
 
@@ -91,7 +92,7 @@ test('https end to end: self-signed server certificate, daemon over https with -
   const plain = await new TestDaemon().run(['daemon', 'start', '--server-url', 'http://team.example:7700', '--server-id', serverId]);
   assert.equal(plain.code, 2);
   assert.match(plain.stderr, /refusing plain http to team\.example/);
-  assert.throws(() => new ServerClient({ baseUrl: 'http://10.1.2.3:7700' }), /refusing plain http/);
+  assert.throws(() => serverClient({ baseUrl: 'http://10.1.2.3:7700' }), /refusing plain http/);
 });
 
 test('--host off loopback needs --allowed-host; the Host allowlist is enforced before routing', async () => {

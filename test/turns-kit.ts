@@ -2,8 +2,10 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ServerClient } from '../src/server-client/client.js';
-import type { MessageDto, ServerApi } from '../src/server-client/api.js';
+import type { ServerApi } from '../src/server-client/api.js';
+import type { MessageDto } from '../src/domains/message/contract.js';
 import { TestDaemon, cliJson } from './harness.js';
+import { serverClient } from '../src/domains/registry.js';
 
 export const AGENT = resolve(import.meta.dirname, 'fixtures', 'turn-agent.mjs');
 
@@ -62,7 +64,7 @@ export async function turns(d: TestDaemon, agent: string): Promise<Array<Record<
 export async function agentApi(d: TestDaemon, agentId: string): Promise<{ api: ServerApi; close(): void }> {
   const status = cliJson(await d.run(['daemon', 'status']));
   const cred = JSON.parse(readFileSync(join(d.home, 'profiles', `${agentId}.json`), 'utf8')).credential as string;
-  const client = new ServerClient({ baseUrl: status.server.url });
+  const client = serverClient({ baseUrl: status.server.url });
   return { api: client.as(cred), close: () => client.close() };
 }
 
@@ -70,6 +72,6 @@ export async function agentApi(d: TestDaemon, agentId: string): Promise<{ api: S
 export async function ownerApi(d: TestDaemon): Promise<{ api: ServerApi; close(): void }> {
   const status = cliJson(await d.run(['daemon', 'status']));
   const cred = JSON.parse(readFileSync(join(d.home, 'owner.json'), 'utf8')).credential as string;
-  const client = new ServerClient({ baseUrl: status.server.url });
+  const client = serverClient({ baseUrl: status.server.url });
   return { api: client.as(cred), close: () => client.close() };
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, TestDaemon, cliJson } from './harness.js';
 import { addTurnAgent, messages, post, readLog, turns, waitFor } from './turns-kit.js';
+import { serverClient } from '../src/domains/registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentteam-two-'));
 let server: ChildProcess | undefined;
@@ -91,7 +92,7 @@ test('connections cut mid-burst (a proxy destroys every socket): each message is
     const r = await c.run(['agent', 'add', '--name', 'burst', '--runtime', 'command', '--', 'sh', '-c', `echo "$AGENTTEAM_TURN_MESSAGE_ID" >> '${runs}'`]);
     assert.equal(r.code, 0, r.stderr);
     // The owner posts straight to the server (not through the proxy), so every post lands while the daemon's feed is cut.
-    const client = new ServerClient({ baseUrl: url });
+    const client = serverClient({ baseUrl: url });
     const owner = client.as(JSON.parse(readFileSync(join(c.home, 'owner.json'), 'utf8')).credential as string);
     const posted: string[] = [];
     for (let i = 0; i < 30; i++) {

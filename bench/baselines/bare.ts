@@ -7,9 +7,11 @@ import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { createAgentteamHandler } from '../../src/tools/agentteam/handler.js';
 import { testToolDeps } from '../../src/tools/agentteam/testkit.js';
-import type { ServerApi, TaskStatus } from '../../src/server-client/api.js';
+import type { ServerApi } from '../../src/server-client/api.js';
+import type { TaskStatus } from '../../src/domains/task/contract.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { BaselineAuth, type BaselineConfig, DENIED, matchRoute, readAll, serveFromStdin } from './common.js';
+import { serverClient } from '../../src/domains/registry.js';
 
 function send(res: import('node:http').ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -18,7 +20,7 @@ function send(res: import('node:http').ServerResponse, status: number, body: str
 
 export async function startBare(cfg: BaselineConfig, port = 0): Promise<Server> {
   const auth = new BaselineAuth(cfg.tokens);
-  const client = new ServerClient({ baseUrl: cfg.serverUrl });
+  const client = serverClient({ baseUrl: cfg.serverUrl });
   const apis = new Map<string, ServerApi>(Object.entries(cfg.credentials).map(([id, cred]) => [id, client.as(cred)]));
   const toolsList = JSON.stringify({ tools: createAgentteamHandler(testToolDeps()).tools() });
   const rpc = (id: unknown, result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;

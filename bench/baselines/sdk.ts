@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ServerApi } from '../../src/server-client/api.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { BaselineAuth, type BaselineConfig, DENIED, matchRoute, serveFromStdin } from './common.js';
+import { serverClient } from '../../src/domains/registry.js';
 
 function buildServer(api: ServerApi): McpServer {
   const server = new McpServer({ name: 'agentteam-sdk-baseline', version: '0.0.0' });
@@ -30,7 +31,7 @@ function buildServer(api: ServerApi): McpServer {
 
 export async function startSdk(cfg: BaselineConfig, port = 0): Promise<Server> {
   const auth = new BaselineAuth(cfg.tokens);
-  const client = new ServerClient({ baseUrl: cfg.serverUrl });
+  const client = serverClient({ baseUrl: cfg.serverUrl });
   const apis = new Map<string, ServerApi>(Object.entries(cfg.credentials).map(([id, cred]) => [id, client.as(cred)]));
   const http = createServer(async (req, res) => {
     const route = matchRoute(req.url);

@@ -6,21 +6,21 @@ import { Ajv } from 'ajv';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Type } from '@sinclair/typebox';
 import rows from './action-inventory.json' with { type: 'json' };
-import { builtinDescriptors, DefaultDescriptorCatalog, makeDescriptorCatalog } from './catalog.js';
+import { makeDescriptorCatalog } from './catalog.js';
 import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from './help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from './json-schema.js';
 import { openApiDocument } from './openapi.js';
 import { dispatcherPromptSummary } from './prompt.js';
 import { buildRuntimeCatalog } from './runtime-catalog.js';
 import type { ActionDescriptor, InventoryRow } from './types.js';
-import { assembledInventory } from '../domains/registry.js';
+import { assembledInventory, builtinCatalog } from '../domains/registry.js';
 import { validateValue } from './validate.js';
 
 const inventory = rows as InventoryRow[];
 const SNAPSHOT = new URL('./catalog.snapshot.json', import.meta.url);
 
 test('the built-in catalog has every registered Exec domain with exactly the specified actions', () => {
-  const c = DefaultDescriptorCatalog();
+  const c = builtinCatalog();
   assert.deepEqual(c.domains().slice(0, 3), ['task', 'review', 'project']);
   const names = (d: string) => c.actions.filter((a) => a.domain === d).map((a) => a.action).sort();
   assert.deepEqual(names('task'), ['assign', 'block', 'cancel', 'comment', 'complete', 'create', 'get', 'list', 'reopen', 'start', 'update']);
@@ -37,7 +37,7 @@ test('the checked-in action-inventory.json is exactly the registered domains\' r
 });
 
 test('catalog construction fails when an action lacks a row, a row names no action, or risk/policy disagree', () => {
-  const ds = builtinDescriptors();
+  const ds = builtinCatalog().actions;
   assert.throws(() => makeDescriptorCatalog(ds, inventory.slice(1)), /task\/create has no inventory row/);
   assert.throws(() => makeDescriptorCatalog(ds.slice(1), inventory), /row task\/create names no action/);
   const riskFlip = inventory.map((r) => (r.action === 'cancel' ? { ...r, risk: 'write' as const } : r));
@@ -50,7 +50,7 @@ test('catalog construction fails when an action lacks a row, a row names no acti
 
 test('every canonical example validates against its input schema (TypeBox and ajv strict agree)', () => {
   const ajv = new Ajv({ strict: true, allErrors: true });
-  for (const d of DefaultDescriptorCatalog().actions) {
+  for (const d of builtinCatalog().actions) {
     assert.deepEqual(validateValue(d.input, d.example), { ok: true }, `${d.domain} ${d.action}`);
     const check = ajv.compile(JSON.parse(JSON.stringify(d.input)));
     assert.equal(check(d.example), true, `${d.domain} ${d.action}: ${JSON.stringify(check.errors)}`);
@@ -65,7 +65,7 @@ test('every canonical example validates against its input schema (TypeBox and aj
 });
 
 test('validation names the failing path with a bounded message and never echoes the value', () => {
-  const d = DefaultDescriptorCatalog().find('task', 'list')!;
+  const d = builtinCatalog().find('task', 'list')!;
   const secret = 'x'.repeat(5000);
   const r = validateValue(d.input, { filters: { status: secret } });
   assert.equal(r.ok, false);
@@ -81,7 +81,7 @@ test('validation names the failing path with a bounded message and never echoes 
 });
 
 test('help is short: about 250 tokens at most per page, with usage, one example and risk', () => {
-  const c = DefaultDescriptorCatalog();
+  const c = builtinCatalog();
   const pages = [renderRootHelp(c), ...c.domains().map((d) => renderDomainHelp(c, d)), ...c.actions.map(renderActionHelp)];
   for (const p of pages) assert.ok(p.length <= 1000, `help page too long (${p.length} chars):\n${p}`);
   for (const d of c.actions) {
@@ -93,19 +93,19 @@ test('help is short: about 250 tokens at most per page, with usage, one example 
 });
 
 test('standalone schemas are plain JSON with a dialect and no TypeBox internals', () => {
-  const d = DefaultDescriptorCatalog().find('task', 'create')!;
+  const d = builtinCatalog().find('task', 'create')!;
   const s = inputSchemaJson(d);
   assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema');
   assert.equal(s.additionalProperties, false);
   assert.deepEqual(s.required, ['title']);
   assert.equal(outputSchemaJson(d).type, 'object');
-  const e = errorSchemaJson() as { properties: { error: { properties: { code: { anyOf: unknown[] } } } } };
+  const e = errorSchemaJson(builtinCatalog()) as { properties: { error: { properties: { code: { anyOf: unknown[] } } } } };
   assert.ok(e.properties.error.properties.code.anyOf.length >= 12);
 });
 
 test('the OpenAPI 3.1 document generated from the catalog is valid', async () => {
-  const c = DefaultDescriptorCatalog();
-  const doc = openApiDocument(c.actions, buildRuntimeCatalog().version);
+  const c = builtinCatalog();
+  const doc = openApiDocument(c, buildRuntimeCatalog(builtinCatalog()).version);
   const v = new Validator();
   const res = await v.validate(doc);
   assert.equal(res.valid, true, JSON.stringify(res.errors));
@@ -113,7 +113,7 @@ test('the OpenAPI 3.1 document generated from the catalog is valid', async () =>
 });
 
 test('the dispatcher prompt summary is a short mixed index with lifecycle and review add examples inline', () => {
-  const s = dispatcherPromptSummary(DefaultDescriptorCatalog());
+  const s = dispatcherPromptSummary(builtinCatalog());
   for (const needle of ['agentteam exec --help', 'agentteam exec <domain> --help', 'agentteam exec <domain> <action> --help', 'agentteam exec task create \'{', 'agentteam exec task complete \'{', 'agentteam exec review add \'{']) {
     assert.ok(s.includes(needle), needle);
   }
@@ -122,8 +122,8 @@ test('the dispatcher prompt summary is a short mixed index with lifecycle and re
 });
 
 test('buildRuntimeCatalog is immutable, versioned by content, and verifies extensions', () => {
-  const a = buildRuntimeCatalog();
-  const b = buildRuntimeCatalog();
+  const a = buildRuntimeCatalog(builtinCatalog());
+  const b = buildRuntimeCatalog(builtinCatalog());
   assert.equal(a.version, b.version);
   assert.match(a.version, /^c1-[0-9a-f]{24}$/);
   assert.ok(Object.isFrozen(a));
@@ -134,17 +134,17 @@ test('buildRuntimeCatalog is immutable, versioned by content, and verifies exten
     domain: 'github', action: 'watch', summary: 'Watch a PR.', risk: 'write', resultPolicy: 'mutation',
     input: Type.Object({ pr: Type.Integer() }, { additionalProperties: false }), output: Type.Object({}, { additionalProperties: false }), example: { pr: 1 },
   };
-  const withExt = buildRuntimeCatalog([ext]);
+  const withExt = buildRuntimeCatalog(builtinCatalog(), [ext]);
   assert.equal(withExt.actions.size, a.actions.size + 1);
   assert.notEqual(withExt.version, a.version);
-  assert.throws(() => buildRuntimeCatalog([{ ...ext, domain: 'task' }]), /shadows a built-in domain/);
-  assert.throws(() => buildRuntimeCatalog([{ ...ext, example: { pr: 'x' } }]), /example does not match/);
-  assert.throws(() => buildRuntimeCatalog([{ ...ext, input: Type.Object({ pr: Type.Integer() }) }]), /strict objects/);
-  assert.throws(() => buildRuntimeCatalog([ext, ext]), /duplicate action/);
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [{ ...ext, domain: 'task' }]), /shadows a built-in domain/);
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [{ ...ext, example: { pr: 'x' } }]), /example does not match/);
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [{ ...ext, input: Type.Object({ pr: Type.Integer() }) }]), /strict objects/);
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [ext, ext]), /duplicate action/);
 });
 
 test('snapshot: every descriptor schema and help page matches its domain\'s checked-in snapshot; cross-domain pages the catalog\'s', () => {
-  const c = DefaultDescriptorCatalog();
+  const c = builtinCatalog();
   const check = (file: URL, value: unknown) => {
     const text = `${JSON.stringify(value, null, 2)}\n`;
     // An intentional change to the public surface updates the snapshot: UPDATE_SNAPSHOTS=1.
@@ -159,5 +159,5 @@ test('snapshot: every descriptor schema and help page matches its domain\'s chec
       actions: Object.fromEntries(actions.map((a) => [a.action, { risk: a.risk, resultPolicy: a.resultPolicy, ...(a.operations ? { operations: a.operations } : {}), example: a.example, help: renderActionHelp(a), input: inputSchemaJson(a), output: outputSchemaJson(a) }])),
     });
   }
-  check(SNAPSHOT, { rootHelp: renderRootHelp(c), errorSchema: errorSchemaJson(), prompt: dispatcherPromptSummary(c) });
+  check(SNAPSHOT, { rootHelp: renderRootHelp(c), errorSchema: errorSchemaJson(c), prompt: dispatcherPromptSummary(c) });
 });

@@ -1,16 +1,13 @@
-// Owns DefaultDescriptorCatalog(): the registered domains' descriptors checked row-for-row against action-inventory.json.
+// Owns DefaultDescriptorCatalog(domains): the given domains' descriptors checked row-for-row against action-inventory.json.
 import rows from './action-inventory.json' with { type: 'json' };
-import { builtinDescriptors } from '../domains/registry.js';
 import { verifyOperations } from './operations.js';
-import type { ActionDescriptor, DescriptorCatalog, InventoryRow } from './types.js';
+import type { ActionDescriptor, DescriptorCatalog, ExecDomain, InventoryRow, ReadBack } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const RISKS = new Set(['read', 'write', 'destructive']);
 const POLICIES = new Set(['cursor', 'bounded', 'narrow', 'mutation']);
 
 export const actionKey = (domain: string, action: string) => `${domain}/${action}`;
-
-export { builtinDescriptors };
 
 /**
  * Checks descriptors against inventory rows and returns the rows by key. Throws (fail closed) when an action lacks a
@@ -42,20 +39,42 @@ export function verifyInventory(descriptors: readonly ActionDescriptor[], invent
   return byKey;
 }
 
+/** Receipt selector → the Exec action that reads that resource back, from each domain's `selector` and `readBack`. */
+export function receiptSelectorsOf(domains: readonly ExecDomain[]): Readonly<Record<string, ReadBack>> {
+  return Object.freeze(
+    Object.fromEntries(
+      domains.flatMap((d) => [
+        ...(d.selector ? [[d.selector, { domain: d.name, action: 'get' }] as const] : []),
+        ...Object.entries(d.readBack ?? {}).map(([k, v]) => [k, { domain: d.name, ...v }] as const),
+      ]),
+    ),
+  );
+}
+
 /** Builds a DescriptorCatalog from descriptors and rows (tests pass their own to prove mismatches fail). */
-export function makeDescriptorCatalog(descriptors: readonly ActionDescriptor[], inventory: readonly InventoryRow[]): DescriptorCatalog {
+export function makeDescriptorCatalog(descriptors: readonly ActionDescriptor[], inventory: readonly InventoryRow[], domains: readonly ExecDomain[] = []): DescriptorCatalog {
   const rowsByKey = verifyInventory(descriptors, inventory);
   const byKey = new Map(descriptors.map((d) => [actionKey(d.domain, d.action), d] as const));
-  const domains = [...new Set(descriptors.map((d) => d.domain))];
+  const names = [...new Set(descriptors.map((d) => d.domain))];
+  const summaries = new Map(domains.flatMap((d) => (d.summary ? [[d.name, d.summary] as const] : [])));
   return Object.freeze({
     actions: Object.freeze([...descriptors]),
     inventory: rowsByKey,
     find: (domain: string, action: string) => byKey.get(actionKey(domain, action)),
-    domains: () => [...domains],
+    domains: () => [...names],
+    summary: (domain: string) => summaries.get(domain),
+    receiptSelectors: receiptSelectorsOf(domains),
   });
 }
 
-/** The descriptor-only source for help, schemas, examples, validation, OpenAPI and the prompt summary. No handlers. */
-export function DefaultDescriptorCatalog(): DescriptorCatalog {
-  return makeDescriptorCatalog(builtinDescriptors(), rows as InventoryRow[]);
+/**
+ * The descriptor-only source for help, schemas, examples, validation, OpenAPI and the prompt summary, built from the
+ * domains the composition root passes (the registry's list). No handlers.
+ */
+export function DefaultDescriptorCatalog(domains: readonly ExecDomain[]): DescriptorCatalog {
+  return makeDescriptorCatalog(
+    domains.flatMap((d) => d.descriptors ?? []),
+    rows as InventoryRow[],
+    domains,
+  );
 }

@@ -1,10 +1,9 @@
 // Owns `agentteam exec … --help` text: root (domains), domain (actions), action (usage, fields, one example, risk); each short.
 import type { TSchema } from '@sinclair/typebox';
-import { domainSummaries } from '../domains/registry.js';
 import type { ActionDescriptor, DescriptorCatalog } from './types.js';
 
-function domainSummary(domain: string): string {
-  return domainSummaries()[domain] ?? 'Extension actions.';
+function domainSummary(catalog: DescriptorCatalog, domain: string): string {
+  return catalog.summary(domain) ?? 'Extension actions.';
 }
 
 /** True when `{}` is a valid input (a strict object schema with no required field), so the payload may be omitted. */
@@ -49,7 +48,7 @@ export function renderRootHelp(catalog: DescriptorCatalog, extraDomains: readonl
     'Usage: agentteam exec <domain> <action> [JSON|-]',
     '',
     'Domains:',
-    ...domains.map((d) => `  ${pad(d, width)}${domainSummary(d)}`),
+    ...domains.map((d) => `  ${pad(d, width)}${domainSummary(catalog, d)}`),
     '',
     'More: agentteam exec <domain> --help, agentteam exec <domain> <action> --help',
     'Schemas: <action> --input-schema | --output-schema; agentteam exec --error-schema',
@@ -63,7 +62,7 @@ export function renderDomainHelp(catalog: DescriptorCatalog, domain: string): st
   const width = Math.max(...actions.map((d) => d.action.length)) + 3;
   return [
     `Usage: agentteam exec ${domain} <action> [JSON|-]`,
-    domainSummary(domain),
+    domainSummary(catalog, domain),
     '',
     'Actions:',
     ...actions.map((d) => `  ${pad(d.action, width)}${d.summary}${d.risk === 'read' ? '' : ` [${d.risk}]`}`),

@@ -1,7 +1,7 @@
 // Owns the standalone machine-readable schemas printed by --input-schema, --output-schema and --error-schema.
 import type { TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope } from './error-schema.js';
-import type { ActionDescriptor } from './types.js';
+import { errorEnvelopeSchema } from './error-schema.js';
+import type { ActionDescriptor, DescriptorCatalog } from './types.js';
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -12,4 +12,4 @@ export function standalone(schema: TSchema, title: string): Record<string, unkno
 
 export const inputSchemaJson = (d: ActionDescriptor) => standalone(d.input, `agentteam exec ${d.domain} ${d.action} input`);
 export const outputSchemaJson = (d: ActionDescriptor) => standalone(d.output, `agentteam exec ${d.domain} ${d.action} output (the data of {"ok":true,"data":…})`);
-export const errorSchemaJson = () => standalone(ErrorEnvelope, 'agentteam exec error envelope');
+export const errorSchemaJson = (catalog: Pick<DescriptorCatalog, 'receiptSelectors'>) => standalone(errorEnvelopeSchema(catalog), 'agentteam exec error envelope');

@@ -1,14 +1,14 @@
 // Owns the OpenAPI 3.1 document generated from the catalog: one POST path per action plus the catalog route.
 import type { TSchema } from '@sinclair/typebox';
 import { ERROR_CODES } from '../shared/errors.js';
-import { ErrorEnvelope, successEnvelopeSchema } from './error-schema.js';
-import type { ActionDescriptor } from './types.js';
+import { errorEnvelopeSchema, successEnvelopeSchema } from './error-schema.js';
+import type { DescriptorCatalog } from './types.js';
 import { EXEC_ROOT as ROOT } from '../shared/routes.js';
 
 const json = (s: TSchema) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
 const pathParams = ['serverId', 'agentId'].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
 
-export function openApiDocument(actions: readonly ActionDescriptor[], version: string): Record<string, unknown> {
+export function openApiDocument(catalog: DescriptorCatalog, version: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {
     [`${ROOT}/catalog`]: {
       get: {
@@ -20,7 +20,7 @@ export function openApiDocument(actions: readonly ActionDescriptor[], version: s
     },
   };
   const statuses = [...new Set(Object.values(ERROR_CODES))].sort().map(String);
-  for (const d of actions) {
+  for (const d of catalog.actions) {
     const errors = Object.fromEntries(statuses.map((s) => [s, { $ref: '#/components/responses/Error' }]));
     paths[`${ROOT}/${d.domain}/${d.action}`] = {
       post: {
@@ -43,7 +43,7 @@ export function openApiDocument(actions: readonly ActionDescriptor[], version: s
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      responses: { Error: { description: 'Error envelope.', content: { 'application/json': { schema: json(ErrorEnvelope) } } } },
+      responses: { Error: { description: 'Error envelope.', content: { 'application/json': { schema: json(errorEnvelopeSchema(catalog)) } } } },
     },
   };
 }

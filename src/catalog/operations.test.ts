@@ -2,14 +2,15 @@
 // idempotency rule treat each workflow operation as the spec's closed matrix says (reads vs side effects).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinDescriptors, DefaultDescriptorCatalog, makeDescriptorCatalog } from './catalog.js';
+import { makeDescriptorCatalog } from './catalog.js';
 import { forRequest, operationOf, rowForRequest } from './operations.js';
 import type { InventoryRow } from './types.js';
 import rows from './action-inventory.json' with { type: 'json' };
 import { budgetSuccess } from '../wire/exec/budget.js';
 import { MATRIX } from '../domains/workflow/contract.js';
+import { builtinCatalog } from '../domains/registry.js';
 
-const catalog = DefaultDescriptorCatalog();
+const catalog = builtinCatalog();
 const inventory = rows as unknown as InventoryRow[];
 const big = { blob: 'a'.repeat(70_000) };
 
@@ -53,7 +54,7 @@ test('an over-budget side-effect operation reports mutation_applied with a close
 });
 
 test('the catalog fails closed when operations disagree with the inventory, the input union or the top-level policy', () => {
-  const ds = builtinDescriptors();
+  const ds = builtinCatalog().actions;
   const withRow = (f: (r: InventoryRow) => InventoryRow) => inventory.map((r) => (r.domain === 'workflow' && r.action === 'run' ? f(r) : r));
   const flip = withRow((r) => ({ ...r, operations: { ...r.operations!, show: { ...r.operations!.show!, risk: 'write', resultPolicy: 'mutation' } } }));
   assert.throws(() => makeDescriptorCatalog(ds, flip), /workflow\/run operation show disagrees/);

@@ -1,9 +1,9 @@
 // Owns buildRuntimeCatalog(): the immutable per-authorization RuntimeCatalog (built-ins + verified Extension snapshot) and its version.
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { actionKey, DefaultDescriptorCatalog } from './catalog.js';
+import { actionKey } from './catalog.js';
 import { canonical } from '../shared/canonical-json.js';
-import type { ActionDescriptor, ExtensionPins, RuntimeCatalog } from './types.js';
+import type { ActionDescriptor, DescriptorCatalog, ExtensionPins, RuntimeCatalog } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const RISKS = new Set(['read', 'write', 'destructive']);
@@ -75,8 +75,7 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
  * The immutable RuntimeCatalog one runtime authorization binds: the built-in descriptors plus the verified Extension
  * snapshot with its pins. Throws when the built-in inventory or any extension fails verification.
  */
-export function buildRuntimeCatalog(extensions: readonly ActionDescriptor[] = [], pins?: ExtensionPins): RuntimeCatalog {
-  const builtins = DefaultDescriptorCatalog();
+export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: readonly ActionDescriptor[] = [], pins?: ExtensionPins): RuntimeCatalog {
   const domains = new Set(builtins.domains());
   const all = [...builtins.actions];
   const keys = new Set(all.map((d) => actionKey(d.domain, d.action)));

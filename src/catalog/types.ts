@@ -58,6 +58,31 @@ export interface InventoryRow {
   readonly operations?: Readonly<Record<string, OperationPolicy & { readonly hint: string; readonly next: string }>>;
 }
 
+/** How a receipt selector's resource is read back: that domain's action (`get`, or one with a fixed `operation`). */
+export interface ReadBack {
+  readonly domain: string;
+  readonly action: string;
+  readonly operation?: string;
+}
+
+/**
+ * The part of a product domain the catalog reads: its Exec name, help line, descriptors, inventory rows and receipt
+ * selectors. The catalog never imports a domain; the composition root hands it the registry's list.
+ */
+export interface ExecDomain {
+  /** The `agentteam exec <domain>` name. */
+  readonly name: string;
+  /** One line for `agentteam exec --help`. */
+  readonly summary?: string;
+  /** The id field its `get` action takes (e.g. `taskId`); allowlisted as a mutation-receipt selector. */
+  readonly selector?: string;
+  /** More receipt selectors, each read back by one of this domain's actions (with a fixed `operation`). */
+  readonly readBack?: Readonly<Record<string, { readonly action: string; readonly operation?: string }>>;
+  /** Exec descriptors in help order, and their inventory rows. */
+  readonly descriptors?: readonly ActionDescriptor[];
+  readonly inventory?: readonly InventoryRow[];
+}
+
 /** The built-in descriptors with their inventory rows; data only, no handlers or execution hooks. */
 export interface DescriptorCatalog {
   /** Descriptors in help order. */
@@ -67,4 +92,8 @@ export interface DescriptorCatalog {
   find(domain: string, action: string): ActionDescriptor | undefined;
   /** Domain names in help order. */
   domains(): string[];
+  /** A domain's one-line help summary. */
+  summary(domain: string): string | undefined;
+  /** Receipt selector → the action that reads that resource back (allowlisted mutation-receipt selectors). */
+  readonly receiptSelectors: Readonly<Record<string, ReadBack>>;
 }

@@ -9,6 +9,7 @@ import { parseDbUrl } from '../server/store/open.js';
 import { newToken } from '../shared/ids.js';
 import { createLogger } from '../shared/log.js';
 import { CliError } from './daemon-client.js';
+import { DOMAINS } from '../domains/registry.js';
 
 /**
  * `--db sqlite:PATH` keeps the admin token beside the file (PATH.admin-token); `--db postgres://…` has no file, so the
@@ -138,7 +139,7 @@ export async function serverStart(o: ServerStartOptions, env: NodeJS.ProcessEnv 
   const logger = o.logFile ? createLogger({ name: 'server', file: resolve(o.logFile) }) : createLogger({ name: 'server', stdout: true });
   let s;
   try {
-    s = await startServer({
+    s = await startServer({ domains: DOMAINS, 
       db: loc.kind === 'sqlite' ? `sqlite:${loc.path}` : loc.url,
       adminToken,
       port,

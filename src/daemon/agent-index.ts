@@ -9,31 +9,9 @@ export const AGENT_PAGE_MAX = 100;
 export const POLICY_COUNT_MAX = 1000;
 const HEADER_NAMES_MAX = 32;
 
-export interface AgentFilters {
-  runtime?: RuntimeKindName;
-  enabled?: boolean;
-  query?: string;
-}
+import type { AgentDirectory, AgentFilters, AgentView, LiveState } from '../domains/agent/contract.js';
 
-/** What is live for one agent right now; the launcher and the turn engine know. */
-export interface LiveState {
-  runtimeLive: boolean;
-  turnLive: boolean;
-}
-
-/** The safe public projection: no secret, no source id, no raw path (spec §Bounded non-Workflow collection reads). */
-export interface AgentView {
-  agentId: string;
-  name: string;
-  runtime: RuntimeKindName;
-  enabled: boolean;
-  model?: string;
-  baseUrl?: string;
-  apiKeyConfigured: boolean;
-  headerNames: string[];
-  filesystemPolicy: { allowedPathCount: number };
-  session: LiveState;
-}
+export type { AgentFilters, AgentView, LiveState };
 
 /** Scheme, host and port only; anything that is not an http(s) URL is not projected at all. */
 export function safeBaseUrl(raw: string | undefined): string | undefined {
@@ -108,7 +86,7 @@ export interface IndexDeps {
   owner?: string;
 }
 
-export class AgentIndex {
+export class AgentIndex implements AgentDirectory {
   private rev = 1;
   private readonly key: Buffer;
   /** Configurations copied by page reads (tests count limit + 1). */

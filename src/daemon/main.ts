@@ -40,6 +40,7 @@ import { TurnJournal } from '../sessions/journal.js';
 import { SessionMetadata } from '../sessions/metadata.js';
 import { PromptCompiler } from '../sessions/prompt.js';
 import { killOrphan, turnRunner } from '../sessions/runner.js';
+import { builtinActions, builtinCatalog } from '../domains/registry.js';
 
 export interface DaemonOptions {
   home: string;
@@ -177,7 +178,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
 
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
     const extLog = log.child({ component: 'extensions' });
-    const catalogs = new RuntimeCatalogs((e) => extLog.warn({ error: e instanceof Error ? e.message.slice(0, 200) : 'error' }, 'extension snapshot not used; runtime gets the built-ins only'));
+    const catalogs = new RuntimeCatalogs(builtinCatalog(), (e) => extLog.warn({ error: e instanceof Error ? e.message.slice(0, 200) : 'error' }, 'extension snapshot not used; runtime gets the built-ins only'));
     const router = new Router();
     let port = 0;
     const metadata = new SessionMetadata();
@@ -298,7 +299,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, extensionsFor: (i) => (call, signal) => apiFor(i).extensions.call(call, { signal }) });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions(), extensionsFor: (i) => (call, signal) => apiFor(i).extensions.call(call, { signal }) });
 
     const http = createLocalApiServer(router, log, limits.limits);
     await new Promise<void>((resolve, reject) => {

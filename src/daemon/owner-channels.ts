@@ -2,7 +2,7 @@
 import { nameKey } from '../domains/member/name-key.js';
 import type { MemberDto } from '../domains/member/contract.js';
 import type { ChannelDto } from '../domains/channel/contract.js';
-import { CHANNEL_ID_RE } from '../domains/channel/target.js';
+import { CHANNEL_ID_RE } from '../shared/target.js';
 import type { ServerApi } from '../server-client/api.js';
 import { AppError } from '../shared/errors.js';
 import { COMPACT_ID_RE, LEGACY_SORTABLE_ID_RE, NUMBERED_ID_RE } from '../shared/ids.js';

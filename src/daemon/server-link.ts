@@ -5,6 +5,7 @@ import { ServerCallError, ServerClient } from '../server-client/client.js';
 import { parseServerUrl } from '../server-client/server-url.js';
 import type { Clock } from '../shared/clock.js';
 import { readTextIfExists, writePrivateFile } from './home.js';
+import { serverClient } from '../domains/registry.js';
 
 /** What a home remembers about a remote server: every server process URL (tried in turn) and the server id. */
 export interface RememberedServer {
@@ -43,7 +44,7 @@ export function rememberServer(path: string, s: RememberedServer): void {
 
 export function clientFor(s: { urls: string[]; caFile?: string }, timeoutMs?: number): ServerClient {
   const [first, ...rest] = s.urls;
-  return new ServerClient({ baseUrl: first!, fallbackUrls: rest, ...(s.caFile ? { ca: readFileSync(s.caFile) } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+  return serverClient({ baseUrl: first!, fallbackUrls: rest, ...(s.caFile ? { ca: readFileSync(s.caFile) } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
 }
 
 /**

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import type { ServerApi } from '../server-client/api.js';
 import { ServerCallError } from '../server-client/client.js';
-import { startTestServer, type TestServer } from '../server/test-helpers.js';
+import { startTestServer, type TestServer } from './test-server.js';
 import { AppError } from '../shared/errors.js';
 import { NUMBERED_ID_RE } from '../shared/ids.js';
 import { FakeClock } from '../shared/clock.js';

@@ -8,7 +8,7 @@ import { TASK_BOUNDS } from './task/contract.js';
 import { RESULT_BUDGET, textBytes, TRUNCATED_MARKER, type TextBound } from '../shared/bounds.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { startToolsFixture, structured, type ToolsFixture } from '../tools/agentteam/testkit.js';
-import { startExecHarness, type ExecHarness } from '../wire/exec/testkit.js';
+import { startExecHarness, type ExecHarness } from './test-exec.js';
 
 /** Characters whose serialized size differs: plain, escaped (2 and 6 bytes), 2/3/4-byte UTF-8 and a surrogate pair. */
 const UNITS = ['a', '"', '\\', '\n', '\u0001', '\u001f', 'é', '€', '\u2028', '😀'];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHANNEL_NAME, DM_MEMBERS_MAX, type ChannelDto, type DmDto } from './channel/contract.js';
-import { TARGET_MAX } from './channel/target.js';
+import { TARGET_MAX } from '../shared/target.js';
 import { MEMBER_NAME, type MemberDto } from './member/contract.js';
 import { ATTACHMENT_NAME, CONTENT, CONTENT_TYPE_MAX, EMOJI, MAX_ATTACHMENTS, MAX_REACTIONS, type MessageDto } from './message/contract.js';
 import { REVIEW_BODY, type ReviewDto } from './review/contract.js';

@@ -1,27 +1,34 @@
-// Owns the DomainModule contract: everything one product domain contributes to the daemon (descriptors, inventory rows,
-// action handlers, its server client) and to the server (service, routes, schema steps). The registry lists the modules.
-import type { Clock, Timer } from '../shared/clock.js';
-import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
+// Owns the DomainModule contract: everything one product domain contributes, as the sum of the seams the lower layers
+// define (catalog ExecDomain, server ServerDomain, server-client ClientDomain, Exec handlers). The registry lists the modules.
+//
+// To add a domain: make a folder src/domains/<name>/ whose index.ts exports `defineDomain({ … })`, and add it to DOMAINS
+// in registry.ts (one line). Its parts, each optional except name/key/client/service/routes:
+//   - contract.ts    DTOs and request bodies (TypeBox), shared by its server routes and its daemon client;
+//   - descriptors.ts Exec descriptors (`agentteam exec <name> <action>`: input/output schemas, one example, risk, result
+//                    policy) and inventory.json (one row per action: risk, policy, over-budget hint/next); the catalog
+//                    test checks that src/catalog/action-inventory.json equals the assembled rows;
+//   - actions/       one file per Exec action: a handler `(input, ctx) => ActionResult` bound with binderFor<Api>();
+//                    it receives only `ctx.api` = this domain's client bound to the calling agent;
+//   - client.ts      `client(send)`: the typed calls of its server routes (ServerApi gets a `<key>` group);
+//   - service.ts     the server's rules over one store view (`service(deps)`), routes.ts its server routes;
+//   - migrations.ts  schema steps for SQLite and PostgreSQL, versions reserved per domain (server/store/migrations.ts);
+//   - background     a TickLoop on the injected clock (e.g. the scheduler).
+// The lower layers never import a domain: the composition roots (daemon/main.ts, cli/server-worker.ts, cli/*) hand
+// them DOMAINS, and each layer reads only its own facet.
+import type { ExecDomain } from '../catalog/types.js';
+import type { ClientDomain } from '../server-client/api.js';
 import type { Send } from '../server-client/send.js';
 import type { DomainDeps } from '../server/context.js';
-import type { DomainRoute } from '../server/http/route.js';
-import type { MigrationStep } from '../server/store/migrations.js';
+import type { ServerDomain } from '../server/domain.js';
 import type { BoundAction } from '../wire/exec/action.js';
 
-export interface DomainModule<K extends string = string, Api = unknown, Svc = unknown> {
+export { TickLoop, type BackgroundLoop } from '../server/domain.js';
+
+export interface DomainModule<K extends string = string, Api = unknown, Svc = unknown> extends ExecDomain, ServerDomain<Svc>, ClientDomain {
   /** The folder name; for Exec domains also the `agentteam exec <domain>` name. */
   readonly name: string;
   /** The group name in ServerApi and in the server's services: `api.<key>.create(…)`. */
   readonly key: K;
-  /** One line for `agentteam exec --help` (Exec domains). */
-  readonly summary?: string;
-  /** The id field its `get` action takes (e.g. `taskId`); allowlisted as a mutation-receipt selector. */
-  readonly selector?: string;
-  /** More receipt selectors, each read back by one of this domain's actions (with a fixed `operation`): `{ runId: { action: 'run', operation: 'show' } }`. */
-  readonly readBack?: Readonly<Record<string, { readonly action: string; readonly operation?: string }>>;
-  /** Exec descriptors in help order, and their inventory rows (Exec domains). */
-  readonly descriptors?: readonly ActionDescriptor[];
-  readonly inventory?: readonly InventoryRow[];
   /** A daemon-local domain: its handlers receive the daemon's local service `<key>` (e.g. the profile index), not a server API. */
   readonly local?: boolean;
   /** Daemon handlers, one per descriptor; each receives `api.<key>` only (or the local service `<key>`). */
@@ -30,65 +37,6 @@ export interface DomainModule<K extends string = string, Api = unknown, Svc = un
   client(send: Send): Api;
   /** The server's service over one store view (a transaction view inside an idempotent call). */
   service(deps: DomainDeps): Svc;
-  readonly routes: readonly DomainRoute<Svc>[];
-  readonly migrations?: readonly MigrationStep[];
-  /** Server-side work on the injected clock (e.g. the scheduler), started once by the server's composition root. */
-  background?(deps: DomainDeps): BackgroundLoop;
-}
-
-/** A server loop: start once; idle() resolves when no pass is in flight; stop() cancels and waits for the pass. */
-export interface BackgroundLoop {
-  start(onError: (e: unknown) => void): void;
-  idle(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * A BackgroundLoop that runs `tick()` every `tickMs` on the injected Clock, one pass at a time (the next is armed when
- * the previous one settles); a failing pass goes to onError and the loop goes on.
- */
-export abstract class TickLoop implements BackgroundLoop {
-  private timer: Timer | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = true;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly tickMs: number,
-  ) {}
-
-  /** One pass; returns how many items it handled. */
-  tick(): Promise<number> {
-    return this.pass();
-  }
-
-  protected abstract pass(): Promise<number>;
-
-  start(onError: (e: unknown) => void): void {
-    this.stopped = false;
-    const arm = () => {
-      this.timer = this.clock.setTimer(this.tickMs, () => {
-        this.running = this.tick().then(
-          () => undefined,
-          (e) => onError(e),
-        ).finally(() => {
-          if (!this.stopped) arm();
-        });
-      });
-    };
-    arm();
-  }
-
-  /** Resolves when no pass is in flight. */
-  idle(): Promise<void> {
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.timer?.cancel();
-    await this.running;
-  }
 }
 
 /** Keeps the literal key so ServerApi and the services map are typed from the registry. */

@@ -1,6 +1,10 @@
-// Owns the one list of product domains. The daemon (Exec routes, ServerApi) and the server (services, routes, schema) mount them from here.
+// Owns the one list of product domains and the views the composition roots hand the lower layers (catalog, Exec
+// handlers, server schema, ServerApi). Adding a domain is its folder plus one line in DOMAINS (see module.ts).
+import { DefaultDescriptorCatalog } from '../catalog/catalog.js';
+import type { DescriptorCatalog, InventoryRow } from '../catalog/types.js';
+import { ServerClient, type ServerClientOptions } from '../server-client/client.js';
+import { assembleSchema, type Schema } from '../server/store/migrations.js';
 import type { BoundAction } from '../wire/exec/action.js';
-import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
 import type { AnyDomain, DomainModule } from './module.js';
 import { agentDomain } from './agent/index.js';
 import { approvalDomain } from './approval/index.js';
@@ -44,13 +48,19 @@ type ApiOf<D> = D extends DomainModule<string, infer A, unknown> ? A : never;
 type SvcOf<D> = D extends DomainModule<string, unknown, infer S> ? S : never;
 
 /** The API as seen by one member (agent or Human owner), grouped by domain: `api.tasks.create(…)`. */
-export type ServerApi = { readonly [D in Domain as D['key']]: ApiOf<D> };
+type RegisteredApi = { readonly [D in Domain as D['key']]: ApiOf<D> };
 /** The server's domain services over one store view, keyed like ServerApi. */
 export type DomainServices = { readonly [D in Domain as D['key']]: SvcOf<D> };
 
-/** Every built-in Exec descriptor, in help order. */
-export function builtinDescriptors(): readonly ActionDescriptor[] {
-  return DOMAINS.flatMap((d: AnyDomain) => d.descriptors ?? []);
+// The seam server-client declares empty is filled in here, from the list above (the lower layer never imports a domain).
+declare module '../server-client/api.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface ServerApi extends RegisteredApi {}
+}
+
+/** The built-in descriptor catalog (help, schemas, validation, prompt summary) of the registered domains. */
+export function builtinCatalog(): DescriptorCatalog {
+  return DefaultDescriptorCatalog(DOMAINS);
 }
 
 /** The per-domain inventory rows, assembled; src/catalog/action-inventory.json must equal this (catalog test). */
@@ -63,24 +73,10 @@ export function builtinActions(): BoundAction[] {
   return DOMAINS.flatMap((d: AnyDomain) => (d.actions ?? []).map((a) => ({ ...a, apiKey: d.key, ...(d.local ? { local: true } : {}) })));
 }
 
-/** How a receipt selector's resource is read back: that domain's action (`get`, or one with a fixed `operation`). */
-export interface ReadBack {
-  readonly domain: string;
-  readonly action: string;
-  readonly operation?: string;
-}
+/** The server schema (machinery + every domain's steps) in both engines. */
+export const SCHEMA: Schema = assembleSchema(DOMAINS);
 
-/** Receipt selector → the Exec action that reads that resource back, from each domain's `selector` and `readBack`. */
-export function receiptSelectors(): Readonly<Record<string, ReadBack>> {
-  return Object.fromEntries(
-    DOMAINS.flatMap((d: AnyDomain) => [
-      ...(d.selector ? [[d.selector, { domain: d.name, action: 'get' }] as const] : []),
-      ...Object.entries(d.readBack ?? {}).map(([k, v]) => [k, { domain: d.name, ...v }] as const),
-    ]),
-  );
-}
-
-/** One-line summaries for `agentteam exec --help`. */
-export function domainSummaries(): Readonly<Record<string, string>> {
-  return Object.fromEntries(DOMAINS.flatMap((d: AnyDomain) => (d.summary ? [[d.name, d.summary]] : [])));
+/** A ServerClient whose `as()` mounts the registered domains' calls. */
+export function serverClient(opts: Omit<ServerClientOptions, 'domains'>): ServerClient {
+  return new ServerClient({ ...opts, domains: DOMAINS });
 }

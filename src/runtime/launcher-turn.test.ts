@@ -11,6 +11,7 @@ import { makeStore } from '../authz/testkit.js';
 import type { AgentProfile } from '../daemon/profiles.js';
 import { SessionMetadata, type CurrentTurn } from '../sessions/metadata.js';
 import { RuntimeLauncher } from './launcher.js';
+import { builtinCatalog } from '../domains/registry.js';
 
 class RecordingMetadata extends SessionMetadata {
   events: string[] = [];
@@ -41,7 +42,7 @@ function launcher() {
     daemonUrl: () => 'http://127.0.0.1:9',
     binDir: join(kit.home, 'bin'),
     runtimesDir,
-    catalog: () => buildRuntimeCatalog(),
+    catalog: () => buildRuntimeCatalog(builtinCatalog()),
     log: pino({ level: 'silent' }),
     metadata,
     home,

@@ -3,9 +3,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestServer, type TestServer } from '../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../domains/test-server.js';
 import { LISTENER_DEFAULTS } from '../wire/http/listener.js';
 import { IDLE_SOCKET_MS, ServerCallError, ServerClient } from './client.js';
+import { serverClient } from '../domains/registry.js';
 
 let t: TestServer;
 before(async () => {
@@ -35,7 +36,7 @@ const SECRET = 'ats_' + 'S'.repeat(43);
 test('a closed port is upstream_unavailable of kind network, without the credential in the message', async () => {
   const { url, server } = await upstream(() => undefined);
   await new Promise((r) => server.close(r));
-  const c = new ServerClient({ baseUrl: url });
+  const c = serverClient({ baseUrl: url });
   const e = await caught(c.as(SECRET).members.me());
   assert.equal(e.code, 'upstream_unavailable');
   assert.equal(e.kind, 'network');
@@ -54,7 +55,7 @@ test('a 5xx is upstream_unavailable of kind server; a non-JSON answer too', asyn
       res.end('<html>proxy page</html>');
     }
   });
-  const c = new ServerClient({ baseUrl: url });
+  const c = serverClient({ baseUrl: url });
   const e = await caught(c.as(SECRET).members.me());
   assert.equal(e.code, 'upstream_unavailable');
   assert.equal(e.kind, 'server');
@@ -68,11 +69,11 @@ test('a 5xx is upstream_unavailable of kind server; a non-JSON answer too', asyn
 
 test('a server that never answers times out with kind timeout; an abort signal cancels at once', async () => {
   const { url, server } = await upstream(() => undefined);
-  const c = new ServerClient({ baseUrl: url, timeoutMs: 100 });
+  const c = serverClient({ baseUrl: url, timeoutMs: 100 });
   const e = await caught(c.info());
   assert.equal(e.kind, 'timeout');
   assert.equal(e.code, 'upstream_unavailable');
-  const slow = new ServerClient({ baseUrl: url, timeoutMs: 60_000 });
+  const slow = serverClient({ baseUrl: url, timeoutMs: 60_000 });
   const ac = new AbortController();
   const p = slow.as(SECRET).tasks.list({}, { signal: ac.signal });
   setImmediate(() => ac.abort());
@@ -135,7 +136,7 @@ test('a reused keep-alive socket reset before any answer is retried once for GET
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: true, data: { serverId: 'srv_x', workspaceId: null, version: 'v' } }));
   });
-  const c = new ServerClient({ baseUrl: url });
+  const c = serverClient({ baseUrl: url });
   await c.info();
   assert.equal((await c.info()).serverId, 'srv_x');
   assert.equal(served, 2, 'the GET was retried on a fresh connection');
@@ -168,7 +169,7 @@ test('a loopback-bound server refuses a non-loopback Host before auth', async ()
 
 test('an idle kept-alive socket is closed by the client before the server would close it', async () => {
   // A call sent just as the server (keep-alive 5 s) closed its idle socket failed with ECONNRESET; an unkeyed POST is not retried.
-  const c = new ServerClient({ baseUrl: t.server.url });
+  const c = serverClient({ baseUrl: t.server.url });
   await c.info();
   const agent = (c as unknown as { targets: Array<{ agent: import('node:http').Agent }> }).targets[0]!.agent;
   const free = Object.values(agent.freeSockets).flat();

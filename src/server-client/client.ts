@@ -6,15 +6,14 @@ import { parseServerUrl } from './server-url.js';
 import { certificateFailure, tlsNameOptions } from './tls.js';
 import { AppError, isErrorCode, type ErrorCode } from '../shared/errors.js';
 import { SELECTOR_PATTERN, SELECTOR_RE } from '../shared/ids.js';
-import { DOMAINS } from '../domains/registry.js';
-import type { AnyDomain } from '../domains/module.js';
-import type { BootstrapResult, Joined } from '../domains/member/contract.js';
-import type { ServerApi, ServerErrorKind, ServerInfo } from './api.js';
+import type { AnswerOf, ClientDomain, ServerApi, ServerErrorKind, ServerInfo } from './api.js';
 import type { Call as DomainCall, CallOptions, Send, Streams } from './send.js';
 import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 
 export interface ServerClientOptions {
   baseUrl: string;
+  /** The domains whose calls `as()` mounts (the composition root's registry list). */
+  domains: readonly ClientDomain[];
   /** Further server processes of the same server, tried in turn when one is unreachable (reads and keyed writes). */
   fallbackUrls?: readonly string[];
   /** Extra PEM CA certificates trusted for https:// (a private CA or a self-signed server certificate). */
@@ -75,9 +74,11 @@ export class ServerClient {
   private readonly timeoutMs: number;
   private readonly clock: Clock;
   private readonly ca: string | Buffer | undefined;
+  private readonly domains: readonly ClientDomain[];
 
   constructor(opts: ServerClientOptions) {
     this.ca = opts.ca;
+    this.domains = opts.domains;
     const urls = [opts.baseUrl, ...(opts.fallbackUrls ?? [])].map(parseServerUrl);
     const plain = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS });
     const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
@@ -100,12 +101,12 @@ export class ServerClient {
     return this.call({ method: 'GET', path: '/v1/server', opts: o });
   }
 
-  bootstrap(adminToken: string, input: { ownerName?: string } = {}, o?: CallOptions): Promise<BootstrapResult> {
+  bootstrap(adminToken: string, input: { ownerName?: string } = {}, o?: CallOptions): Promise<AnswerOf<'bootstrap'>> {
     return this.call({ method: 'POST', path: '/v1/admin/bootstrap', credential: adminToken, body: input, opts: o });
   }
 
   /** Redeems a one-time invite code: a new Human member with its own credential (returned once). */
-  join(code: string, o?: CallOptions): Promise<Joined> {
+  join(code: string, o?: CallOptions): Promise<AnswerOf<'join'>> {
     return this.call({ method: 'POST', path: '/v1/join', body: { code }, opts: o });
   }
 
@@ -120,7 +121,7 @@ export class ServerClient {
       download: (path, consume, o) => streamDownload(t, credential, root + path, consume, o),
     };
     const send = Object.assign(<T>(c: DomainCall) => this.call<T>({ ...c, credential }), { streams }) as Send;
-    return Object.freeze(Object.fromEntries(DOMAINS.map((d: AnyDomain) => [d.key, asyncOnly(d.client(send) as Record<string, unknown>)]))) as unknown as ServerApi;
+    return Object.freeze(Object.fromEntries(this.domains.map((d) => [d.key, asyncOnly(d.client(send) as Record<string, unknown>)]))) as unknown as ServerApi;
   }
 
   close(): void {

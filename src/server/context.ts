@@ -1,14 +1,15 @@
 // Owns what every domain's server service shares: its injected dependencies, the calling member (Actor), and DTO time formatting.
 import { ID_RE } from '../shared/ids.js';
 import type { IdCounters } from './id-counters.js';
-import type { MemberKind } from '../domains/member/contract.js';
+/** Who a member is: a person or an agent. */
+export type MemberKind = 'human' | 'agent';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { checkText } from '../shared/bounds.js';
 import type { CursorCodec } from './pagination.js';
 import type { Store } from './store/types.js';
 import type { WorkspaceMeta } from './workspace.js';
-import type { FeedSignal } from '../domains/turn/signal.js';
+import type { FeedSignal } from './feed-signal.js';
 
 export interface DomainDeps {
   store: Store;

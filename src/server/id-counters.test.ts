@@ -6,7 +6,8 @@ import { NUMBERED_ID_RE, numberedId } from '../shared/ids.js';
 import { idCounters } from './id-counters.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
-import { startTestServer, type TestServer } from './test-helpers.js';
+import { startTestServer, type TestServer } from '../domains/test-server.js';
+import { SCHEMA } from '../domains/registry.js';
 
 let ts: TestServer;
 let store: Store;
@@ -14,7 +15,7 @@ let store: Store;
 const frozen = Date.UTC(2026, 11, 1);
 before(async () => {
   ts = await startTestServer({ clock: { now: () => frozen, setTimer: systemClock.setTimer } });
-  store = await openStore(ts.db);
+  store = await openStore(ts.db, { schema: SCHEMA });
 });
 after(async () => {
   await store.close();

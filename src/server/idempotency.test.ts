@@ -9,13 +9,14 @@ import { AppError } from '../shared/errors.js';
 import { idempotencyKeyFrom, IdempotencyReceipts, openReceipt, PENDING_STALE_MS, RECEIPT_TTL_MS, receiptKey, requestHash, sealReceipt, type ClaimOwners } from './idempotency.js';
 import type { Store } from './store/types.js';
 import { openStore } from './store/open.js';
-import { freshTestDb } from './test-helpers.js';
+import { freshTestDb } from '../domains/test-server.js';
+import { SCHEMA } from '../domains/registry.js';
 
 async function withReceipts(fn: (r: IdempotencyReceipts, clock: FakeClock, store: Store) => Promise<void>, owners?: ClaimOwners): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-idem-'));
   const clock = new FakeClock();
   const fresh = await freshTestDb(dir); // SQLite, or PostgreSQL under AGENTTEAM_TEST_DB
-  const store = await openStore(fresh.db, { clock });
+  const store = await openStore(fresh.db, { schema: SCHEMA, clock });
   await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m1', 'M', 'agent', 'member', ?, 0)", [Buffer.from([1])]);
   await store.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('m2', 'N', 'agent', 'member', ?, 0)", [Buffer.from([2])]);
   try {

@@ -9,8 +9,9 @@ import Database from 'better-sqlite3';
 import { ServerClient } from '../server-client/client.js';
 import { AppError } from '../shared/errors.js';
 import { defaultWorkerUrl, startServerInWorker } from './in-worker.js';
-import { SQLITE_MIGRATIONS } from './store/migrations.js';
-import { TEST_ADMIN_TOKEN } from './test-helpers.js';
+import {  } from './store/migrations.js';
+import { TEST_ADMIN_TOKEN } from '../domains/test-server.js';
+import { SCHEMA, serverClient } from '../domains/registry.js';
 
 function tempHome() {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-worker-'));
@@ -27,7 +28,7 @@ const refused = (url: string) =>
 
 test('the worker entry is found beside the bundle, or beside this file from source', () => {
   assert.equal(defaultWorkerUrl('file:///opt/agentteam/dist/cli.mjs').href, 'file:///opt/agentteam/dist/server-worker.mjs');
-  assert.equal(defaultWorkerUrl('file:///w/src/server/in-worker.ts').href, 'file:///w/src/server/worker.ts');
+  assert.equal(defaultWorkerUrl('file:///w/src/server/in-worker.ts').href, 'file:///w/src/cli/server-worker.ts');
 });
 
 test('a server in a worker serves, keeps its data across restarts, logs to server.log without secrets, and closes', async () => {
@@ -35,7 +36,7 @@ test('a server in a worker serves, keeps its data across restarts, logs to serve
   try {
     const first = await startServerInWorker({ dbPath: h.db, adminToken: TEST_ADMIN_TOKEN, logDir: h.logs });
     assert.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const client = new ServerClient({ baseUrl: first.url });
+    const client = serverClient({ baseUrl: first.url });
     const info = await client.info();
     assert.equal(info.serverId, first.serverId);
     const boot = await client.bootstrap(TEST_ADMIN_TOKEN);
@@ -46,7 +47,7 @@ test('a server in a worker serves, keeps its data across restarts, logs to serve
     assert.ok(await refused(first.url), 'the port is closed');
 
     const second = await startServerInWorker({ dbPath: h.db, adminToken: TEST_ADMIN_TOKEN, logDir: h.logs });
-    const c2 = new ServerClient({ baseUrl: second.url });
+    const c2 = serverClient({ baseUrl: second.url });
     try {
       assert.equal(second.serverId, first.serverId);
       assert.equal((await c2.as(boot.ownerCredential!).tasks.get(task.id)).title, 'made in a worker');
@@ -72,7 +73,7 @@ test('a server that cannot start rejects with its own error, and leaves no threa
   try {
     const raw = new Database(h.db);
     raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    raw.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 0)").run(SQLITE_MIGRATIONS.at(-1)!.version + 1);
+    raw.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 0)").run(SCHEMA.sqlite.at(-1)!.version + 1);
     raw.close();
     await assert.rejects(startServerInWorker({ dbPath: h.db, adminToken: TEST_ADMIN_TOKEN }), (e: unknown) => e instanceof AppError && /newer than this server supports/.test(e.message));
     await assert.rejects(startServerInWorker({ dbPath: h.db, adminToken: 'short' }), /adminToken must be at least 16 characters/);

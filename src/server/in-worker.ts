@@ -22,7 +22,7 @@ export type FromWorker =
   | { type: 'closed' };
 
 export interface StartServerInWorkerOptions extends WorkerServerData {
-  /** The worker entry; default: server-worker.mjs beside the bundle, or worker.ts beside this file when run from source. */
+  /** The worker entry; default: server-worker.mjs beside the bundle, or src/cli/server-worker.ts when run from source. */
   workerUrl?: URL;
   /** The parent's logger, told when the worker fails or exits on its own. */
   logger?: Logger;
@@ -38,7 +38,7 @@ function tsxBootstrap(entry: URL): string {
 }
 
 export function defaultWorkerUrl(base: string = import.meta.url): URL {
-  return base.endsWith('.ts') ? new URL('./worker.ts', base) : new URL('./server-worker.mjs', base);
+  return base.endsWith('.ts') ? new URL('../cli/server-worker.ts', base) : new URL('./server-worker.mjs', base);
 }
 
 /**

@@ -10,7 +10,8 @@ import { AppError } from '../shared/errors.js';
 import { CursorCodec, keysetPage, nextMoved, type OrderKey, type Ordering } from './pagination.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
-import { freshTestDb } from './test-helpers.js';
+import { freshTestDb } from '../domains/test-server.js';
+import { SCHEMA } from '../domains/registry.js';
 
 interface Row {
   id: string;
@@ -28,7 +29,7 @@ const codec = new CursorCodec(Buffer.alloc(32, 3));
 before(async () => {
   const dir = mkdtempSync(`${tmpdir()}/agentteam-keyset-`);
   const db = await freshTestDb(dir);
-  store = await openStore(db.db);
+  store = await openStore(db.db, { schema: SCHEMA });
   const text = store.dialect === 'postgres' ? 'TEXT COLLATE "C"' : 'TEXT';
   const int = store.dialect === 'postgres' ? 'BIGINT' : 'INTEGER';
   await store.run(`CREATE TABLE kx (id ${text} PRIMARY KEY, txt ${text} NOT NULL, num ${int} NOT NULL, ts ${int} NOT NULL, grp ${text} NOT NULL, moved_seq ${int} NOT NULL)`);

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { COMPACT_ID_RE, LEGACY_SORTABLE_ID_RE, NUMBERED_ID_RE } from '../shared/ids.js';
-import { startTestServer, type TestServer } from './test-helpers.js';
+import { startTestServer, type TestServer } from '../domains/test-server.js';
 
 let ts: TestServer;
 const earlier = Date.now() - 60_000;

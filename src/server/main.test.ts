@@ -8,16 +8,17 @@ import { join } from 'node:path';
 import { ServerClient } from '../server-client/client.js';
 import { FakeClock } from '../shared/clock.js';
 import { CLOSE_GRACE_MS, startServer } from './main.js';
-import { freshTestDb, TEST_ADMIN_TOKEN } from './test-helpers.js';
+import { freshTestDb, TEST_ADMIN_TOKEN } from '../domains/test-server.js';
+import { DOMAINS, serverClient } from '../domains/registry.js';
 
 test('the serverId, workspace and member credentials survive a restart on the same database file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
   const fresh = await freshTestDb(dir); // SQLite, or PostgreSQL under AGENTTEAM_TEST_DB
   const db = fresh.db;
   try {
-    const s1 = await startServer({ db, adminToken: TEST_ADMIN_TOKEN });
+    const s1 = await startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN });
     assert.match(s1.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const c1 = new ServerClient({ baseUrl: s1.url });
+    const c1 = serverClient({ baseUrl: s1.url });
     const before = await c1.info();
     assert.equal(before.serverId, s1.serverId);
     assert.equal(before.workspaceId, null);
@@ -28,8 +29,8 @@ test('the serverId, workspace and member credentials survive a restart on the sa
     await s1.close();
     await s1.close(); // idempotent
 
-    const s2 = await startServer({ db, adminToken: 'a-different-admin-token-xyz' });
-    const c2 = new ServerClient({ baseUrl: s2.url });
+    const s2 = await startServer({ domains: DOMAINS,  db, adminToken: 'a-different-admin-token-xyz' });
+    const c2 = serverClient({ baseUrl: s2.url });
     try {
       assert.equal(s2.serverId, s1.serverId);
       const info = await c2.info();
@@ -52,10 +53,10 @@ test('the serverId, workspace and member credentials survive a restart on the sa
 test('a short admin token and an occupied port are refused at start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
   try {
-    await assert.rejects(startServer({ dbPath: join(dir, 'a.db'), adminToken: 'short' }), /adminToken/);
-    const s = await startServer({ dbPath: join(dir, 'b.db'), adminToken: TEST_ADMIN_TOKEN });
+    await assert.rejects(startServer({ domains: DOMAINS,  dbPath: join(dir, 'a.db'), adminToken: 'short' }), /adminToken/);
+    const s = await startServer({ domains: DOMAINS,  dbPath: join(dir, 'b.db'), adminToken: TEST_ADMIN_TOKEN });
     const port = Number(new URL(s.url).port);
-    await assert.rejects(startServer({ dbPath: join(dir, 'c.db'), adminToken: TEST_ADMIN_TOKEN, port }), /EADDRINUSE/);
+    await assert.rejects(startServer({ domains: DOMAINS,  dbPath: join(dir, 'c.db'), adminToken: TEST_ADMIN_TOKEN, port }), /EADDRINUSE/);
     await s.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -66,7 +67,7 @@ test('close is bounded: a connection stuck mid-request is cut after the grace pe
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-main-'));
   const clock = new FakeClock();
   // requestTimeoutMs 0: the listener itself would never time the stuck request out.
-  const s = await startServer({ dbPath: join(dir, 'server.db'), adminToken: TEST_ADMIN_TOKEN, clock, limits: { requestTimeoutMs: 0 } });
+  const s = await startServer({ domains: DOMAINS,  dbPath: join(dir, 'server.db'), adminToken: TEST_ADMIN_TOKEN, clock, limits: { requestTimeoutMs: 0 } });
   const sock = connect(Number(new URL(s.url).port), '127.0.0.1');
   try {
     await new Promise<void>((r) => sock.once('connect', () => r()));

@@ -5,12 +5,16 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createHardenedServer, type ListenerLimits } from '../wire/http/listener.js';
 import { createDomains } from './app.js';
+import type { ServerDomain } from './domain.js';
+import { assembleSchema } from './store/migrations.js';
 import { createRequestHandler } from './http/handler.js';
 import { LOOPBACK_BIND, parseAllowedHosts } from './http/host-allow.js';
 import { ServerProcess } from './processes.js';
 import { openStore } from './store/open.js';
 
 export interface StartServerOptions {
+  /** The product domains to mount (the composition root's registry): their routes, services, schema and loops. */
+  domains: readonly ServerDomain[];
   /** `sqlite:PATH` or `postgres://USER@HOST:PORT/DB`; wins over dbPath. */
   db?: string;
   /** A SQLite file path (the embedded default); same as db `sqlite:PATH`. */
@@ -61,6 +65,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   if (!loopbackOnly && !opts.tls && !opts.tlsProxy) throw new Error('a non-loopback --host needs TLS: --tls-cert/--tls-key, or --tls-proxy when a load balancer in front terminates TLS');
   if (opts.tls && opts.tlsProxy) throw new Error('--tls-proxy is for plain http behind a TLS proxy; it does not go with --tls-cert');
   const store = await openStore(opts.db ?? { kind: 'sqlite', path: opts.dbPath! }, {
+    schema: assembleSchema(opts.domains),
     clock,
     onPoolError: (e) => logger.warn({ code: (e as { code?: string }).code }, 'database connection lost'),
     onReconnect: (s) =>
@@ -70,8 +75,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   try {
     const proc = new ServerProcess(store, clock, logger);
     await proc.register();
-    const domains = await createDomains(store, clock, proc);
-    const handler = createRequestHandler({ domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), requireForwardedHttps: !loopbackOnly && !opts.tls, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
+    const domains = await createDomains(opts.domains, store, clock, proc);
+    const handler = createRequestHandler({ domains, mounted: opts.domains, adminToken: opts.adminToken, logger, loopbackOnly, allowedHosts, checkDatabase: async () => void (await store.get('SELECT 1 AS ok')), requireForwardedHttps: !loopbackOnly && !opts.tls, ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
     let draining = false;
     server = createHardenedServer(
       (req, res) => {

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../server-client/api.js';
-import { startTestServer, tickingClock, type TestServer, uploadBytes } from './test-helpers.js';
+import { startTestServer, tickingClock, type TestServer, uploadBytes } from '../domains/test-server.js';
 
 let t: TestServer;
 let agent: ServerApi;

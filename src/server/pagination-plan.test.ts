@@ -10,6 +10,7 @@ import { reviewPageQuery } from '../domains/review/service.js';
 import { taskPageQuery } from '../domains/task/service.js';
 import { after, pageStatement, type Ordering } from './pagination.js';
 import { openSqliteStore } from './store/sqlite.js';
+import { SCHEMA } from '../domains/registry.js';
 
 const b = [1_700_000_000_000, 'x_boundary'];
 
@@ -17,7 +18,7 @@ async function plans(queries: { sql: string; params: unknown[] }[]): Promise<str
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-plan-'));
   try {
     const path = join(dir, 'server.db');
-    await openSqliteStore(path).close();
+    await openSqliteStore(path, { migrations: SCHEMA.sqlite }).close();
     const db = new Database(path, { readonly: true });
     try {
       return queries.map((q) => (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail).join(' | '));

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, ServerApi } from '../server-client/api.js';
 import { ServerCallError } from '../server-client/client.js';
-import { startTestServer, tickingClock, type TestServer } from './test-helpers.js';
+import { startTestServer, tickingClock, type TestServer } from '../domains/test-server.js';
 
 let t: TestServer;
 let api: ServerApi;

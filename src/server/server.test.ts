@@ -1,9 +1,10 @@
 // Tests the AgentTeam Server end to end through ServerClient: bootstrap, membership authorization, messages, threads, DMs, tasks, reviews.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServerApi, TaskTransition } from '../server-client/api.js';
+import type { ServerApi } from '../server-client/api.js';
+import type { TaskTransition } from '../domains/task/contract.js';
 import { ServerCallError } from '../server-client/client.js';
-import { startTestServer, TEST_ADMIN_TOKEN, type TestServer, readBytes, uploadBytes } from './test-helpers.js';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer, readBytes, uploadBytes } from '../domains/test-server.js';
 
 let t: TestServer;
 let agent: ServerApi;

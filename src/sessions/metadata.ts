@@ -1,15 +1,8 @@
 // Owns session metadata: the current turn of each live runtime authorization, read by the MCP handler (knowledge tools bind to it).
 import type { TokenInfo } from '../authz/types.js';
-import type { TurnTargetType } from '../runtime/drivers/types.js';
+import type { CurrentTurn } from '../wire/mcp/handler.js';
 
-/** What a tool may know about the turn its runtime is answering. Never stored in the Exec authorization (spec: no launch target). */
-export interface CurrentTurn {
-  readonly turnId: string;
-  readonly target: string;
-  readonly targetType: TurnTargetType;
-  readonly messageId: string;
-  readonly authorKind: 'human' | 'agent';
-}
+export type { CurrentTurn };
 
 /** Keyed by runtime authorization id; an entry lives exactly as long as the turn's runtime process. */
 export class SessionMetadata {

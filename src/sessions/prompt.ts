@@ -4,6 +4,7 @@ import type { McpHandler } from '../wire/mcp/handler.js';
 import { createToolNamer, type RuntimeKind } from '../wire/mcp/naming.js';
 import { escapeMatches } from '../shared/visible.js';
 import { checkNewName } from '../domains/member/name-rule.js';
+import { builtinCatalog } from '../domains/registry.js';
 
 /** What the turn part says: who wrote what, where. */
 export interface PromptTurn {
@@ -25,7 +26,7 @@ export interface CompiledPrompt {
 /** Compiles prompts for one handler; the stable part per runtime kind is rendered once. */
 export class PromptCompiler {
   private readonly stableByKind = new Map<RuntimeKind, { stable: string; route: string; send: string }>();
-  private readonly summary = dispatcherPromptSummary(DefaultDescriptorCatalog());
+  private readonly summary = dispatcherPromptSummary(builtinCatalog());
 
   constructor(private readonly handler: McpHandler) {}
 

@@ -9,6 +9,7 @@ import type { ServerApi } from '../../src/server-client/api.js';
 import { ServerCallError, ServerClient } from '../../src/server-client/client.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { startServerProc, type ServerProc } from './server-proc.js';
+import { serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let db: string;
@@ -22,7 +23,7 @@ before(async () => {
   db = await cluster.createDatabase();
   const token = join(dir, 'admin.token');
   for (const name of ['a', 'b']) procs.push(await startServerProc(['--db', db, '--admin-token-file', token, '--log-file', join(dir, `${name}.log`)], join(dir, name)));
-  client = new ServerClient({ baseUrl: procs[0]!.url, fallbackUrls: [procs[1]!.url], timeoutMs: 20_000 });
+  client = serverClient({ baseUrl: procs[0]!.url, fallbackUrls: [procs[1]!.url], timeoutMs: 20_000 });
   const boot = await client.bootstrap(readFileSync(token, 'utf8').trim(), { ownerName: 'Owner' });
   owner = client.as(boot.ownerCredential!);
 });
@@ -101,14 +102,14 @@ test('pg_terminate_backend and a PostgreSQL restart under write load: both serve
   }
   for (const [key] of acked) assert.equal(titles.get(`load ${key}`), 1, `acknowledged ${key} is stored exactly once`);
   // Both processes answer health with the database again, and logged the outage as structured JSON.
-  for (const p of procs) assert.equal((await new ServerClient({ baseUrl: p.url }).health()).database, 'ok');
+  for (const p of procs) assert.equal((await serverClient({ baseUrl: p.url }).health()).database, 'ok');
   const lines = readFileSync(join(dir, 'a.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
   assert.ok(lines.some((l) => l.msg === 'server listening'));
   assert.ok(lines.some((l) => /database (connection lost|unreachable)/.test(l.msg)), 'the outage is in the log');
 });
 
 test('/v1/health reports the database down while PostgreSQL is stopped, and ok again after', async () => {
-  const a = new ServerClient({ baseUrl: procs[0]!.url });
+  const a = serverClient({ baseUrl: procs[0]!.url });
   try {
     assert.equal((await a.health()).database, 'ok');
     await terminateBackends();

@@ -6,8 +6,9 @@ import type { ServerApi } from '../../src/server-client/api.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
 import { PgListener } from '../../src/server/store/pg-listen.js';
-import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { DOMAINS, serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let db: string;
@@ -33,8 +34,8 @@ function nextWake(ms = 15_000): Promise<void> {
 before(async () => {
   cluster = await startCluster();
   db = await cluster.createDatabase();
-  b = await startServer({ db, adminToken: TEST_ADMIN_TOKEN });
-  cb = new ServerClient({ baseUrl: b.url });
+  b = await startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN });
+  cb = serverClient({ baseUrl: b.url });
   ownerB = cb.as((await cb.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' })).ownerCredential!);
   // Stands for another server process's store: its own LISTEN connection on the same database.
   listener = new PgListener(db);

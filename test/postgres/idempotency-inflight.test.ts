@@ -5,8 +5,9 @@ import { connect, type Socket } from 'node:net';
 import type { ServerApi } from '../../src/server-client/api.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
-import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { DOMAINS, serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let server: RunningServer;
@@ -15,8 +16,8 @@ let owner: ServerApi;
 let cred = '';
 before(async () => {
   cluster = await startCluster();
-  server = await startServer({ db: await cluster.createDatabase(), adminToken: TEST_ADMIN_TOKEN });
-  client = new ServerClient({ baseUrl: server.url });
+  server = await startServer({ domains: DOMAINS,  db: await cluster.createDatabase(), adminToken: TEST_ADMIN_TOKEN });
+  client = serverClient({ baseUrl: server.url });
   cred = (await client.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' })).ownerCredential!;
   owner = client.as(cred);
 });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import fc from 'fast-check';
 import type { ServerApi } from '../../src/server-client/api.js';
-import { startTestServer, type TestServer } from '../../src/server/test-helpers.js';
+import { startTestServer, type TestServer } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
 
 interface Engine {

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import type { ServerApi } from '../../src/server-client/api.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
-import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { systemClock, type Clock } from '../../src/shared/clock.js';
 import { NUMBERED_ID_RE } from '../../src/shared/ids.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { startServerProc, type ServerProc } from './server-proc.js';
+import { DOMAINS, serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 const dir = mkdtempSync(join(tmpdir(), 'agentteam-ids-'));
@@ -45,7 +46,7 @@ test('two real server processes on one database create hundreds of ids concurren
   const db = await cluster.createDatabase();
   const token = join(dir, 'admin.token');
   const procs: ServerProc[] = await Promise.all(['a', 'b'].map((n) => startServerProc(['--db', db, '--admin-token-file', token, '--log-file', join(dir, `${n}.log`)], join(dir, n))));
-  const clients = procs.map((p) => new ServerClient({ baseUrl: p.url, timeoutMs: 30_000 }));
+  const clients = procs.map((p) => serverClient({ baseUrl: p.url, timeoutMs: 30_000 }));
   try {
     const boot = await clients[0]!.bootstrap(readFileSync(token, 'utf8').trim(), { ownerName: 'Owner' });
     const [a, b] = clients.map((c) => c.as(boot.ownerCredential!));
@@ -71,8 +72,8 @@ test('two servers on one database and one frozen clock: tasks made through eithe
   // Time stands still: every task gets one created_at, so only the id orders them; timers (heartbeats) still run.
   const frozen = Date.UTC(2026, 11, 1);
   const clock: Clock = { now: () => frozen, setTimer: (ms, fn) => systemClock.setTimer(ms, fn) };
-  const servers: RunningServer[] = await Promise.all([startServer({ db, adminToken: TEST_ADMIN_TOKEN, clock }), startServer({ db, adminToken: TEST_ADMIN_TOKEN, clock })]);
-  const clients = servers.map((s) => new ServerClient({ baseUrl: s.url, timeoutMs: 30_000 }));
+  const servers: RunningServer[] = await Promise.all([startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN, clock }), startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN, clock })]);
+  const clients = servers.map((s) => serverClient({ baseUrl: s.url, timeoutMs: 30_000 }));
   try {
     const boot = await clients[0]!.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' });
     const [a, b] = clients.map((c) => c.as(boot.ownerCredential!));

@@ -6,12 +6,13 @@ import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { StatementCache } from '../../src/server/store/pg-statements.js';
 import type { Sql, Store } from '../../src/server/store/types.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { SCHEMA } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let store: Store;
 before(async () => {
   cluster = await startCluster();
-  store = await openPostgresStore(await cluster.createDatabase());
+  store = await openPostgresStore(await cluster.createDatabase(), { migrations: SCHEMA.postgres });
   await store.run('CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
 });
 after(async () => {

@@ -4,16 +4,17 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { AppError } from '../../src/shared/errors.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
-import { POSTGRES_MIGRATIONS } from '../../src/server/store/pg-migrations.js';
-import { SQLITE_MIGRATIONS } from '../../src/server/store/migrations.js';
+import { } from '../../src/server/store/pg-migrations.js';
+import {  } from '../../src/server/store/migrations.js';
 import { openPostgresStore, toPgPlaceholders } from '../../src/server/store/postgres.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { startServer } from '../../src/server/main.js';
-import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DOMAINS, SCHEMA, serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 before(async () => {
@@ -51,14 +52,14 @@ test('placeholders become $n outside literals, quoted identifiers and comments',
 
 test('the schema mirrors SQLite: same tables, columns and indexes; BIGINT reads back as numbers; BYTEA round-trips', async () => {
   const url = await cluster.createDatabase();
-  const store = await openPostgresStore(url);
+  const store = await openPostgresStore(url, { migrations: SCHEMA.postgres });
   try {
     assert.equal(store.dialect, 'postgres');
-    assert.equal(store.schemaVersion, POSTGRES_MIGRATIONS.at(-1)!.version);
-    assert.equal(POSTGRES_MIGRATIONS.at(-1)!.version, SQLITE_MIGRATIONS.at(-1)!.version);
-    assert.deepEqual(POSTGRES_MIGRATIONS.map((m) => [m.version, m.name]), SQLITE_MIGRATIONS.map((m) => [m.version, m.name]));
+    assert.equal(store.schemaVersion, SCHEMA.postgres.at(-1)!.version);
+    assert.equal(SCHEMA.postgres.at(-1)!.version, SCHEMA.sqlite.at(-1)!.version);
+    assert.deepEqual(SCHEMA.postgres.map((m) => [m.version, m.name]), SCHEMA.sqlite.map((m) => [m.version, m.name]));
     const dir = mkdtempSync(join(tmpdir(), 'agentteam-pgcmp-'));
-    const lite = openSqliteStore(join(dir, 'x.db'));
+    const lite = openSqliteStore(join(dir, 'x.db'), { migrations: SCHEMA.sqlite });
     try {
       const liteTables = (await lite.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).filter((t) => !SQLITE_ONLY_TABLE.test(t.name));
       assert.ok((await lite.all("SELECT name FROM sqlite_master WHERE name = 'kb_fts'")).length === 1, 'SQLite has the FTS5 table');
@@ -103,9 +104,9 @@ test('the schema mirrors SQLite: same tables, columns and indexes; BIGINT reads 
 
 test('a duplicate key is the same conflict AppError on PostgreSQL and SQLite, naming no SQL or values', async () => {
   const url = await cluster.createDatabase();
-  const store = await openPostgresStore(url);
+  const store = await openPostgresStore(url, { migrations: SCHEMA.postgres });
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-pgdup-'));
-  const lite = openSqliteStore(join(dir, 'x.db'));
+  const lite = openSqliteStore(join(dir, 'x.db'), { migrations: SCHEMA.sqlite });
   try {
     for (const s of [store, lite]) {
       await s.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
@@ -123,7 +124,7 @@ test('a duplicate key is the same conflict AppError on PostgreSQL and SQLite, na
 });
 
 test('transactions commit or roll back as a unit; nested tx is a savepoint; a handle is dead after commit', async () => {
-  const store = await openPostgresStore(await cluster.createDatabase());
+  const store = await openPostgresStore(await cluster.createDatabase(), { migrations: SCHEMA.postgres });
   try {
     let leaked: Promise<unknown> | undefined;
     await assert.rejects(
@@ -168,8 +169,8 @@ test('transactions commit or roll back as a unit; nested tx is a savepoint; a ha
 
 test('racing read-modify-write transactions serialize: each increment is applied exactly once', async () => {
   const url = await cluster.createDatabase();
-  const a = await openPostgresStore(url);
-  const b = await openPostgresStore(url);
+  const a = await openPostgresStore(url, { migrations: SCHEMA.postgres });
+  const b = await openPostgresStore(url, { migrations: SCHEMA.postgres });
   try {
     await a.run("INSERT INTO meta (key, value) VALUES ('n', '0')");
     const bump = (s: typeof a) =>
@@ -188,7 +189,7 @@ test('racing read-modify-write transactions serialize: each increment is applied
 
 test('migrations: an old database is upgraded with its data; concurrent openers apply each step once; a newer version is refused', async () => {
   const url = await cluster.createDatabase();
-  const old = await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) });
+  const old = await openPostgresStore(url, { migrations: SCHEMA.postgres.slice(0, 1) });
   assert.equal(old.schemaVersion, 1);
   await old.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES ('agt_old', 'Old agent', 'agent', 'member', ?, 1)", [Buffer.from([9])]);
   await old.run("INSERT INTO channels (id, name, created_at) VALUES ('legacy', 'Legacy', 1)");
@@ -196,12 +197,12 @@ test('migrations: an old database is upgraded with its data; concurrent openers 
   await old.close();
 
   // Several server processes start at once on the old database.
-  const servers = await Promise.all(Array.from({ length: 4 }, () => startServer({ db: url, adminToken: TEST_ADMIN_TOKEN })));
+  const servers = await Promise.all(Array.from({ length: 4 }, () => startServer({ domains: DOMAINS,  db: url, adminToken: TEST_ADMIN_TOKEN })));
   try {
     assert.equal(new Set(servers.map((s) => s.serverId)).size, 1, 'one database, one serverId');
     const versions = await raw<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(versions.map((v) => v.version), POSTGRES_MIGRATIONS.map((m) => m.version));
-    const client = new ServerClient({ baseUrl: servers[1]!.url });
+    assert.deepEqual(versions.map((v) => v.version), SCHEMA.postgres.map((m) => m.version));
+    const client = serverClient({ baseUrl: servers[1]!.url });
     try {
       const owner = client.as((await client.bootstrap(TEST_ADMIN_TOKEN)).ownerCredential!);
       const page = await owner.messages.list({ target: 'channel:legacy' });
@@ -215,21 +216,21 @@ test('migrations: an old database is upgraded with its data; concurrent openers 
     await Promise.all(servers.map((s) => s.close()));
   }
 
-  await raw(url, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from the future', 0)", [POSTGRES_MIGRATIONS.at(-1)!.version + 1]);
-  await assert.rejects(openPostgresStore(url), /newer than this server supports/);
-  await assert.rejects(startServer({ db: url, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
+  await raw(url, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from the future', 0)", [SCHEMA.postgres.at(-1)!.version + 1]);
+  await assert.rejects(openPostgresStore(url, { migrations: SCHEMA.postgres }), /newer than this server supports/);
+  await assert.rejects(startServer({ domains: DOMAINS,  db: url, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
   const after = await raw<{ v: number }>(url, 'SELECT MAX(version) AS v FROM schema_migrations');
-  assert.equal(after[0]!.v, POSTGRES_MIGRATIONS.at(-1)!.version + 1, 'left untouched');
+  assert.equal(after[0]!.v, SCHEMA.postgres.at(-1)!.version + 1, 'left untouched');
 });
 
 test('a failing migration leaves the database at its previous version', async () => {
   const url = await cluster.createDatabase();
-  await (await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) })).close();
-  const broken = [...POSTGRES_MIGRATIONS.slice(0, 2), { version: 3, name: 'broken', sql: 'CREATE TABLE oops (;' }];
+  await (await openPostgresStore(url, { migrations: SCHEMA.postgres.slice(0, 1) })).close();
+  const broken = [...SCHEMA.postgres.slice(0, 2), { version: 3, name: 'broken', sql: 'CREATE TABLE oops (;' }];
   await assert.rejects(openPostgresStore(url, { migrations: broken }));
   const tables = await raw<{ n: string }>(url, "SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_name = 'tasks'");
   assert.equal(tables[0]!.n, '0', 'version 2 was rolled back with the failing version 3');
-  const again = await openPostgresStore(url, { migrations: POSTGRES_MIGRATIONS.slice(0, 1) });
+  const again = await openPostgresStore(url, { migrations: SCHEMA.postgres.slice(0, 1) });
   assert.equal(again.schemaVersion, 1);
   await again.close();
 });
@@ -237,8 +238,8 @@ test('a failing migration leaves the database at its previous version', async ()
 test('killed connections are replaced; a database that is gone answers upstream_unavailable, never internal', async () => {
   const own = await startCluster();
   const url = await own.createDatabase();
-  const server = await startServer({ db: url, adminToken: TEST_ADMIN_TOKEN });
-  const client = new ServerClient({ baseUrl: server.url });
+  const server = await startServer({ domains: DOMAINS,  db: url, adminToken: TEST_ADMIN_TOKEN });
+  const client = serverClient({ baseUrl: server.url });
   try {
     const owner = client.as((await client.bootstrap(TEST_ADMIN_TOKEN)).ownerCredential!);
     await owner.tasks.create({ title: 'before' });

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { startTestServer } from '../../src/server/test-helpers.js';
+import { startTestServer } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { readdirSync } from 'node:fs';
 

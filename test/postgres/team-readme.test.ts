@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ServerClient } from '../../src/server-client/client.js';
-import type { MessageDto } from '../../src/server-client/api.js';
+import type { MessageDto } from '../../src/domains/message/contract.js';
 import { BIN, TestDaemon, cliJson, type RunResult } from '../harness.js';
 import { AGENT, waitFor } from '../turns-kit.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { startServerProc, type ServerProc } from './server-proc.js';
+import { serverClient } from '../../src/domains/registry.js';
 
 const asRoot = process.getuid?.() === 0;
 const USER = `ana${process.pid % 100000}`;
@@ -138,7 +139,7 @@ test("the README's team section, step by step: both people's agents answer each 
 
   // 7. Each DMs the other's agent (with their own credential), and both agents answer in #general.
   const cred = (home: string) => (JSON.parse(readFileSync(join(home, 'owner.json'), 'utf8')) as { credential: string }).credential;
-  const client = new ServerClient({ baseUrl: urls.split(',')[0]!, fallbackUrls: urls.split(',').slice(1), ca: readFileSync(ca) });
+  const client = serverClient({ baseUrl: urls.split(',')[0]!, fallbackUrls: urls.split(',').slice(1), ca: readFileSync(ca) });
   try {
     const asOlga = client.as(cred(olga.home));
     const asAna = client.as(cred(join(anaBase, 'home')));

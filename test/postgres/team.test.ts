@@ -8,6 +8,7 @@ import { ServerClient } from '../../src/server-client/client.js';
 import { TestDaemon, cliJson } from '../harness.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { startServerProc, type ServerProc } from './server-proc.js';
+import { serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let db: string;
@@ -62,7 +63,7 @@ test('invite → join: a second person is a new Human member with their own cred
   assert.match(denied.stderr, /denied/);
   assert.match((await ana.run(['agent', 'add', '--name', 'anas-bot'])).stderr, /denied/);
   const bot = await owner.addAgent('bot');
-  const api = new ServerClient({ baseUrl: procs[0]!.url, fallbackUrls: [procs[1]!.url] });
+  const api = serverClient({ baseUrl: procs[0]!.url, fallbackUrls: [procs[1]!.url] });
   try {
     await assert.rejects(api.as(me.credential).members.createAgent({ name: 'bot' }), (e: unknown) => (e as { code?: string }).code === 'conflict', 'agent names are unique per workspace');
     // Each posts as themself; both read #general.
@@ -100,8 +101,8 @@ test('invite → join: a second person is a new Human member with their own cred
 
 test('attacks: one invite raced by two people on two server processes has one winner; a removed member and their agents are refused at once everywhere', async () => {
   const inv = cliJson(await owner.run(['member', 'invite', '--name', 'Bo', '--role', 'admin', '--json']));
-  const a = new ServerClient({ baseUrl: procs[0]!.url });
-  const b = new ServerClient({ baseUrl: procs[1]!.url });
+  const a = serverClient({ baseUrl: procs[0]!.url });
+  const b = serverClient({ baseUrl: procs[1]!.url });
   try {
     // Two people redeem the same code at once, one on each server process: exactly one becomes a member.
     const raced = await Promise.allSettled([a.join(inv.code), b.join(inv.code), a.join(inv.code), b.join(inv.code)]);

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import type { ServerApi } from '../../src/server-client/api.js';
 import { ServerClient } from '../../src/server-client/client.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
-import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { DOMAINS, serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let a: RunningServer;
@@ -17,10 +18,10 @@ let cb: ServerClient;
 before(async () => {
   cluster = await startCluster();
   const db = await cluster.createDatabase();
-  a = await startServer({ db, adminToken: TEST_ADMIN_TOKEN });
-  b = await startServer({ db, adminToken: TEST_ADMIN_TOKEN });
-  ca = new ServerClient({ baseUrl: a.url });
-  cb = new ServerClient({ baseUrl: b.url });
+  a = await startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN });
+  b = await startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN });
+  ca = serverClient({ baseUrl: a.url });
+  cb = serverClient({ baseUrl: b.url });
 });
 after(async () => {
   ca?.close();

@@ -1,11 +1,13 @@
 // Tests two AgentTeam Server instances on one PostgreSQL database: one identity, racing updates (one winner), no lost writes, idempotency across servers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServerApi, TaskDto } from '../../src/server-client/api.js';
+import type { ServerApi } from '../../src/server-client/api.js';
+import type { TaskDto } from '../../src/domains/task/contract.js';
 import { ServerCallError, ServerClient } from '../../src/server-client/client.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
-import { TEST_ADMIN_TOKEN } from '../../src/server/test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { DOMAINS, serverClient } from '../../src/domains/registry.js';
 
 let cluster: Cluster;
 let a: RunningServer;
@@ -19,9 +21,9 @@ before(async () => {
   cluster = await startCluster();
   const db = await cluster.createDatabase();
   // Both start at once on an empty database: migrations and the workspace identity must not race.
-  [a, b] = await Promise.all([startServer({ db, adminToken: TEST_ADMIN_TOKEN }), startServer({ db, adminToken: 'second-admin-token-abcdefgh' })]);
-  ca = new ServerClient({ baseUrl: a.url });
-  cb = new ServerClient({ baseUrl: b.url });
+  [a, b] = await Promise.all([startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN }), startServer({ domains: DOMAINS,  db, adminToken: 'second-admin-token-abcdefgh' })]);
+  ca = serverClient({ baseUrl: a.url });
+  cb = serverClient({ baseUrl: b.url });
   const boot = await ca.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' });
   ownerA = ca.as(boot.ownerCredential!);
   ownerB = cb.as(boot.ownerCredential!);
@@ -147,9 +149,9 @@ test('messages posted through both servers at once are all kept and page back in
 
 test('bootstrap racing on two servers over a fresh database creates one workspace and one owner', async () => {
   const db = await cluster.createDatabase();
-  const [x, y] = await Promise.all([startServer({ db, adminToken: TEST_ADMIN_TOKEN }), startServer({ db, adminToken: TEST_ADMIN_TOKEN })]);
-  const cx = new ServerClient({ baseUrl: x.url });
-  const cy = new ServerClient({ baseUrl: y.url });
+  const [x, y] = await Promise.all([startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN }), startServer({ domains: DOMAINS,  db, adminToken: TEST_ADMIN_TOKEN })]);
+  const cx = serverClient({ baseUrl: x.url });
+  const cy = serverClient({ baseUrl: y.url });
   try {
     const boots = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? cx : cy).bootstrap(TEST_ADMIN_TOKEN, { ownerName: `Owner-${i}` })));
     const created = boots.filter((r) => r.created);

@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findMessage, holdCredentials, runTurn, scriptSteps, turnInput } from './turns.js';
-import { CHILD_DENIED_TEXT } from '../../src/runtime/child-gate.js';
+import { CHILD_DENIED_TEXT } from '../../src/wire/mcp/child-gate.js';
 import { type RuntimeDaemon } from './daemon-runs.js';
 import { isolatedEnv, workdir } from './harness.js';
 import { useRuntimeSuite } from './suite.js';

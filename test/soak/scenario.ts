@@ -6,6 +6,7 @@ import { ServerClient } from '../../src/server-client/client.js';
 import type { ServerApi } from '../../src/server-client/api.js';
 import { processAlive } from '../../src/shared/proc.js';
 import { TestDaemon, cliJson } from '../harness.js';
+import { serverClient } from '../../src/domains/registry.js';
 
 export const AGENT_JS = resolve(import.meta.dirname, 'agent.mjs');
 export type Behaviour = 'answer' | 'mention' | 'fail' | 'hang' | 'crash' | 'quiet';
@@ -79,7 +80,7 @@ export class World {
     const status = cliJson(await this.d.run(['daemon', 'status']));
     const cred = JSON.parse(readFileSync(join(this.d.home, 'owner.json'), 'utf8')).credential as string;
     this.client?.close();
-    this.client = new ServerClient({ baseUrl: status.server.url });
+    this.client = serverClient({ baseUrl: status.server.url });
     this.api = this.client.as(cred);
   }
 

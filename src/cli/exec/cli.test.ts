@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { startExecHarness, type ExecHarness } from '../../wire/exec/testkit.js';
+import { startExecHarness, type ExecHarness } from '../../domains/test-exec.js';
 
 const repo = new URL('../../../', import.meta.url).pathname;
 let dir: string;

@@ -36,5 +36,5 @@ export async function extensionCatalog(cred: Cred, env: NodeJS.ProcessEnv, domai
   } catch {
     return undefined;
   }
-  return { actions, inventory: new Map(), find: (d, n) => actions.find((a) => a.domain === d && a.action === n), domains: () => [domain] };
+  return { actions, inventory: new Map(), find: (d, n) => actions.find((a) => a.domain === d && a.action === n), domains: () => [domain], summary: () => undefined, receiptSelectors: {} };
 }

@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { projectAnswer } from './project.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
-const catalog = DefaultDescriptorCatalog();
+const catalog = builtinCatalog();
 
 test('an over-budget mutation answer keeps only the re-projected receipt', () => {
   const wire = {

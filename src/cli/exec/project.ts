@@ -5,7 +5,6 @@ import { RESULT_BUDGET_BYTES } from '../../wire/exec/budget.js';
 import { bounded, errorEnvelope, type ErrorEnvelope } from '../../wire/exec/envelope.js';
 import { readContinuation } from '../../wire/exec/continuation.js';
 import { buildReceipt, reprojectMetadata } from '../../wire/exec/receipt.js';
-import { RECEIPT_SELECTOR_KEYS } from '../../catalog/error-schema.js';
 import { forRequest, rowForRequest } from '../../catalog/operations.js';
 
 export type Printed = { ok: true; text: string } | { ok: false; envelope: ErrorEnvelope };
@@ -31,7 +30,7 @@ export function projectAnswer(catalog: DescriptorCatalog, domain: string, action
     const row = found && rowForRequest(found, catalog.inventory.get(`${domain}/${action}`), input);
     if (d && d.risk !== 'read') {
       // The daemon answered ok: the change was applied. Mutation semantics: a closed receipt, never replay advice.
-      const receipt = buildReceipt(catalog, { selectors: selectorsOf(input, o.data) }, selectorOf(input));
+      const receipt = buildReceipt(catalog, { selectors: selectorsOf(catalog, input, o.data) }, selectorOf(input));
       return { ok: false, envelope: errorEnvelope('result_budget_exceeded', `the change was applied but its result exceeds ${RESULT_BUDGET_BYTES} bytes`, { ...(row?.hint ? { hint: row.hint } : {}), metadata: { mutation_applied: true, mutation_receipt: receipt } }) };
     }
     return { ok: false, envelope: errorEnvelope('result_budget_exceeded', `the result exceeds ${RESULT_BUDGET_BYTES} bytes`, d ? readContinuation(d, row, input) : {}) };
@@ -48,16 +47,17 @@ export function projectAnswer(catalog: DescriptorCatalog, domain: string, action
 }
 
 /** Receipt selectors from the request (e.g. taskId) or, for a create, the id of the one resource in the result. */
-function selectorsOf(input: unknown, data: unknown): Record<string, string> {
+function selectorsOf(catalog: DescriptorCatalog, input: unknown, data: unknown): Record<string, string> {
+  const keys = Object.keys(catalog.receiptSelectors);
   const out: Record<string, string> = {};
   const inp = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  for (const k of RECEIPT_SELECTOR_KEYS) if (typeof inp[k] === 'string') out[k] = inp[k] as string;
+  for (const k of keys) if (typeof inp[k] === 'string') out[k] = inp[k] as string;
   if (Object.keys(out).length === 0 && data && typeof data === 'object') {
     const vals = Object.entries(data as Record<string, unknown>);
     const [name, v] = vals.length === 1 ? vals[0]! : ['', undefined];
     const id = v && typeof v === 'object' ? (v as { id?: unknown }).id : undefined;
     const key = `${name}Id`;
-    if (typeof id === 'string' && RECEIPT_SELECTOR_KEYS.includes(key)) out[key] = id;
+    if (typeof id === 'string' && keys.includes(key)) out[key] = id;
   }
   return out;
 }

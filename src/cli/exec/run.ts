@@ -12,6 +12,7 @@ import { extensionCatalog, extensionDomains } from './ext-catalog.js';
 import { projectAnswer } from './project.js';
 import { loopbackProxyFor } from './proxy.js';
 import { sendOnce } from './send.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, credentials: 3, denied: 4, unreachable: 5 } as const;
 
@@ -34,7 +35,7 @@ const usage = (io: ExecIo, message: string, hint: string) => fail(io, errorEnvel
 
 /** Runs one `agentteam exec …` invocation; `args` excludes the leading `exec`. Returns the exit code. */
 export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, io: ExecIo): Promise<number> {
-  const builtins = DefaultDescriptorCatalog();
+  const builtins = builtinCatalog();
   let catalog = builtins;
   // Security invariant: the declared token file is read at most once per invocation (memoized here).
   let source: CredentialSource | undefined;
@@ -48,7 +49,7 @@ export async function runExec(args: readonly string[], env: NodeJS.ProcessEnv, i
     return domain === undefined ? EXIT.usage : EXIT.ok;
   }
   if (domain === '--error-schema') {
-    io.stdout(`${JSON.stringify(errorSchemaJson(), null, 2)}\n`);
+    io.stdout(`${JSON.stringify(errorSchemaJson(builtinCatalog()), null, 2)}\n`);
     return EXIT.ok;
   }
   if (domain.startsWith('-')) return usage(io, `unknown domain: ${domain.slice(0, 64)}`, 'run agentteam exec --help');

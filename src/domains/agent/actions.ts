@@ -1,11 +1,10 @@
 // Owns the `agent` handlers: served by the daemon's profile index (a daemon-local service), not by the server.
 import { binderFor, pageFields, type BoundAction } from '../../wire/exec/action.js';
 import type { Static } from '@sinclair/typebox';
-import type { AgentIndex, AgentView } from '../../daemon/agent-index.js';
+import type { AgentDirectory, AgentView } from './contract.js';
 import { AgentListItem, agentGet, agentList } from './descriptors.js';
 
-/** The narrow local service a handler receives as `ctx.api`. */
-export type AgentDirectory = Pick<AgentIndex, 'page' | 'get'>;
+export type { AgentDirectory };
 const bind = binderFor<AgentDirectory>();
 
 const list = bind(agentList, async (input, ctx) => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliJson, runExecSteps, TestDaemon } from '../../../test/harness.js';
 import { buildRuntimeCatalog, openApiDocument } from '../../catalog/index.js';
-import { builtinDescriptors } from '../registry.js';
+import { builtinCatalog } from '../registry.js';
 
 const d = new TestDaemon();
 const SECRETS = {
@@ -148,7 +148,7 @@ test('owner update, disable, enable, reload and rm; the running agent sees itsel
   // MCP output of the configured agent itself, and the OpenAPI document of the Exec catalog.
   const mcp = await d.run(['runtime', 'start', '--agent', 'vault', '--runtime', 'command', '--', process.execPath, resolve(import.meta.dirname, '../../../test/fixtures/mcp-call.mjs'), JSON.stringify({ name: 'message_history_read', arguments: { target: 'channel:general' } })]);
   assert.match(mcp.stdout, /RESULT/);
-  outputs.push(mcp.stdout, mcp.stderr, JSON.stringify(openApiDocument(builtinDescriptors(), buildRuntimeCatalog().version)));
+  outputs.push(mcp.stdout, mcp.stderr, JSON.stringify(openApiDocument(builtinCatalog(), buildRuntimeCatalog(builtinCatalog()).version)));
 });
 
 test('no secret of the configuration appears in any output, log line or error (the daemon home holds it only in the 0600 profile)', () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { systemClock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import { PENDING_PER_REQUESTER_MAX, type ApprovalDto, type ApprovalPage } from './contract.js';
 
 // A clock that advances only every 3 reads: many approvals share a createdAt, so the id tie-breaker is exercised. While

@@ -5,7 +5,7 @@ import { idOf, iso, type Actor, type DomainDeps } from '../../server/context.js'
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { Messages } from '../message/service.js';
 import { mayDecideApproval } from '../workflow/deciders.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';

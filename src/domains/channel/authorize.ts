@@ -2,7 +2,7 @@
 import { isOwner, type Actor } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import type { Sql } from '../../server/store/types.js';
-import { formatTarget, parseTarget, type Target } from './target.js';
+import { formatTarget, parseTarget, type Target } from '../../shared/target.js';
 
 async function channelVisible(sql: Sql, actor: Actor, channelId: string): Promise<boolean> {
   const ch = await sql.get<{ id: string }>('SELECT id FROM channels WHERE id = ?', [channelId]);

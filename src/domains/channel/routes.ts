@@ -2,7 +2,7 @@
 import type { DomainRoute } from '../../server/http/route.js';
 import { AddChannelMemberBody, CreateChannelBody, OpenDmBody } from './contract.js';
 import type { Channels } from './service.js';
-import { CHANNEL_ID_RE } from './target.js';
+import { CHANNEL_ID_RE } from '../../shared/target.js';
 
 export const ROUTES: readonly DomainRoute<Channels>[] = [
   { method: 'GET', path: '/v1/channels', handle: (c, s) => s.listChannels(c.actor) },

@@ -4,7 +4,7 @@ import { ID_RE, isOwner, iso, requireAdmin, type Actor, type DomainDeps } from '
 import { memberById } from '../member/service.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { CHANNEL_NAME, CHANNELS_MAX, DM_MEMBERS_MAX, DMS_OPENED_MAX, type ChannelDto, type DmDto } from './contract.js';
-import { CHANNEL_ID_RE } from './target.js';
+import { CHANNEL_ID_RE } from '../../shared/target.js';
 
 interface ChannelRow {
   id: string;

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { canonical } from '../../shared/canonical-json.js';
-import { targetPattern, TARGET_MAX } from '../channel/target.js';
+import { targetPattern, TARGET_MAX } from '../../shared/target.js';
 
 export const EXTENSION_NAMES = ['github', 'gitea'] as const;
 export type ExtensionName = (typeof EXTENSION_NAMES)[number];

@@ -5,7 +5,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import type { CallOutcome } from './contract.js';
 import { FakeProvider } from './fakes/fake-provider.js';
 import { verifySnapshot } from './snapshot.js';

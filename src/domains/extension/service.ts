@@ -8,7 +8,7 @@ import { isOwner, iso, requireAdmin, requireOwner, type Actor, type DomainDeps }
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { POLL_DEFAULT_MS, WATCHES_PER_MEMBER_MAX, type CallOutcome, type ExtensionSnapshot, type InstallationDto } from './contract.js';
 import { DEFINITIONS, definitionDigest, definitionJson, EXTENSION_NAMES, extensionCatalogVersion, type ExtensionName } from './definitions.js';
 import { providerFailure, staleCatalog } from './failures.js';

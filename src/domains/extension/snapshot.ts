@@ -2,7 +2,7 @@
 // digest and the catalog version against the content, rebuild strict schemas, and freeze the result into the
 // runtime's immutable RuntimeCatalog beside the built-ins. A newer server catalog never changes a live runtime's.
 import { buildRuntimeCatalog } from '../../catalog/runtime-catalog.js';
-import type { ActionDescriptor, RuntimeCatalog } from '../../catalog/types.js';
+import type { ActionDescriptor, DescriptorCatalog, RuntimeCatalog } from '../../catalog/types.js';
 import { definitionDigest, extensionCatalogVersion } from './definitions.js';
 import type { ExtensionApi } from './client.js';
 import { schemaFromJson } from './schema-json.js';
@@ -48,9 +48,14 @@ export function verifySnapshot(snap: unknown): { descriptors: ActionDescriptor[]
  */
 export class RuntimeCatalogs {
   private last: { key: string; catalog: RuntimeCatalog } | undefined;
-  private readonly builtins = buildRuntimeCatalog();
+  private readonly builtins: RuntimeCatalog;
 
-  constructor(private readonly onError: (e: unknown) => void) {}
+  constructor(
+    private readonly descriptors: DescriptorCatalog,
+    private readonly onError: (e: unknown) => void,
+  ) {
+    this.builtins = buildRuntimeCatalog(descriptors);
+  }
 
   async forAgent(api: Pick<ExtensionApi, 'snapshot'>): Promise<RuntimeCatalog> {
     try {
@@ -58,7 +63,7 @@ export class RuntimeCatalogs {
       const key = JSON.stringify([snap.catalogVersion, snap.definitions.map((d) => d.digest)]);
       if (this.last?.key === key) return this.last.catalog;
       const v = verifySnapshot(snap);
-      const catalog = v.descriptors.length === 0 ? this.builtins : buildRuntimeCatalog(v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests });
+      const catalog = v.descriptors.length === 0 ? this.builtins : buildRuntimeCatalog(this.descriptors, v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests });
       this.last = { key, catalog };
       return catalog;
     } catch (e) {

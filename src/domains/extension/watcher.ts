@@ -13,7 +13,7 @@ import type { Actor, DomainDeps } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import { TickLoop } from '../module.js';
 import { authorizeTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { Messages } from '../message/service.js';
 import { pollOnce, type WatchState } from './poll.js';
 import { ProviderError } from './provider.js';

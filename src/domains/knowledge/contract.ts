@@ -1,7 +1,7 @@
 // Owns the `knowledge` domain contract: sources with scope ACLs, documents split into sections, search/fetch requests bound to a Human turn, and every bound.
 import { Type, type Static } from '@sinclair/typebox';
 import type { TextBound } from '../../shared/bounds.js';
-import { targetPattern } from '../channel/target.js';
+import { targetPattern } from '../../shared/target.js';
 
 /** Stored text fields, in characters and serialized (JSON, UTF-8) bytes. A folder source's name is its absolute path. */
 export const KB_BOUNDS = {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import { jsonBytes, textBytes } from '../../shared/bounds.js';
 import { FETCH_PAGE_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SECTION_BYTES_MAX, SECTIONS_MAX, type SearchInput } from './contract.js';
 

@@ -10,6 +10,7 @@ import { openSqliteStore } from '../../server/store/sqlite.js';
 import type { Store } from '../../server/store/types.js';
 import { ftsMatch } from './query.js';
 import { rankSections, WINDOW_MAX } from './rank.js';
+import { SCHEMA } from '../registry.js';
 
 let dir: string;
 let store: Store;
@@ -17,7 +18,7 @@ let n = 0;
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'kb-rank-'));
-  store = openSqliteStore(join(dir, 's.db'));
+  store = openSqliteStore(join(dir, 's.db'), { migrations: SCHEMA.sqlite });
 });
 after(async () => {
   await store.close();

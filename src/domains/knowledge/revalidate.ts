@@ -3,7 +3,7 @@ import { AppError, type ErrorCode } from '../../shared/errors.js';
 import type { Actor, DomainDeps } from '../../server/context.js';
 import type { Sql } from '../../server/store/types.js';
 import { readsTarget } from '../channel/authorize.js';
-import { formatTarget, parseTarget, type Target } from '../channel/target.js';
+import { formatTarget, parseTarget, type Target } from '../../shared/target.js';
 import { ID_RE } from '../../shared/ids.js';
 import type { KbStage, TurnBinding } from './contract.js';
 

@@ -1,7 +1,8 @@
 // Owns the `member` domain contract: member DTOs, bootstrap/agent results, request bodies and their bounds.
 import { Type } from '@sinclair/typebox';
 
-export type MemberKind = 'human' | 'agent';
+import type { MemberKind } from '../../server/context.js';
+export type { MemberKind };
 import type { TextBound } from '../../shared/bounds.js';
 
 /** A member's display name in characters and serialized JSON bytes (the one place; server and daemon check it). */
@@ -97,3 +98,11 @@ export const InviteBody = Type.Object(
 );
 export const RoleBody = Type.Object({ role: Type.Union([Type.Literal('member'), Type.Literal('admin')]) }, strict);
 export const JoinBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) }, strict);
+
+// The server machinery's account routes (bootstrap, join) answer with this domain's shapes (see server-client/api.ts).
+declare module '../../server-client/api.js' {
+  interface AccountAnswers {
+    readonly bootstrap: BootstrapResult;
+    readonly join: Joined;
+  }
+}

@@ -1,7 +1,7 @@
 // Tests invites and roles on the real server (SQLite, or PostgreSQL via the suites runner): list and revoke, settable expiry, an invite dies with its maker's removal or demotion, one answer for every dead code; roles only the owner changes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { INVITES_OPEN_MAX } from './contract.js';
 

@@ -3,7 +3,7 @@
 // DMs; past them nothing is created; a removal stops the removed members' schedules, live workflow runs and triggers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import { CHANNELS_MAX, DMS_OPENED_MAX } from '../channel/contract.js';
 import { MEMBERS_MAX } from './contract.js';
 import { NUMBERED_ID_RE } from '../../shared/ids.js';

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../server/store/sqlite.js';
-import { SQLITE_MIGRATIONS } from '../../server/store/migrations.js';
+import {  } from '../../server/store/migrations.js';
 import { claimName, nameKey, nameKeyDigest } from './name-key.js';
+import { SCHEMA } from '../registry.js';
 
 test('nameKey folds case, NFKC forms, width, invisible characters and spacing; distinct letters stay distinct', () => {
   const same: Array<[string, string]> = [
@@ -29,12 +30,12 @@ test('schema 28 applies over members that already share a name (they stay as the
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-namekey-'));
   try {
     const path = join(dir, 'old.db');
-    const old = openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.filter((m) => m.version < 28) });
+    const old = openSqliteStore(path, { migrations: SCHEMA.sqlite.filter((m) => m.version < 28) });
     for (const [id, name, kind] of [['mem_a', 'Ada', 'human'], ['mem_b', 'ada', 'human'], ['agt_c', 'ADA', 'agent']]) {
       await old.run("INSERT INTO members (id, name, kind, role, credential_hash, created_at) VALUES (?, ?, ?, 'member', randomblob(32), 1)", [id!, name!, kind!]);
     }
     await old.close();
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { migrations: SCHEMA.sqlite });
     try {
       const rows = await store.all<{ id: string; name: string; name_key: string | null }>('SELECT id, name, name_key FROM members ORDER BY id');
       assert.deepEqual(rows.map((r) => [r.id, r.name, r.name_key]), [['agt_c', 'ADA', null], ['mem_a', 'Ada', null], ['mem_b', 'ada', null]]);

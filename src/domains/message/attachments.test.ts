@@ -5,7 +5,8 @@ import { after, before, test } from 'node:test';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { MAX_PENDING_UPLOADS, UPLOAD_TTL_MS } from './attachments.js';
-import { readBytes, startTestServer, uploadBytes, type TestServer } from '../../server/test-helpers.js';
+import { readBytes, startTestServer, uploadBytes, type TestServer } from '../test-server.js';
+import { SCHEMA } from '../registry.js';
 
 let t: TestServer;
 let agent: ServerApi;
@@ -44,7 +45,7 @@ function rawUpload(headers: Record<string, string>, body: Buffer, query = '?name
 
 const countUploads = async () => {
   const { openStore } = await import('../../server/store/open.js');
-  const s = await openStore(t.db);
+  const s = await openStore(t.db, { schema: SCHEMA });
   try {
     return {
       uploads: Number((await s.get<{ n: number }>('SELECT COUNT(*) AS n FROM attachment_uploads'))!.n),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ID_PATTERN } from '../../shared/ids.js';
 import type { Page } from '../../shared/page.js';
 import type { MemberKind } from '../member/contract.js';
-import { TARGET_MAX } from '../channel/target.js';
+import { TARGET_MAX } from '../../shared/target.js';
 import type { TextBound } from '../../shared/bounds.js';
 
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024; // 10 MiB each

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import { THREAD_WINDOW_MS, THREADS_STARTED_MAX } from './contract.js';
 
 const clock = new FakeClock(Date.UTC(2026, 0, 1));

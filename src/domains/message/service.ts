@@ -4,7 +4,7 @@ import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js
 import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { shownName } from '../member/names.js';
 import { Attachments, checkAttachmentIds } from './attachments.js';

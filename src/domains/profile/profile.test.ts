@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 
 let t: TestServer;
 let alice: ServerApi;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import type { ProjectDto } from './contract.js';
 
 let t: TestServer;

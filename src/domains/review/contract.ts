@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { Page } from '../../shared/page.js';
-import { TARGET_MAX, targetPattern } from '../channel/target.js';
+import { TARGET_MAX, targetPattern } from '../../shared/target.js';
 
 import type { TextBound } from '../../shared/bounds.js';
 

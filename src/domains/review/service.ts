@@ -4,7 +4,7 @@ import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js
 import { fitPage, keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { memberNames, nameOf, type MemberName } from '../member/names.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { REVIEW_BODY, REVIEW_STATUSES, REVIEW_TARGETS, REVIEW_VERDICTS, type ReviewDto, type ReviewPage, type ReviewStatus, type ReviewVerdict } from './contract.js';

@@ -4,7 +4,7 @@ import { Strict, Timestamp } from '../../catalog/schemas.js';
 import type { TextBound } from '../../shared/bounds.js';
 import type { Page } from '../../shared/page.js';
 import { CONTENT } from '../message/contract.js';
-import { TARGET_MAX } from '../channel/target.js';
+import { TARGET_MAX } from '../../shared/target.js';
 
 export const MISSED_POLICIES = ['skip', 'fireOnce'] as const;
 export type MissedPolicy = (typeof MISSED_POLICIES)[number];

@@ -5,16 +5,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshTestDb } from '../../server/test-helpers.js';
-import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../../server/store/migrations.js';
+import { freshTestDb } from '../test-server.js';
 import { openPostgresStore } from '../../server/store/postgres.js';
 import { openSqliteStore } from '../../server/store/sqlite.js';
 import type { Store } from '../../server/store/types.js';
 import type { Migration } from '../../server/store/migrations.js';
+import { SCHEMA } from '../registry.js';
 
 async function open(db: string, path: string, upTo: number): Promise<Store> {
   const pick = (all: readonly Migration[]) => all.filter((m) => m.version <= upTo);
-  return path ? openSqliteStore(path, { migrations: pick(SQLITE_MIGRATIONS) }) : openPostgresStore(db, { migrations: pick(POSTGRES_MIGRATIONS) });
+  return path ? openSqliteStore(path, { migrations: pick(SCHEMA.sqlite) }) : openPostgresStore(db, { migrations: pick(SCHEMA.postgres) });
 }
 
 test('steps 37 and 38 keep every run, stop a removed creator\'s schedules, allow skipped and log entries, and backfill who started each thread', async () => {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import { TEST_ADMIN_TOKEN } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
+import { TEST_ADMIN_TOKEN } from '../test-server.js';
 import type { RunPage, ScheduleDto } from './contract.js';
 
 const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));

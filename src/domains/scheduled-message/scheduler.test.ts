@@ -10,9 +10,10 @@ import { FakeClock } from '../../shared/clock.js';
 import { createDomains } from '../../server/app.js';
 import { startServer } from '../../server/main.js';
 import { openStore } from '../../server/store/open.js';
-import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../test-server.js';
 import { RUNS_KEPT, type ScheduleRunDto } from './contract.js';
 import { BATCH, TICK_MS, type Scheduler } from './scheduler.js';
+import { DOMAINS, SCHEMA, serverClient } from '../registry.js';
 
 const Z = (s: string) => Date.parse(s);
 
@@ -48,8 +49,8 @@ async function withEnv(start: string, fn: (e: Env) => Promise<void>): Promise<vo
       await t.server.close();
       t.client.close();
       clock.advance(downMs);
-      t.server = await startServer({ db: t.db, adminToken: TEST_ADMIN_TOKEN, clock });
-      t.client = new ServerClient({ baseUrl: t.server.url });
+      t.server = await startServer({ domains: DOMAINS,  db: t.db, adminToken: TEST_ADMIN_TOKEN, clock });
+      t.client = serverClient({ baseUrl: t.server.url });
       t.owner = t.client.as(t.ownerCredential);
       e.alice = t.client.as(e.aliceCred);
     },
@@ -138,9 +139,9 @@ test('downtime: skip records one missed run (no message), fireOnce posts once; b
 
 test('two schedulers on one database (another server process) fire every window exactly once', () =>
   withEnv('2026-02-01T00:00:00Z', async (e) => {
-    const other = await openStore(e.t.db);
+    const other = await openStore(e.t.db, { schema: SCHEMA });
     try {
-      const rival = (await createDomains(other, e.clock)).loops[0] as Scheduler;
+      const rival = (await createDomains(DOMAINS, other, e.clock)).loops[0] as Scheduler;
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) ids.push((await e.alice.schedules.create({ target: e.target, content: `race ${i}`, cron: '*/5 * * * *' })).id);
       for (let w = 1; w <= 3; w++) {

@@ -16,7 +16,7 @@ import type { Actor, DomainDeps } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import { TickLoop } from '../module.js';
 import { authorizeTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { Messages } from '../message/service.js';
 import { LATE_MS, RUNS_KEPT, type RunStatus } from './contract.js';
 import { SCHEDULE_COLS, timingOf, type ScheduleRow } from './service.js';

@@ -6,7 +6,7 @@ import { idOf, isOwner, iso, type Actor, type DomainDeps } from '../../server/co
 import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULES_PER_MEMBER_MAX, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type SchedulePage, type UpdateInput } from './contract.js';
 import { logStop } from './stops.js';
 import { checkTiming, nextAfter, type Timing } from './timing.js';

@@ -1,5 +1,5 @@
 // Owns the `turn` domain contract: one message addressed to the calling agent, and a page of them after a feed cursor.
-import type { TargetKind } from '../channel/target.js';
+import type { TargetKind } from '../../shared/target.js';
 import type { MemberKind } from '../member/contract.js';
 
 /** One message addressed to the calling agent (ARCHITECTURE §9); `target` is exactly where it was posted and where the reply goes. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { FakeClock } from '../../shared/clock.js';
 import type { ServerApi } from '../../server-client/api.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import { mentions } from './service.js';
 
 test('mentions match @name as a whole word only', () => {

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Actor, DomainDeps } from '../../server/context.js';
 import type { Sql } from '../../server/store/types.js';
 import { FEED_CHANNEL } from '../../server/store/pg-listen.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import type { TurnDto, TurnPage } from './contract.js';
 
 /** Feed rows scanned per read; the cursor moves past scanned rows whether or not they address the caller. */

@@ -6,7 +6,7 @@ import type { Sql } from '../../server/store/types.js';
 import { checkText, jsonBytes } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
 import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { APPROVAL_ASSIGNEE, BOUNDS, DECIDERS_MAX, LIVE_PLANS_PER_MEMBER_MAX, LIVE_TRIGGERS_PER_MEMBER_MAX, PLAN_STATUSES, STEPS_BYTES_MAX, STEPS_MAX, TRIGGER_STATUSES, type PlanDto, type PlanPage, type PlanVersionDto, type StepDefDto, type TriggerDto, type TriggerPage, type Validation } from './contract.js';
 import { PLAN_COLS, PLAN_ORDER, planDto, readNames, TRIGGER_COLS, TRIGGER_ORDER, triggerDto, VERSION_COLS, versionDto, type PlanRow, type TriggerRow, type VersionRow } from './rows.js';
 

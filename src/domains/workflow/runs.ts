@@ -8,7 +8,7 @@ import { checkText, clipText } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
 import { Approvals } from '../approval/service.js';
 import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
-import { parseTarget } from '../channel/target.js';
+import { parseTarget } from '../../shared/target.js';
 import { Messages } from '../message/service.js';
 import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LIVE_RUNS_PER_MEMBER_MAX, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogEntryDto, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
 import type { Plans, Triggers } from './plans.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
 import { ITEM_BYTES_MAX, jsonBytes } from '../../shared/bounds.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../test-server.js';
 import { BOUNDS, LIVE_PLANS_PER_MEMBER_MAX, LIVE_RUNS_PER_MEMBER_MAX, LIVE_TRIGGERS_PER_MEMBER_MAX, STEPS_BYTES_MAX, STEPS_MAX, type PlanVersionDto, type StepDefDto, type StepDto } from './contract.js';
 import { SYNC_TICK_MS } from './sync.js';
 

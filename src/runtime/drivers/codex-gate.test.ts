@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { TestDaemon, cliJson } from '../../../test/harness.js';
 import { FakeClock } from '../../shared/clock.js';
 import { RateLimitedLogger } from '../../shared/rate-limited-log.js';
-import { CHILD_DENIED_TEXT } from '../child-gate.js';
+import { CHILD_DENIED_TEXT } from '../../wire/mcp/child-gate.js';
 import { codexTurnHelper } from './codex.js';
 import { CodexToolGate, DYNAMIC_NAMESPACE, type McpTool } from './codex-tools.js';
 

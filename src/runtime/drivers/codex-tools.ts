@@ -10,7 +10,7 @@
 // Codex's own MCP client nor a model-run command can reach the MCP endpoint around the gate. (Native MCP calls run
 // inside Codex's own MCP client, which asks for approval only as Codex's approval configuration says, so an approval
 // request cannot be the enforcement point.)
-import { allowed, CHILD_DENIED_TEXT, decide, EffectInventory, type GateDecision, type InventoryTool } from '../child-gate.js';
+import { allowed, CHILD_DENIED_TEXT, decide, EffectInventory, type GateDecision, type InventoryTool } from '../../wire/mcp/child-gate.js';
 import type { RateLimitedLogger } from '../../shared/rate-limited-log.js';
 import { CODEX_TOOL_PREFIX } from '../../wire/mcp/naming.js';
 import { MCP_SERVER_NAME } from './types.js';

@@ -1,4 +1,5 @@
 // Owns the runtime-driver contract: the runtime kinds, what prepareRuntime takes, and the launch plan it returns.
+import type { TargetKind } from '../../shared/target.js';
 
 /** The runtime kinds `agentteam runtime start --runtime` accepts (ARCHITECTURE §1). */
 export const RUNTIME_KINDS = ['claude', 'codex', 'opencode', 'kimi', 'command'] as const;
@@ -33,7 +34,7 @@ export interface PrepareOptions {
 }
 
 /** The exact-target types a turn can have (spec §Invariants: the reply goes to exactly this target). */
-export type TurnTargetType = 'channel' | 'dm' | 'thread' | 'task';
+export type TurnTargetType = TargetKind;
 
 /**
  * One turn as a driver sees it. The session engine (src/sessions/) compiles the prompt parts in the runtime's tool

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type ClientRequest } from 'node:http';
-import { startTestServer, type TestServer } from '../test-helpers.js';
+import { startTestServer, type TestServer } from '../../domains/test-server.js';
 
 let t: TestServer;
 before(async () => {

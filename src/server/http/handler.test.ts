@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import fc from 'fast-check';
 import { requestHash } from '../idempotency.js';
 import { hasDotSegment } from './handler.js';
-import { startTestServer, type TestServer } from '../test-helpers.js';
+import { startTestServer, type TestServer } from '../../domains/test-server.js';
 
 let t: TestServer;
 

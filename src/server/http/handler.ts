@@ -8,10 +8,7 @@ import { decodeJson, readBody } from '../../wire/http/body.js';
 import { bearerToken, isJsonContentType, loopbackRequest, sendRaw } from '../../wire/http/guard.js';
 import { Router } from '../../wire/http/router.js';
 import { ID_RE } from '../../shared/ids.js';
-import { DOMAINS } from '../../domains/registry.js';
-import type { AnyDomain } from '../../domains/module.js';
-import { BootstrapBody, JoinBody } from '../../domains/member/contract.js';
-import type { Members } from '../../domains/member/service.js';
+import { accountsOf, type ServerDomain } from '../domain.js';
 import { SERVER_VERSION, type ServerDomains } from '../app.js';
 import type { Actor } from '../context.js';
 import { idempotencyKeyFrom, receiptKey, requestHash } from '../idempotency.js';
@@ -34,8 +31,8 @@ interface Mounted extends DomainRoute {
   queryAliases: Readonly<Record<string, string>>;
 }
 
-/** Every registered domain's routes, in registry order. */
-export function mountedRoutes(domains: readonly AnyDomain[] = DOMAINS): Mounted[] {
+/** Every given domain's routes, in the given order. */
+export function mountedRoutes(domains: readonly ServerDomain[]): Mounted[] {
   return domains.flatMap((d) =>
     d.routes.map((r) => ({
       ...r,
@@ -48,6 +45,8 @@ export function mountedRoutes(domains: readonly AnyDomain[] = DOMAINS): Mounted[
 
 export interface HandlerOptions {
   domains: ServerDomains;
+  /** The mounted domains (the composition root's list): their routes and the accounts owner. */
+  mounted: readonly ServerDomain[];
   adminToken: string;
   logger: Logger;
   /** When the server listens on loopback, refuse requests whose Host/Origin is not loopback (DNS rebinding). */
@@ -100,17 +99,18 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     const buf = await readBody(req, route.maxBody ? { maxBytes: route.maxBody } : {});
     return applyAliases(decodeJson(buf), route.bodyAliases);
   };
-  const members = (d: ServerDomains) => (d.services as unknown as { members: Members }).members;
+  const accounts = accountsOf(opts.mounted);
+  const members = (d: ServerDomains) => accounts.of(d.services);
 
   const bootstrap = async (req: IncomingMessage): Promise<Reply> => {
     if (!isAdmin(bearerToken(req))) throw FORBIDDEN();
-    const body = validator.check<{ ownerName?: string }>(BootstrapBody, await readJson(req, { bodyAliases: aliasesOf(BootstrapBody) }));
+    const body = validator.check(accounts.bootstrapBody, await readJson(req, { bodyAliases: aliasesOf(accounts.bootstrapBody) }));
     return ok(await members(domains).bootstrap(body));
   };
 
   // Security invariant: the invite code is the only credential here; it is single-use, expiring and never stored in clear.
   const join = async (req: IncomingMessage): Promise<Reply> => {
-    const body = validator.check<{ code: string }>(JoinBody, await readJson(req, { bodyAliases: {} }));
+    const body = validator.check(accounts.joinBody, await readJson(req, { bodyAliases: {} }));
     return ok(await members(domains).join(body));
   };
 
@@ -125,14 +125,14 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
     const query = queryOf(url, route.query, route.queryAliases);
     if (route.stream) {
       // A streamed route reads its own raw body or writes its own answer; it is not idempotency-keyed.
-      const out = await route.handle({ actor, params, query, body: undefined, req, res }, (domains.services as unknown as Record<string, unknown>)[route.key]);
+      const out = await route.handle({ actor, params, query, body: undefined, req, res }, domains.services[route.key]);
       return out === STREAMED ? null : ok(out);
     }
     const mutation = route.method !== 'GET';
     const key = mutation ? idempotencyKeyFrom(req.headers) : undefined;
     const checked = route.body ? validator.check(route.body, await readJson(req, route)) : undefined;
     const body = route.canonical && checked !== undefined ? route.canonical(checked) : checked;
-    const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, (d.services as unknown as Record<string, unknown>)[route.key]));
+    const call = async (d: ServerDomains) => ok(await route.handle({ actor, params, query, body }, d.services[route.key]));
     if (key === undefined) return call(domains);
     // Failed validation never reaches here, so it is never stored.
     // Security invariant: receipts are sealed with a key only the requester's own credential derives (never plaintext at rest).
@@ -155,7 +155,7 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   );
   router.add('POST', '/v1/admin/bootstrap', (req, res) => dispatch('/v1/admin/bootstrap', req, res, () => bootstrap(req)));
   router.add('POST', '/v1/join', (req, res) => dispatch('/v1/join', req, res, () => join(req)));
-  for (const r of mountedRoutes()) {
+  for (const r of mountedRoutes(opts.mounted)) {
     router.add(r.method, r.path, (req, res, params, url) => dispatch(r.path, req, res, () => run(r, req, res, url ?? new URL(req.url ?? '/', 'http://server.invalid'), { ...params })));
   }
 

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../shared/errors.js';
-import { assembleMigrations, planMigrations, SQLITE_MIGRATIONS, type MigrationStep } from './migrations.js';
+import { assembleMigrations, planMigrations, type MigrationStep } from './migrations.js';
 import { openSqliteStore } from './sqlite.js';
+import { SCHEMA } from '../../domains/registry.js';
 
 const step = (version: number, name: string): MigrationStep => ({ version, name, sqlite: `CREATE TABLE t${version} (x INTEGER);`, postgres: `CREATE TABLE t${version} (x BIGINT);` });
 
@@ -34,7 +35,7 @@ test('a real SQLite file with a skipped step is refused and left as it was', () 
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-mig-'));
   try {
     const path = join(dir, 'server.db');
-    const all = SQLITE_MIGRATIONS;
+    const all = SCHEMA.sqlite;
     // Build the file without one step that no later step needs (an index) but with every step after it.
     const skipped = all.find((m) => m.name === 'workflow runs by starter and status')!;
     assert.ok(skipped.version < all.at(-1)!.version, 'a step below the newest');

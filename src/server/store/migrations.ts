@@ -1,5 +1,4 @@
 // Owns the schema history: the machinery's and every domain's steps assembled into one ordered, forward-only list per engine.
-import { DOMAINS } from '../../domains/registry.js';
 import { AppError } from '../../shared/errors.js';
 import { MACHINERY_MIGRATIONS } from './machinery-migrations.js';
 
@@ -64,6 +63,13 @@ export function planMigrations(migrations: readonly Migration[], applied: readon
   return { known, pending: migrations.filter((m) => m.version > current) };
 }
 
-export const ALL_STEPS: readonly MigrationStep[] = [...MACHINERY_MIGRATIONS, ...DOMAINS.flatMap((d) => d.migrations ?? [])];
-export const SQLITE_MIGRATIONS: readonly Migration[] = assembleMigrations(ALL_STEPS, 'sqlite');
-export const POSTGRES_MIGRATIONS: readonly Migration[] = assembleMigrations(ALL_STEPS, 'postgres');
+/** One server's schema in both engines: the machinery's steps and the given domains' steps (the composition root's list). */
+export interface Schema {
+  readonly sqlite: readonly Migration[];
+  readonly postgres: readonly Migration[];
+}
+
+export function assembleSchema(domains: readonly { readonly migrations?: readonly MigrationStep[] }[]): Schema {
+  const steps = [...MACHINERY_MIGRATIONS, ...domains.flatMap((d) => d.migrations ?? [])];
+  return Object.freeze({ sqlite: assembleMigrations(steps, 'sqlite'), postgres: assembleMigrations(steps, 'postgres') });
+}

@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { openPostgresStore, type OpenPostgresOptions } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
+import type { Schema } from './migrations.js';
 
 export type DbLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -26,13 +27,15 @@ export function parseDbUrl(db: string): DbLocation {
 }
 
 export interface OpenStoreOptions {
+  /** The schema of the composition root's domains (assembleSchema). */
+  schema: Schema;
   clock?: Clock;
   onPoolError?: (e: Error) => void;
   onReconnect?: OpenPostgresOptions['onReconnect'];
 }
 
-export async function openStore(db: string | DbLocation, opts: OpenStoreOptions = {}): Promise<Store> {
+export async function openStore(db: string | DbLocation, opts: OpenStoreOptions): Promise<Store> {
   const loc = typeof db === 'string' ? parseDbUrl(db) : db;
-  if (loc.kind === 'sqlite') return openSqliteStore(loc.path, opts.clock ? { clock: opts.clock } : {});
-  return openPostgresStore(loc.url, { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ...(opts.onReconnect ? { onReconnect: opts.onReconnect } : {}) });
+  if (loc.kind === 'sqlite') return openSqliteStore(loc.path, { migrations: opts.schema.sqlite, ...(opts.clock ? { clock: opts.clock } : {}) });
+  return openPostgresStore(loc.url, { migrations: opts.schema.postgres, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.onPoolError ? { onPoolError: opts.onPoolError } : {}), ...(opts.onReconnect ? { onReconnect: opts.onReconnect } : {}) });
 }

@@ -1,9 +1,7 @@
 // Owns applying the PostgreSQL schema history (assembled in migrations.ts) under an advisory lock.
 import type pg from 'pg';
 import { systemClock, type Clock } from '../../shared/clock.js';
-import { planMigrations, POSTGRES_MIGRATIONS, type Migration } from './migrations.js';
-
-export { POSTGRES_MIGRATIONS };
+import { planMigrations, type Migration } from './migrations.js';
 
 /** One fixed advisory-lock key for schema migrations, shared by every server process on the database. */
 const MIGRATION_LOCK_KEY = 7_346_021_550;

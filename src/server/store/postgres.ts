@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isPgUniqueViolation } from './errors.js';
 import type { Migration } from './migrations.js';
-import { migratePostgres, POSTGRES_MIGRATIONS } from './pg-migrations.js';
+import { migratePostgres } from './pg-migrations.js';
 import { PgListener } from './pg-listen.js';
 import { AutocommitPipeline } from './pg-pipeline.js';
 import { StatementCache } from './pg-statements.js';
@@ -13,8 +13,8 @@ import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
 export interface OpenPostgresOptions {
-  /** The migration list; tests pass a prefix to build an older database. */
-  migrations?: readonly Migration[];
+  /** The schema history (assembleSchema(domains).postgres from the composition root); tests pass a prefix to build an older database. */
+  migrations: readonly Migration[];
   clock?: Clock;
   /** Pool size per server process (default 10). */
   maxConnections?: number;
@@ -302,7 +302,7 @@ async function probe(url: string): Promise<void> {
 }
 
 /** Connects to (and upgrades) a PostgreSQL database given a postgres:// or postgresql:// URL. */
-export async function openPostgresStore(url: string, opts: OpenPostgresOptions = {}): Promise<Store> {
+export async function openPostgresStore(url: string, opts: OpenPostgresOptions): Promise<Store> {
   const clock = opts.clock ?? systemClock;
   const reconnect = new Reconnector({ clock, probe: () => probe(url), ...(opts.onReconnect ? { onChange: opts.onReconnect } : {}) });
   const pool = createPool(url, opts.maxConnections ?? 10, (e) => {
@@ -310,7 +310,7 @@ export async function openPostgresStore(url: string, opts: OpenPostgresOptions =
     opts.onPoolError?.(e);
   });
   try {
-    const version = await migratePostgres(pool, opts.migrations ?? POSTGRES_MIGRATIONS, opts.clock);
+    const version = await migratePostgres(pool, opts.migrations, opts.clock);
     const lanes = opts.pipelineLanes ?? 2;
     const pipeline =
       lanes > 0

@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ServerClient } from '../../server-client/client.js';
 import { startServer } from '../main.js';
-import { TEST_ADMIN_TOKEN } from '../test-helpers.js';
+import { TEST_ADMIN_TOKEN } from '../../domains/test-server.js';
 import { AppError } from '../../shared/errors.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import {  } from './migrations.js';
 import { openSqliteStore } from './sqlite.js';
+import { DOMAINS, SCHEMA, serverClient } from '../../domains/registry.js';
 
 function tempDb(): { path: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-store-'));
@@ -27,13 +28,13 @@ const tables = (path: string) => {
 test('a fresh store is at the latest version with WAL, foreign keys and a busy timeout', async () => {
   const { path, cleanup } = tempDb();
   try {
-    const store = openSqliteStore(path);
-    assert.equal(store.schemaVersion, SQLITE_MIGRATIONS.at(-1)!.version);
+    const store = openSqliteStore(path, { migrations: SCHEMA.sqlite });
+    assert.equal(store.schemaVersion, SCHEMA.sqlite.at(-1)!.version);
     assert.equal((await store.get<{ journal_mode: string }>('PRAGMA journal_mode'))!.journal_mode, 'wal');
     assert.equal((await store.get<{ foreign_keys: number }>('PRAGMA foreign_keys'))!.foreign_keys, 1);
     assert.ok((await store.get<{ timeout: number }>('PRAGMA busy_timeout'))!.timeout > 0);
     const versions = await store.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(versions.map((v) => v.version), SQLITE_MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(versions.map((v) => v.version), SCHEMA.sqlite.map((m) => m.version));
     await assert.rejects(store.run("INSERT INTO channel_members (channel_id, member_id) VALUES ('nope', 'nobody')"), /FOREIGN KEY/);
     await store.close();
   } finally {
@@ -44,7 +45,7 @@ test('a fresh store is at the latest version with WAL, foreign keys and a busy t
 test('a database at migration version 1 is upgraded in place with its data intact and served', async () => {
   const { path, cleanup } = tempDb();
   try {
-    const old = openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 1) });
+    const old = openSqliteStore(path, { migrations: SCHEMA.sqlite.slice(0, 1) });
     assert.equal(old.schemaVersion, 1);
     await old.close();
     assert.ok(!tables(path).includes('tasks'));
@@ -55,8 +56,8 @@ test('a database at migration version 1 is upgraded in place with its data intac
     raw.prepare("INSERT INTO messages (id, target, author_id, content, reply_to, created_at) VALUES ('msg_old', 'channel:legacy', 'agt_old', 'from v1', NULL, 2)").run();
     raw.close();
 
-    const server = await startServer({ dbPath: path, adminToken: TEST_ADMIN_TOKEN });
-    const client = new ServerClient({ baseUrl: server.url });
+    const server = await startServer({ domains: DOMAINS,  dbPath: path, adminToken: TEST_ADMIN_TOKEN });
+    const client = serverClient({ baseUrl: server.url });
     try {
       assert.ok(['tasks', 'reviews', 'idempotency_receipts'].every((n) => tables(path).includes(n)));
       const boot = await client.bootstrap(TEST_ADMIN_TOKEN);
@@ -71,7 +72,7 @@ test('a database at migration version 1 is upgraded in place with its data intac
       await server.close();
     }
     const db = new Database(path, { readonly: true });
-    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.at(-1)!.version);
+    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SCHEMA.sqlite.at(-1)!.version);
     db.close();
   } finally {
     cleanup();
@@ -81,14 +82,14 @@ test('a database at migration version 1 is upgraded in place with its data intac
 test('a database from a newer version is refused with a clear error and left untouched', async () => {
   const { path, cleanup } = tempDb();
   try {
-    await openSqliteStore(path).close();
+    await openSqliteStore(path, { migrations: SCHEMA.sqlite }).close();
     const raw = new Database(path);
-    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SQLITE_MIGRATIONS.at(-1)!.version + 1);
+    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SCHEMA.sqlite.at(-1)!.version + 1);
     raw.close();
-    assert.throws(() => openSqliteStore(path), /newer than this server supports/);
-    await assert.rejects(startServer({ dbPath: path, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
+    assert.throws(() => openSqliteStore(path, { migrations: SCHEMA.sqlite }), /newer than this server supports/);
+    await assert.rejects(startServer({ domains: DOMAINS,  dbPath: path, adminToken: TEST_ADMIN_TOKEN }), /newer than this server supports/);
     const db = new Database(path, { readonly: true });
-    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_MIGRATIONS.at(-1)!.version + 1);
+    assert.equal((db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v, SCHEMA.sqlite.at(-1)!.version + 1);
     db.close();
   } finally {
     cleanup();
@@ -98,11 +99,11 @@ test('a database from a newer version is refused with a clear error and left unt
 test('a failing migration leaves the file at its previous version', async () => {
   const { path, cleanup } = tempDb();
   try {
-    await openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 1) }).close();
-    const broken = [...SQLITE_MIGRATIONS.slice(0, 2), { version: 3, name: 'broken', sql: 'CREATE TABLE oops (; ' }];
+    await openSqliteStore(path, { migrations: SCHEMA.sqlite.slice(0, 1) }).close();
+    const broken = [...SCHEMA.sqlite.slice(0, 2), { version: 3, name: 'broken', sql: 'CREATE TABLE oops (; ' }];
     assert.throws(() => openSqliteStore(path, { migrations: broken }));
     assert.ok(!tables(path).includes('tasks'), 'version 2 was rolled back with the failing version 3');
-    const again = openSqliteStore(path, { migrations: SQLITE_MIGRATIONS.slice(0, 1) });
+    const again = openSqliteStore(path, { migrations: SCHEMA.sqlite.slice(0, 1) });
     assert.equal(again.schemaVersion, 1);
     await again.close();
   } finally {
@@ -113,7 +114,7 @@ test('a failing migration leaves the file at its previous version', async () => 
 test('transactions commit together or roll back together, and run one at a time', async () => {
   const { path, cleanup } = tempDb();
   try {
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { migrations: SCHEMA.sqlite });
     await assert.rejects(
       store.tx(async (sql) => {
         await sql.run("INSERT INTO meta (key, value) VALUES ('a', '1')");
@@ -142,7 +143,7 @@ test('transactions commit together or roll back together, and run one at a time'
 test('a plain read while a transaction is open waits for it and never sees its uncommitted writes; an idle store answers at once', async () => {
   const { path, cleanup } = tempDb();
   try {
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { migrations: SCHEMA.sqlite });
     const seen: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -171,7 +172,7 @@ test('a plain read while a transaction is open waits for it and never sees its u
 test('a transaction passed on with within() is joined; a nested tx is a savepoint; a handle is dead after commit', async () => {
   const { path, cleanup } = tempDb();
   try {
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { migrations: SCHEMA.sqlite });
     let leaked: Promise<unknown> | undefined;
     await assert.rejects(
       store.tx(async (outer) => {
@@ -213,7 +214,7 @@ test('a transaction passed on with within() is joined; a nested tx is a savepoin
 test('a duplicate key is a typed conflict naming no SQL, table or value (the same error the PostgreSQL store raises)', async () => {
   const { path, cleanup } = tempDb();
   try {
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { migrations: SCHEMA.sqlite });
     await store.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
     for (const attempt of [() => store.run("INSERT INTO meta (key, value) VALUES ('k', 'w')"), () => store.tx((sql) => sql.run("INSERT INTO meta (key, value) VALUES ('k', 'w')"))]) {
       await assert.rejects(attempt(), (e: unknown) => e instanceof AppError && e.code === 'conflict' && e.message === 'a conflicting record was written concurrently');

@@ -4,13 +4,13 @@ import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { duplicateKey, isSqliteUniqueViolation } from './errors.js';
-import { planMigrations, SQLITE_MIGRATIONS, type Migration } from './migrations.js';
+import { planMigrations, type Migration } from './migrations.js';
 import { TxView } from './tx-view.js';
 import type { Sql, SqlValue, Store } from './types.js';
 
 export interface OpenSqliteOptions {
-  /** The migration list; tests pass a prefix to build an older database file. */
-  migrations?: readonly Migration[];
+  /** The schema history (assembleSchema(domains).sqlite from the composition root); tests pass a prefix to build an older file. */
+  migrations: readonly Migration[];
   busyTimeoutMs?: number;
   clock?: Clock;
 }
@@ -206,7 +206,7 @@ function createPrivate(path: string): void {
 }
 
 /** Opens (creating if needed) and upgrades a SQLite database file. */
-export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Store {
+export function openSqliteStore(path: string, opts: OpenSqliteOptions): Store {
   createPrivate(path);
   const db = new Database(path);
   try {
@@ -214,7 +214,7 @@ export function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Sto
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
     db.pragma('synchronous = NORMAL');
-    const version = migrate(db, opts.migrations ?? SQLITE_MIGRATIONS, opts.clock);
+    const version = migrate(db, opts.migrations, opts.clock);
     return new SqliteStore(db, version);
   } catch (e) {
     db.close();

@@ -8,10 +8,11 @@ import { FakeClock } from '../../shared/clock.js';
 import { IdempotencyReceipts, requestHash } from '../idempotency.js';
 import { openStore } from './open.js';
 import type { Sql, Store } from './types.js';
+import { SCHEMA } from '../../domains/registry.js';
 
 async function withStore(fn: (store: Store) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-within-'));
-  const store = await openStore(`sqlite:${join(dir, 'server.db')}`); // ambient off, like startServer
+  const store = await openStore(`sqlite:${join(dir, 'server.db')}`, { schema: SCHEMA }); // ambient off, like startServer
   try {
     await fn(store);
   } finally {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { MAX_PENDING_UPLOADS } from '../../domains/message/attachments.js';
-import { readBytes, uploadBytes } from '../../server/test-helpers.js';
+import { readBytes, uploadBytes } from '../../domains/test-server.js';
 import { AttachmentBudget } from './attachment-budget.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, testToolDeps, type ToolsFixture } from './testkit.js';

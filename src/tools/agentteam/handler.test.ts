@@ -8,6 +8,7 @@ import { ServerClient } from '../../server-client/client.js';
 import { UnknownToolError } from '../../wire/mcp/handler.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, type ToolsFixture, testToolDeps } from './testkit.js';
+import { serverClient } from '../../domains/registry.js';
 
 let fx: ToolsFixture;
 const h = createAgentteamHandler(testToolDeps());
@@ -163,7 +164,7 @@ test('message_react adds and removes a reaction', async () => {
 });
 
 test('an unreachable server is upstream_unavailable without internals', async () => {
-  const dead = new ServerClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 }).as(fx.agentCredential);
+  const dead = serverClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 }).as(fx.agentCredential);
   const r = await h.callTool({ info: fx.info, signal: new AbortController().signal, api: dead }, fx.agentId, 'message_history_read', { target: 'channel:general' });
   const s = structured(r);
   assert.equal(r.isError, true);

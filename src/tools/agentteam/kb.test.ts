@@ -7,6 +7,7 @@ import { ServerClient } from '../../server-client/client.js';
 import { RESULT_BUDGET_BYTES, resultBytes } from '../../wire/mcp/resultbudget/budget.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, testToolDeps, type ToolsFixture } from './testkit.js';
+import { serverClient } from '../../domains/registry.js';
 
 let fx: ToolsFixture;
 let stopped = false;
@@ -59,7 +60,7 @@ test('kb_search and kb_fetch answer a Human turn with the sources its target may
 
 test('stage route: the AgentTeam server the daemon reaches has no knowledge route', async () => {
   // The real server answers its own 404 "no such route": the daemon's server base path points at no AgentTeam route.
-  const skewed = new ServerClient({ baseUrl: `${fx.srv.server.url}/v0` });
+  const skewed = serverClient({ baseUrl: `${fx.srv.server.url}/v0` });
   try {
     for (const [name, args] of [['kb_search', { query: 'release' }], ['kb_fetch', { documentId: 'kbd_x' }]] as const) {
       const s = structured(await h.callTool({ ...fx.ctx(), api: skewed.as(fx.agentCredential), turn }, fx.agentId, name, args));

@@ -1,7 +1,7 @@
 // Tests message_history_read against the real server: paging equals a full scan, budget-driven shrinking, bounded and legacy messages.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { MessageDto } from '../../server-client/api.js';
+import type { MessageDto } from '../../domains/message/contract.js';
 import { RESULT_BUDGET_BYTES } from '../../wire/mcp/resultbudget/budget.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, type ToolsFixture, testToolDeps } from './testkit.js';

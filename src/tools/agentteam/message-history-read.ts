@@ -1,5 +1,5 @@
 // Owns the message_history_read tool: newest-first pages of an exact target that page themselves to fit the result budget.
-import type { MessagePage } from '../../server-client/api.js';
+import type { MessagePage } from '../../domains/message/contract.js';
 import type { MessageDto } from '../../domains/message/contract.js';
 import { AUTHORS_SCHEMA, MESSAGE_VIEW_SCHEMA, projectMessagePage } from '../../domains/message/project.js';
 import type { ToolContext } from '../../wire/mcp/handler.js';

@@ -1,5 +1,5 @@
 // Owns exact-target canonicalization for message tools (ARCHITECTURE §6): trims and lowercases the kind, then applies the one target grammar.
-import { formatTarget, parseTarget, TARGET_FORMS } from '../../domains/channel/target.js';
+import { formatTarget, parseTarget, TARGET_FORMS } from '../../shared/target.js';
 
 export { TARGET_FORMS };
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TokenInfo } from '../../authz/types.js';
 import type { ServerApi } from '../../server-client/api.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
+import { startTestServer, type TestServer } from '../../domains/test-server.js';
 import type { McpToolResult, ToolContext } from '../../wire/mcp/handler.js';
 import { AttachmentBudget } from './attachment-budget.js';
 import type { AgentteamDeps } from './handler.js';

@@ -1,7 +1,6 @@
 // Owns the action-handler contract: what a handler gets (ActionContext: its domain's API, a clock, the call's signal and key), what it returns, and the binding.
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ActionDescriptor } from '../../catalog/types.js';
-import type { ReceiptSelectorKey } from '../../catalog/error-schema.js';
 import type { Clock } from '../../shared/clock.js';
 
 /** Exactly what a handler uses: its own domain's server API bound to the authorized agent, a clock, the abort signal, the key. */
@@ -15,7 +14,7 @@ export interface ActionContext<Api = unknown> {
 
 /** Deterministic facts about what a mutation changed, used for a receipt when its result is over budget. */
 export interface MutationFacts {
-  readonly selectors: Partial<Record<ReceiptSelectorKey, string>>;
+  readonly selectors: Partial<Record<string, string>>;
   readonly revision?: number;
 }
 

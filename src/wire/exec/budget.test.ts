@@ -7,8 +7,9 @@ import { ServerCallError } from '../../server-client/client.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
 import { classify } from './envelope.js';
 import { reprojectMetadata, retrievalCommand } from './receipt.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
-const catalog = DefaultDescriptorCatalog();
+const catalog = builtinCatalog();
 const d = (domain: string, action: string) => catalog.find(domain, action)!;
 const row = (domain: string, action: string) => catalog.inventory.get(`${domain}/${action}`);
 

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { projectAnswer } from '../../cli/exec/project.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
-const catalog = DefaultDescriptorCatalog();
+const catalog = builtinCatalog();
 const big = { tasks: [], blob: 'x'.repeat(RESULT_BUDGET_BYTES) };
 
 test('an over-budget page suggests a smaller limit with the same filters and cursor; never a larger one (failed before: limit 4 → limit 5)', () => {

@@ -1,10 +1,9 @@
 // Owns Exec envelopes: {"ok":true,"data"} and the closed {"ok":false,"error"} shape; maps any failure to one public code.
-import type { Static } from '@sinclair/typebox';
-import type { ErrorMetadata } from '../../catalog/error-schema.js';
+import type { ErrorMetadataValue } from '../../catalog/error-schema.js';
 import { ERROR_CODES, type ErrorCode } from '../../shared/errors.js';
 import { publicFailure } from '../../shared/failure.js';
 
-export type ErrorMetadataValue = Static<typeof ErrorMetadata>;
+export type { ErrorMetadataValue };
 
 export interface ExecError {
   code: ErrorCode;

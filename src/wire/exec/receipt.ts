@@ -1,23 +1,22 @@
 // Owns mutation receipts: building the closed receipt (daemon) and strictly re-projecting received metadata (CLI).
-import type { Static } from '@sinclair/typebox';
-import { RECEIPT_SELECTOR_DOMAIN, RECEIPT_SELECTOR_KEYS, type MutationReceipt, type ReceiptSelectorKey } from '../../catalog/error-schema.js';
+import type { MutationReceiptValue } from '../../catalog/error-schema.js';
 import { shellQuote } from '../../catalog/help.js';
 import { ID_PATTERN, SELECTOR_PATTERN } from '../../catalog/schemas.js';
 import type { DescriptorCatalog } from '../../catalog/types.js';
 import { validateValue } from '../../catalog/validate.js';
 import type { ErrorMetadataValue } from './envelope.js';
 
-export type MutationReceiptValue = Static<typeof MutationReceipt>;
-type Selectors = Partial<Record<ReceiptSelectorKey, string>>;
+export type { MutationReceiptValue };
+type Selectors = Partial<Record<string, string>>;
 
 const ID = new RegExp(ID_PATTERN);
 const SELECTOR = new RegExp(SELECTOR_PATTERN);
 
-/** Only the allowlisted id selectors with a valid id survive. */
-function cleanSelectors(raw: unknown): Selectors {
+/** Only the catalog's allowlisted id selectors with a valid id survive. */
+function cleanSelectors(catalog: DescriptorCatalog, raw: unknown): Selectors {
   const out: Selectors = {};
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
-  for (const k of RECEIPT_SELECTOR_KEYS) {
+  for (const k of Object.keys(catalog.receiptSelectors)) {
     const v = (raw as Record<string, unknown>)[k];
     if (typeof v === 'string' && ID.test(v)) out[k] = v;
   }
@@ -30,9 +29,8 @@ function cleanSelectors(raw: unknown): Selectors {
  * catalog. Built from catalog inputs, never copied from the wire.
  */
 export function retrievalCommand(catalog: DescriptorCatalog, selectors: Selectors): string | undefined {
-  for (const k of RECEIPT_SELECTOR_KEYS) {
+  for (const [k, rb] of Object.entries(catalog.receiptSelectors)) {
     const id = selectors[k];
-    const rb = RECEIPT_SELECTOR_DOMAIN[k];
     const get = rb === undefined ? undefined : catalog.find(rb.domain, rb.action);
     if (id === undefined || !rb || !get) continue;
     const input = rb.operation === undefined ? { [k]: id } : { operation: rb.operation, [k]: id };
@@ -42,7 +40,7 @@ export function retrievalCommand(catalog: DescriptorCatalog, selectors: Selector
 }
 
 export function buildReceipt(catalog: DescriptorCatalog, facts: { selectors: Selectors; revision?: number } | undefined, idempotencyKey: string | undefined): MutationReceiptValue {
-  const selectors = cleanSelectors(facts?.selectors);
+  const selectors = cleanSelectors(catalog, facts?.selectors);
   const receipt: MutationReceiptValue = { selectors: selectors as MutationReceiptValue['selectors'] };
   if (facts?.revision !== undefined && Number.isSafeInteger(facts.revision) && facts.revision >= 0) receipt.revision = facts.revision;
   if (idempotencyKey !== undefined && SELECTOR.test(idempotencyKey)) receipt.idempotencyKey = idempotencyKey;
@@ -62,7 +60,7 @@ export function reprojectMetadata(catalog: DescriptorCatalog, raw: unknown, maxB
   const r = m.mutation_receipt;
   if (!r || typeof r !== 'object' || Array.isArray(r)) return undefined;
   const rr = r as Record<string, unknown>;
-  const facts: { selectors: Selectors; revision?: number } = { selectors: cleanSelectors(rr.selectors) };
+  const facts: { selectors: Selectors; revision?: number } = { selectors: cleanSelectors(catalog, rr.selectors) };
   if (typeof rr.revision === 'number') facts.revision = rr.revision;
   const key = typeof rr.idempotencyKey === 'string' ? rr.idempotencyKey : undefined;
   const metadata: ErrorMetadataValue = { mutation_applied: true, mutation_receipt: buildReceipt(catalog, facts, key) };

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { builtinActions } from '../../domains/registry.js';
+import { builtinActions, builtinCatalog } from '../../domains/registry.js';
 import { projectTask } from '../../domains/task/project.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { binderFor, type BoundAction } from './action.js';
@@ -14,7 +14,7 @@ import { FakeClock } from '../../shared/clock.js';
 import { DENIED_BODY } from '../http/guard.js';
 import { Router } from '../http/router.js';
 import { request } from 'node:http';
-import { raw, startExecHarness, type ExecHarness, type Extra } from './testkit.js';
+import { raw, startExecHarness, type ExecHarness, type Extra } from '../../domains/test-exec.js';
 import { registerExecRoutes } from './routes.js';
 
 /** Probe actions have no ServerApi group, so they receive the whole API. */
@@ -218,12 +218,12 @@ test('a revoked authorization gets the generic 403 and nothing is dispatched', a
 
 test('route registration fails when a handler and the catalog disagree', () => {
   const log = createLogger({ name: 'x' });
-  const deps = { gate: { authenticate: () => ({ ok: false as const, reason: 'missing' as const }), acquire: () => null }, diag: new RateLimitedLogger(log, new FakeClock()), log, apiFor: () => { throw new Error('unused'); } };
+  const deps = { gate: { authenticate: () => ({ ok: false as const, reason: 'missing' as const }), acquire: () => null }, diag: new RateLimitedLogger(log, new FakeClock()), log, apiFor: () => { throw new Error('unused'); }, catalog: builtinCatalog() };
   const all = builtinActions();
   assert.throws(() => registerExecRoutes(new Router(), { ...deps, actions: all.slice(1) }), /descriptor task\/create has no handler/);
   assert.throws(() => registerExecRoutes(new Router(), { ...deps, actions: [...all, extras[0]!.action] }), /handler probe\/big has no catalog descriptor/);
   assert.throws(() => registerExecRoutes(new Router(), { ...deps, actions: [...all, all[0]!] }), /duplicate handler/);
-  assert.doesNotThrow(() => registerExecRoutes(new Router(), { ...deps, catalog: DefaultDescriptorCatalog(), actions: all }));
+  assert.doesNotThrow(() => registerExecRoutes(new Router(), { ...deps, actions: all }));
 });
 
 test('success is not published when the authorization is revoked while the handler runs', async () => {

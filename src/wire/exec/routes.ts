@@ -1,12 +1,11 @@
 // Owns the Exec routes: the merged catalog route and the dynamic action route, from auth to the budgeted envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { builtinActions } from '../../domains/registry.js';
 import type { BoundAction } from './action.js';
 import { resolveIdempotencyKey } from './idempotency.js';
 import { forRequest } from '../../catalog/operations.js';
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { AuthGate, TokenInfo } from '../../authz/types.js';
-import { actionKey, DefaultDescriptorCatalog } from '../../catalog/catalog.js';
+import { actionKey } from '../../catalog/catalog.js';
 import type { DescriptorCatalog } from '../../catalog/types.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { AppError } from '../../shared/errors.js';
@@ -33,10 +32,10 @@ export interface ExecRouteDeps {
   apiFor(info: TokenInfo): ServerApi;
   /** Daemon-local services for the token's agent (local domains such as `agent`); none by default. */
   localsFor?(info: TokenInfo): LocalServices;
-  /** Concrete handlers; the built-ins by default. */
-  actions?: readonly BoundAction[];
-  /** Descriptors + inventory; DefaultDescriptorCatalog() by default. */
-  catalog?: DescriptorCatalog;
+  /** Concrete handlers, one per catalog action (the composition root's registry list). */
+  actions: readonly BoundAction[];
+  /** Descriptors + inventory (DefaultDescriptorCatalog of the same domains). */
+  catalog: DescriptorCatalog;
   /** Time for handlers and the body deadline; the system clock by default. */
   clock?: Clock;
   /** Absolute body read deadline; the spec's 5 s by default (tests shorten it). */
@@ -70,8 +69,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
-  const catalog = deps.catalog ?? DefaultDescriptorCatalog();
-  const actions = buildActionMap(catalog, deps.actions ?? builtinActions(), deps.clock);
+  const catalog = deps.catalog;
+  const actions = buildActionMap(catalog, deps.actions, deps.clock);
   const validator = new DescriptorValidator();
 
   // The merged catalog is an index (no schemas), so it stays within the result budget as domains are added;

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { validateValue } from '../../catalog/validate.js';
 import { DescriptorValidator } from './validator.js';
+import { builtinCatalog } from '../../domains/registry.js';
 
-const catalog = DefaultDescriptorCatalog();
+const catalog = builtinCatalog();
 
 test('ajv (daemon) and TypeBox (CLI) agree on single-field changes to every canonical example', () => {
   const v = new DescriptorValidator();

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../../shared/clock.js';
 import { RateLimitedLogger } from '../../shared/rate-limited-log.js';
-import { CHILD_DENIED_TEXT } from '../../runtime/child-gate.js';
+import { CHILD_DENIED_TEXT } from './child-gate.js';
 import { withChildEffectCheck } from './child-effect.js';
 import type { McpHandler, McpToolDef, ToolContext } from './handler.js';
 

@@ -1,6 +1,6 @@
 // Owns the daemon-boundary effect check for child-scoped MCP credentials: a handler wrapper, so every tools/call of
 // every protocol revision reaches it on its way into CallTool (the only execution entry point, spec §MCP Transport).
-import { allowed, CHILD_DENIED_TEXT, decide, EffectInventory } from '../../runtime/child-gate.js';
+import { allowed, CHILD_DENIED_TEXT, decide, EffectInventory } from './child-gate.js';
 import type { RateLimitedLogger } from '../../shared/rate-limited-log.js';
 import type { McpHandler } from './handler.js';
 import { toolError } from './resultbudget/budget.js';

@@ -2,7 +2,16 @@
 import type { TokenInfo } from '../../authz/types.js';
 import type { ServerApi } from '../../server-client/api.js';
 import type { ToolNamer } from './naming.js';
-import type { CurrentTurn } from '../../sessions/metadata.js';
+import type { TargetKind } from '../../shared/target.js';
+
+/** What a tool may know about the turn its runtime is answering. Never stored in the Exec authorization (spec: no launch target). */
+export interface CurrentTurn {
+  readonly turnId: string;
+  readonly target: string;
+  readonly targetType: TargetKind;
+  readonly messageId: string;
+  readonly authorKind: 'human' | 'agent';
+}
 
 /** Behaviour hints; readOnlyHint is required so effect gates never guess (spec §Codex delegated-child effect gate). */
 export interface McpToolAnnotations {

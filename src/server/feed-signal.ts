@@ -1,5 +1,5 @@
 // Owns the turn feed's wake-up: a waiting turn read wakes as soon as a message is written in this server process.
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 
 /**
  * A version counter with waiters. A reader takes `version` before it reads the feed, then waits for a change after

@@ -1,9 +1,10 @@
-// Owns the worker-thread entry of the embedded AgentTeam Server: start it from workerData, report {url, serverId}, close on request.
+// Owns the worker-thread entry (a composition root) of the embedded AgentTeam Server: mount the registry's domains, start it from workerData, report {url, serverId}, close on request.
 import { parentPort, workerData } from 'node:worker_threads';
+import { DOMAINS } from '../domains/registry.js';
 import { AppError } from '../shared/errors.js';
 import { createLogger } from '../shared/log.js';
-import { startServer, type RunningServer } from './main.js';
-import type { ToWorker, WorkerServerData, FromWorker } from './in-worker.js';
+import { startServer, type RunningServer } from '../server/main.js';
+import type { ToWorker, WorkerServerData, FromWorker } from '../server/in-worker.js';
 
 const port = parentPort;
 if (!port) throw new Error('the server worker must run in a worker thread');
@@ -26,6 +27,7 @@ port.on('message', (m: ToWorker) => {
 });
 
 startServer({
+  domains: DOMAINS,
   ...(data.db !== undefined ? { db: data.db } : {}),
   ...(data.dbPath !== undefined ? { dbPath: data.dbPath } : {}),
   ...(data.host !== undefined ? { host: data.host } : {}),

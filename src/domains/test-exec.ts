@@ -2,19 +2,19 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { builtinActions } from '../../domains/registry.js';
-import type { BoundAction } from './action.js';
-import { makeStore, sampleInput, type Kit } from '../../authz/testkit.js';
-import type { ActiveAuthorization } from '../../authz/store.js';
-import rows from '../../catalog/action-inventory.json' with { type: 'json' };
-import { builtinDescriptors, makeDescriptorCatalog } from '../../catalog/catalog.js';
-import { buildRuntimeCatalog } from '../../catalog/runtime-catalog.js';
-import type { ActionDescriptor, InventoryRow } from '../../catalog/types.js';
-import type { ServerApi } from '../../server-client/api.js';
-import { startTestServer, type TestServer } from '../../server/test-helpers.js';
-import { createLogger, RateLimitedLogger } from '../../shared/log.js';
-import { Router } from '../http/router.js';
-import { registerExecRoutes } from './routes.js';
+import { builtinActions, builtinCatalog, DOMAINS } from './registry.js';
+import type { BoundAction } from '../wire/exec/action.js';
+import { makeStore, sampleInput, type Kit } from '../authz/testkit.js';
+import type { ActiveAuthorization } from '../authz/store.js';
+import rows from '../catalog/action-inventory.json' with { type: 'json' };
+import { makeDescriptorCatalog } from '../catalog/catalog.js';
+import { buildRuntimeCatalog } from '../catalog/runtime-catalog.js';
+import type { ActionDescriptor, InventoryRow } from '../catalog/types.js';
+import type { ServerApi } from '../server-client/api.js';
+import { startTestServer, type TestServer } from './test-server.js';
+import { createLogger, RateLimitedLogger } from '../shared/log.js';
+import { Router } from '../wire/http/router.js';
+import { registerExecRoutes } from '../wire/exec/routes.js';
 
 export interface ExecHarness {
   server: TestServer;
@@ -54,7 +54,7 @@ export async function startExecHarness(extras: Extra[] = [], opts: { bodyDeadlin
   const agentApi = server.client.as(created.credential);
   const kit = makeStore();
   const log = createLogger({ name: 'exec-test' });
-  const catalog = makeDescriptorCatalog([...builtinDescriptors(), ...extras.map((e) => e.descriptor)], [...(rows as InventoryRow[]), ...extras.map((e) => e.row)]);
+  const catalog = makeDescriptorCatalog([...builtinCatalog().actions, ...extras.map((e) => e.descriptor)], [...(rows as InventoryRow[]), ...extras.map((e) => e.row)], DOMAINS);
   const router = new Router();
   registerExecRoutes(router, {
     gate: kit.store,
@@ -65,7 +65,7 @@ export async function startExecHarness(extras: Extra[] = [], opts: { bodyDeadlin
     actions: [...builtinActions(), ...extras.map((e) => e.action)],
     ...opts,
   });
-  const auth = await kit.store.activate({ ...sampleInput(), serverId: server.server.serverId, agentId: created.agent.id, catalog: buildRuntimeCatalog(extras.map((e) => e.descriptor)) });
+  const auth = await kit.store.activate({ ...sampleInput(), serverId: server.server.serverId, agentId: created.agent.id, catalog: buildRuntimeCatalog(builtinCatalog(), extras.map((e) => e.descriptor)) });
   const http: Server = createServer((req, res) => {
     const m = router.match(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!);
     if (m.kind !== 'found') {

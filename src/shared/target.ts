@@ -1,6 +1,6 @@
 // Owns the one target grammar: `channel:<slug>`, `dm:<id>`, `thread:<channelId>/<rootId>`, `task:<id>` (parse, format, pattern).
-import { AppError } from '../../shared/errors.js';
-import { ID_RE } from '../../shared/ids.js';
+import { AppError } from './errors.js';
+import { ID_RE } from './ids.js';
 
 export type TargetKind = 'channel' | 'dm' | 'thread' | 'task';
 export const CHANNEL_ID_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';

@@ -6,9 +6,10 @@ import pg from 'pg';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { ServerApi } from '../server-client/api.js';
 import { ServerClient } from '../server-client/client.js';
-import { startServer, type RunningServer } from './main.js';
-import { openStore } from './store/open.js';
-import type { SqlValue } from './store/types.js';
+import { startServer, type RunningServer } from '../server/main.js';
+import { openStore } from '../server/store/open.js';
+import type { SqlValue } from '../server/store/types.js';
+import { DOMAINS, SCHEMA, serverClient } from './registry.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -69,8 +70,8 @@ export async function freshTestDb(dir: string): Promise<{ db: string; dbPath: st
 export async function startTestServer(opts: { clock?: Clock; maxInFlight?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-server-'));
   const fresh = await freshTestDb(dir);
-  const server = await startServer({ db: fresh.db, adminToken: TEST_ADMIN_TOKEN, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
-  const client = new ServerClient({ baseUrl: server.url });
+  const server = await startServer({ domains: DOMAINS,  db: fresh.db, adminToken: TEST_ADMIN_TOKEN, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}) });
+  const client = serverClient({ baseUrl: server.url });
   const boot = await client.bootstrap(TEST_ADMIN_TOKEN, { ownerName: 'Owner' });
   const ownerCredential = boot.ownerCredential!;
   return {
@@ -83,7 +84,7 @@ export async function startTestServer(opts: { clock?: Clock; maxInFlight?: numbe
     ownerCredential,
     ownerId: boot.owner.id,
     async runSql(sql, params = []) {
-      const store = await openStore(fresh.db);
+      const store = await openStore(fresh.db, { schema: SCHEMA });
       try {
         return await store.run(sql, params);
       } finally {
@@ -91,7 +92,7 @@ export async function startTestServer(opts: { clock?: Clock; maxInFlight?: numbe
       }
     },
     async querySql<R>(sql: string, params: readonly SqlValue[] = []) {
-      const store = await openStore(fresh.db);
+      const store = await openStore(fresh.db, { schema: SCHEMA });
       try {
         return await store.all<R>(sql, params);
       } finally {
