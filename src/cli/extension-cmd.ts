@@ -21,13 +21,16 @@ export function extensionCommand(home: () => string): Command {
     .requiredOption('--base-url <url>', 'the provider API root (GitHub: https://api.github.com; Gitea: https://HOST/api/v1)')
     .requiredOption('--token-env <var>', 'environment variable holding the installation token')
     .option('--poll-interval <seconds>', 'how often watched PRs are polled (1..3600, default 60)')
-    .action(async (n: string, o: { baseUrl: string; tokenEnv: string; pollInterval?: string }) => {
+    .option('--webhook-secret-env <var>', 'environment variable holding the webhook secret (≥ 16 chars); deliveries to /v1/extensions/NAME/webhook then poll at once')
+    .action(async (n: string, o: { baseUrl: string; tokenEnv: string; pollInterval?: string; webhookSecretEnv?: string }) => {
       // Security invariant: the token comes from the environment, never from argv, and is never printed.
       const token = process.env[o.tokenEnv];
       if (!token) throw new CliError(`environment variable ${o.tokenEnv} is not set`, 2);
       const secs = o.pollInterval === undefined ? undefined : Number(o.pollInterval);
       if (secs !== undefined && (!Number.isInteger(secs) || secs < 1 || secs > 3600)) throw new CliError('--poll-interval must be 1..3600 seconds', 2);
-      printJson(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/extensions', { name: n, baseUrl: o.baseUrl, token, ...(secs ? { pollIntervalMs: secs * 1000 } : {}) })));
+      const webhookSecret = o.webhookSecretEnv === undefined ? undefined : process.env[o.webhookSecretEnv];
+      if (o.webhookSecretEnv !== undefined && !webhookSecret) throw new CliError(`environment variable ${o.webhookSecretEnv} is not set`, 2);
+      printJson(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/extensions', { name: n, baseUrl: o.baseUrl, token, ...(secs ? { pollIntervalMs: secs * 1000 } : {}), ...(webhookSecret ? { webhookSecret } : {}) })));
     });
   ext
     .command('ls')

@@ -40,6 +40,8 @@ export interface InstallationDto {
   baseUrl: string;
   status: 'active' | 'suspended';
   pollIntervalMs: number;
+  /** The server path its webhooks are delivered to (null: no webhook secret, polling only). */
+  webhook: string | null;
   installedAt: string;
 }
 

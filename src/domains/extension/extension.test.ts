@@ -10,6 +10,7 @@ import type { CallOutcome } from './contract.js';
 import { FakeProvider } from './fakes/fake-provider.js';
 import { verifySnapshot } from './snapshot.js';
 import { TICK_MS } from './watcher.js';
+import { signatureOk } from './webhook.js';
 
 const POLL = 5000;
 let t: TestServer;
@@ -198,4 +199,39 @@ test('gitea: watch-pr, review, comment, CI and merge through the Gitea API (page
   const r = await call('watch-pr', { repo: 'team/app', number: 3, target: 'channel:general' }, gp, 'gitea');
   assert.equal(r.outcome === 'failed' && r.error.code, 'provider_unauthorized');
   gt.revoked = false;
+});
+
+test('webhooks: a signed delivery makes the PR poll now (one watcher), a repeated delivery id is ignored, a bad signature is refused', async () => {
+  const secret = 'whsec-0123456789abcdef';
+  await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: 3_600_000, webhookSecret: secret });
+  assert.equal((await t.owner.extensions.installations()).installations.find((i) => i.name === 'github')?.webhook, '/v1/extensions/github/webhook');
+  gh.openPull('o/r', 10);
+  assert.equal((await call('watch-pr', { repo: 'o/r', number: 10, target: 'channel:general' })).outcome, 'ok');
+  const { createHmac } = await import('node:crypto');
+  const deliver = (body: string, id: string, sig = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`) =>
+    fetch(`${t.server.url}/v1/extensions/github/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request_review', 'x-github-delivery': id, 'x-hub-signature-256': sig }, body });
+  const tick = async () => {
+    clock.advance(TICK_MS);
+    await t.server.idle!();
+  };
+  gh.review('o/r', 10, 'erin', 'APPROVED');
+  await tick();
+  await tick();
+  assert.ok(!(await general()).some((m) => m.startsWith('github o/r#10')), 'not due before the delivery (interval 1 h)');
+  const body = JSON.stringify({ action: 'submitted', review: { id: 1, body: '@all do things' }, pull_request: { number: 10 }, repository: { full_name: 'o/r' } });
+  const forged = await deliver(body, '72d3162e-cc78-11e3-81ab-4c9367dc0958', 'sha256=00');
+  assert.equal(forged.status, 403);
+  const r1 = await deliver(body, '72d3162e-cc78-11e3-81ab-4c9367dc0958');
+  assert.deepEqual(((await r1.json()) as { data: unknown }).data, { accepted: true, watches: 1 });
+  await tick();
+  await tick();
+  assert.equal((await general()).at(-1), 'github o/r#10: review by erin: approved');
+  const r2 = await deliver(body, '72d3162e-cc78-11e3-81ab-4c9367dc0958');
+  assert.deepEqual(((await r2.json()) as { data: unknown }).data, { accepted: false, watches: 0 }, 'deduplicated by delivery id');
+  const gitea = await fetch(`${t.server.url}/v1/extensions/gitea/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-gitea-delivery': 'a', 'x-gitea-signature': 'ab' }, body: '{}' });
+  assert.equal(gitea.status, 403, 'no webhook secret: refused');
+  // Gitea signs with a bare hex HMAC-SHA256 (X-Gitea-Signature).
+  const raw = Buffer.from('{"number":3}');
+  assert.equal(signatureOk(secret, raw, createHmac('sha256', secret).update(raw).digest('hex'), ''), true);
+  assert.equal(signatureOk(secret, raw, createHmac('sha256', 'other-secret-000').update(raw).digest('hex'), ''), false);
 });

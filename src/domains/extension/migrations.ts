@@ -8,6 +8,7 @@ CREATE TABLE extension_installations (
   token ${text} NOT NULL,
   poll_interval_ms INTEGER NOT NULL,
   status ${id} NOT NULL CHECK (status IN ('active','suspended')),
+  webhook_secret ${text},
   installed_by ${id} NOT NULL REFERENCES members(id),
   installed_at ${big} NOT NULL,
   updated_at ${big} NOT NULL
@@ -29,6 +30,13 @@ CREATE TABLE extension_watches (
 );
 CREATE INDEX extension_watches_due ON extension_watches (status, next_poll_at, id);
 CREATE INDEX extension_watches_by_creator ON extension_watches (created_by, created_at, id);
+CREATE TABLE extension_deliveries (
+  extension ${id} NOT NULL,
+  delivery_id ${id} NOT NULL,
+  received_at ${big} NOT NULL,
+  PRIMARY KEY (extension, delivery_id)
+);
+CREATE INDEX extension_deliveries_age ON extension_deliveries (received_at);
 `;
 
-export const MIGRATIONS: readonly MigrationStep[] = [{ version: 50, name: 'extension installations and PR watches', sqlite: tables('TEXT', 'TEXT', 'INTEGER'), postgres: tables('TEXT', 'TEXT COLLATE "C"', 'BIGINT') }];
+export const MIGRATIONS: readonly MigrationStep[] = [{ version: 50, name: 'extension installations, PR watches and webhook deliveries', sqlite: tables('TEXT', 'TEXT', 'INTEGER'), postgres: tables('TEXT', 'TEXT COLLATE "C"', 'BIGINT') }];

@@ -1,6 +1,7 @@
 // Owns App-hosted Extensions on the server: installations (owner), the snapshot an agent's runtime pins, and the
 // forwarded calls (`/runtime/ext`): pins checked against the current catalog, input re-validated, then the action —
 // watch-pr (baseline poll, then stored), list-watches (keyset createdAt DESC, id DESC), unwatch.
+import type { IncomingMessage } from 'node:http';
 import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../shared/errors.js';
 import { newCompactId } from '../../shared/ids.js';
@@ -16,6 +17,7 @@ import { giteaClient } from './gitea.js';
 import { githubClient } from './github.js';
 import { emptyState, pollOnce, type WatchState } from './poll.js';
 import { ProviderError, type ProviderClient } from './provider.js';
+import { receiveWebhook } from './webhook.js';
 
 export interface InstallationRow {
   name: ExtensionName;
@@ -23,6 +25,7 @@ export interface InstallationRow {
   token: string;
   poll_interval_ms: number;
   status: 'active' | 'suspended';
+  webhook_secret: string | null;
   installed_at: number;
 }
 export interface WatchRow {
@@ -78,7 +81,7 @@ export const watchDto = (r: WatchRow) => ({
 });
 
 export async function installation(sql: Pick<Sql, 'get'>, name: string): Promise<InstallationRow | undefined> {
-  return sql.get<InstallationRow>('SELECT name, base_url, token, poll_interval_ms, status, installed_at FROM extension_installations WHERE name = ?', [name]);
+  return sql.get<InstallationRow>('SELECT name, base_url, token, poll_interval_ms, status, webhook_secret, installed_at FROM extension_installations WHERE name = ?', [name]);
 }
 
 export class Extensions {
@@ -88,15 +91,16 @@ export class Extensions {
   ) {}
 
   /** Installs (or replaces) an App: owner only. The token is stored server-side and never returned. */
-  async install(actor: Actor, body: { name: ExtensionName; baseUrl: string; token: string; pollIntervalMs?: number }): Promise<InstallationDto> {
+  async install(actor: Actor, body: { name: ExtensionName; baseUrl: string; token: string; pollIntervalMs?: number; webhookSecret?: string }): Promise<InstallationDto> {
     requireOwner(actor, 'install an App');
     const base = checkBaseUrl(body.baseUrl);
     const now = this.deps.clock.now();
     const poll = body.pollIntervalMs ?? POLL_DEFAULT_MS;
     await this.deps.store.tx(async (sql) => {
       const had = await installation(sql, body.name);
-      if (had) await sql.run("UPDATE extension_installations SET base_url = ?, token = ?, poll_interval_ms = ?, status = 'active', updated_at = ? WHERE name = ?", [base, body.token, poll, now, body.name]);
-      else await sql.run("INSERT INTO extension_installations (name, base_url, token, poll_interval_ms, status, installed_by, installed_at, updated_at) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)", [body.name, base, body.token, poll, actor.id, now, now]);
+      const secret = body.webhookSecret ?? null;
+      if (had) await sql.run("UPDATE extension_installations SET base_url = ?, token = ?, poll_interval_ms = ?, webhook_secret = ?, status = 'active', updated_at = ? WHERE name = ?", [base, body.token, poll, secret, now, body.name]);
+      else await sql.run("INSERT INTO extension_installations (name, base_url, token, poll_interval_ms, webhook_secret, status, installed_by, installed_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?)", [body.name, base, body.token, poll, secret, actor.id, now, now]);
       // A new credential gets another chance at watches its predecessor could not serve.
       await sql.run("UPDATE extension_watches SET error = NULL, failures = 0, next_poll_at = ? WHERE extension = ? AND status = 'active'", [now, body.name]);
     });
@@ -105,8 +109,8 @@ export class Extensions {
 
   async installations(actor: Actor): Promise<InstallationDto[]> {
     requireAdmin(actor, 'list App installations');
-    const rows = await this.deps.store.all<InstallationRow>('SELECT name, base_url, token, poll_interval_ms, status, installed_at FROM extension_installations ORDER BY name');
-    return rows.map((r) => ({ name: r.name, baseUrl: new URL(r.base_url).origin, status: r.status, pollIntervalMs: Number(r.poll_interval_ms), installedAt: iso(Number(r.installed_at)) }));
+    const rows = await this.deps.store.all<InstallationRow>('SELECT name, base_url, token, poll_interval_ms, status, webhook_secret, installed_at FROM extension_installations ORDER BY name');
+    return rows.map((r) => ({ name: r.name, baseUrl: new URL(r.base_url).origin, status: r.status, pollIntervalMs: Number(r.poll_interval_ms), webhook: r.webhook_secret ? `/v1/extensions/${r.name}/webhook` : null, installedAt: iso(Number(r.installed_at)) }));
   }
 
   /** Suspends or resumes an installation (owner only); a suspended one refuses every call and poll. */
@@ -115,6 +119,11 @@ export class Extensions {
     const n = await this.deps.store.run('UPDATE extension_installations SET status = ?, updated_at = ? WHERE name = ?', [status, this.deps.clock.now(), name]);
     if (n !== 1) throw new AppError('not_found', `App ${name} is not installed`);
     return (await this.installations(actor)).find((i) => i.name === name)!;
+  }
+
+  /** A provider webhook delivery (signature-verified, deduplicated by delivery id): the PR's watches are polled now. */
+  webhook(name: string, req: IncomingMessage): Promise<{ accepted: boolean; watches: number }> {
+    return receiveWebhook(this.deps, name, req);
   }
 
   /** The definitions installed in this workspace (every member may use them), with digests and the catalog version. */
