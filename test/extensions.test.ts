@@ -53,6 +53,7 @@ test('a runtime watches a PR through agentteam exec github; updates reach #gener
     { name: 'actionHelp', args: ['github', 'watch-pr', '--help'] },
     { name: 'schema', args: ['github', 'watch-pr', '--input-schema'] },
     { name: 'bad', args: ['github', 'watch-pr', JSON.stringify({ repo: 'o/r', number: 7 })] },
+    { name: 'pinInInput', args: ['github', 'list-watches', JSON.stringify({ definitionDigest: 'sha256:0' })] },
     { name: 'watch', args: ['github', 'watch-pr', JSON.stringify(WATCH)] },
     { signal: file('watched') },
     { waitFor: file('revoked') },
@@ -97,6 +98,8 @@ test('a runtime watches a PR through agentteam exec github; updates reach #gener
   assert.deepEqual(report.schema.out.required, ['repo', 'number', 'target']);
   assert.equal(report.bad.code, 2, 'validated by the CLI before sending');
   assert.equal(report.bad.out.error.code, 'validation_failed');
+  assert.equal(report.pinInInput.code, 2, 'a pin cannot come from the request');
+  assert.equal(report.pinInInput.out.error.code, 'validation_failed');
   assert.equal(report.watch.code, 0, JSON.stringify(report.watch));
   assert.deepEqual({ ...report.watch.out.data.watch, id: 'x' }, { id: 'x', ...WATCH });
   assert.equal(report.revoked.code, 1);
