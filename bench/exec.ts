@@ -2,7 +2,6 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { BIN } from '../test/harness.js';
-import { ServerClient } from '../src/server-client/client.js';
 import { startBaseline } from './baselines/common.js';
 import { runLoadWithCpu, type LoadResult } from './load.js';
 import type { McpFixture } from './mcp.js';

@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 import { createDomains } from '../src/server/app.js';
 import type { DomainDeps } from '../src/server/context.js';
 import { openStore } from '../src/server/store/open.js';
-import { ServerClient } from '../src/server-client/client.js';
 import { systemClock } from '../src/shared/clock.js';
 import type { Knowledge } from '../src/domains/knowledge/service.js';
 import type { Members } from '../src/domains/member/service.js';

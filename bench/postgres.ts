@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ServerClient } from '../src/server-client/client.js';
 import { postgresAvailable, startCluster, type Cluster } from '../test/postgres/cluster.js';
 import { startServerProc, type ServerProc } from '../test/postgres/server-proc.js';
 import { cpuMs, runLoad, type LoadResult } from './load.js';

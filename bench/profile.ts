@@ -1,7 +1,6 @@
 // Owns `node --import tsx bench/profile.ts <workload> [seconds] [connections] [runtimes]`: CPU-profiles a real daemon (node --cpu-prof) under one load and prints where self time goes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ServerClient } from '../src/server-client/client.js';
 import { runLoad } from './load.js';
 import { BenchDaemon, pool } from './setup.js';
 import { serverClient } from '../src/domains/registry.js';

@@ -1,6 +1,5 @@
 // Owns benchmark 8: what a model reads, in o200k tokens (gpt-tokenizer), per tool result and per Exec read, beside the content's own tokens.
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { ServerClient } from '../src/server-client/client.js';
 import { http } from '../test/harness.js';
 import { goal, table, type BenchReport, type Goal } from './report.js';
 import { AGED_SUMMARY, ageHomeCounters } from './aged-ids.js';

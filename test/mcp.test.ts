@@ -90,6 +90,24 @@ test('the SDK v2 client in a launched runtime negotiates 2026-07-28, discovers, 
   }
 });
 
+test('through the daemon, on both routes: an unsupported revision is 400 -32022 with the id and the discovered revisions; 2026 ping is 404', async () => {
+  const r = await d.run(['runtime', 'start', '--agent', 'mcpbot', '--', process.execPath, join(import.meta.dirname, 'fixtures', 'mcp-raw-errors.mjs')]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT'));
+  assert.ok(line, r.stdout);
+  const routes = JSON.parse(line.slice(6));
+  assert.equal(routes.length, 2);
+  for (const o of routes) {
+    const supported = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
+    assert.deepEqual(o.supportedVersions, supported);
+    const unsupported = (id: unknown, requested: string) => ({ status: 400, body: { jsonrpc: '2.0', id, error: { code: -32022, message: 'unsupported protocol version', data: { supported, requested } } } });
+    assert.deepEqual(o.unsupported, unsupported(301, 'v999.0.0'));
+    assert.deepEqual(o.legacyUnsupported, unsupported('old', '2024-11-05'));
+    assert.deepEqual(o.modernPing, { status: 404, body: { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method not found' } } });
+    assert.deepEqual(o.legacyPing, { status: 200, body: { jsonrpc: '2.0', id: 8, result: {} } });
+  }
+});
+
 test('after the runtime exits its MCP token is dead on both routes, and nothing the daemon wrote holds it', async () => {
   const r = await d.run(['runtime', 'start', '--agent', agentId, '--', 'sh', '-c', 'printf "TOKEN<<%s>>" "$AGENTTEAM_MCP_TOKEN"']);
   const token = /TOKEN<<([^>]+)>>/.exec(r.stdout)![1]!;

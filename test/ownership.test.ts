@@ -1,7 +1,6 @@
 // Static transport ownership (spec §Invariants, §Tool Ownership): Exec-owned domains are never MCP tools, and the reverse.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DefaultDescriptorCatalog } from '../src/catalog/index.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
 import { testToolDeps } from '../src/tools/agentteam/testkit.js';
 import { builtinCatalog } from '../src/domains/registry.js';

@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicFailure } from '../src/shared/failure.js';
-import { ServerClient } from '../src/server-client/client.js';
 import { request } from 'node:http';
 import { BIN, TestDaemon, cliJson } from './harness.js';
 import { serverClient } from '../src/domains/registry.js';

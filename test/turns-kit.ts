@@ -1,7 +1,6 @@
 // Owns turn-test plumbing: `command` agents running test/fixtures/turn-agent.mjs, their logs, polling waits, the owner's server API.
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ServerClient } from '../src/server-client/client.js';
 import type { ServerApi } from '../src/server-client/api.js';
 import type { MessageDto } from '../src/domains/message/contract.js';
 import { TestDaemon, cliJson } from './harness.js';

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { ServerClient } from '../src/server-client/client.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, TestDaemon, cliJson } from './harness.js';

@@ -9,7 +9,6 @@ import { createAgentteamHandler } from '../../src/tools/agentteam/handler.js';
 import { testToolDeps } from '../../src/tools/agentteam/testkit.js';
 import type { ServerApi } from '../../src/server-client/api.js';
 import type { TaskStatus } from '../../src/domains/task/contract.js';
-import { ServerClient } from '../../src/server-client/client.js';
 import { BaselineAuth, type BaselineConfig, DENIED, matchRoute, readAll, serveFromStdin } from './common.js';
 import { serverClient } from '../../src/domains/registry.js';
 

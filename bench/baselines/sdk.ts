@@ -7,7 +7,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import type { ServerApi } from '../../src/server-client/api.js';
-import { ServerClient } from '../../src/server-client/client.js';
 import { BaselineAuth, type BaselineConfig, DENIED, matchRoute, serveFromStdin } from './common.js';
 import { serverClient } from '../../src/domains/registry.js';
 

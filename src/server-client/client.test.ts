@@ -5,7 +5,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../domains/test-server.js';
 import { LISTENER_DEFAULTS } from '../wire/http/listener.js';
-import { IDLE_SOCKET_MS, ServerCallError, ServerClient } from './client.js';
+import { IDLE_SOCKET_MS, ServerCallError } from './client.js';
 import { serverClient } from '../domains/registry.js';
 
 let t: TestServer;

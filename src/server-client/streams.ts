@@ -3,7 +3,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage, type 
 import { request as tlsRequest } from 'node:https';
 import type { Clock, Timer } from '../shared/clock.js';
 import type { CallOptions, StreamMeta as AttachmentMeta } from './send.js';
-import { networkError, readResponse, ServerCallError } from './client.js';
+import { networkError, readResponse, ServerCallError } from './response.js';
 import { tlsNameOptions } from './tls.js';
 
 export interface StreamTarget {

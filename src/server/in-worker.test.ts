@@ -6,7 +6,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ServerClient } from '../server-client/client.js';
 import { AppError } from '../shared/errors.js';
 import { defaultWorkerUrl, startServerInWorker } from './in-worker.js';
 import {  } from './store/migrations.js';

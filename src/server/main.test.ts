@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ServerClient } from '../server-client/client.js';
 import { FakeClock } from '../shared/clock.js';
 import { CLOSE_GRACE_MS, startServer } from './main.js';
 import { freshTestDb, TEST_ADMIN_TOKEN } from '../domains/test-server.js';

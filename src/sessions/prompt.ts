@@ -1,5 +1,5 @@
 // Owns the prompt compiler: a turn's stable, route and turn parts rendered in the runtime's tool naming (spec §Prompt Integration).
-import { DefaultDescriptorCatalog, dispatcherPromptSummary } from '../catalog/index.js';
+import { dispatcherPromptSummary } from '../catalog/index.js';
 import type { McpHandler } from '../wire/mcp/handler.js';
 import { createToolNamer, type RuntimeKind } from '../wire/mcp/naming.js';
 import { escapeMatches } from '../shared/visible.js';

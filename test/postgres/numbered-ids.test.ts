@@ -5,7 +5,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerApi } from '../../src/server-client/api.js';
-import { ServerClient } from '../../src/server-client/client.js';
 import { startServer, type RunningServer } from '../../src/server/main.js';
 import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { systemClock, type Clock } from '../../src/shared/clock.js';

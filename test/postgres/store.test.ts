@@ -7,7 +7,6 @@ import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { } from '../../src/server/store/pg-migrations.js';
 import {  } from '../../src/server/store/migrations.js';
 import { openPostgresStore, toPgPlaceholders } from '../../src/server/store/postgres.js';
-import { ServerClient } from '../../src/server-client/client.js';
 import { startServer } from '../../src/server/main.js';
 import { TEST_ADMIN_TOKEN } from '../../src/domains/test-server.js';
 import { startCluster, type Cluster } from './cluster.js';

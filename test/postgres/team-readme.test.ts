@@ -11,7 +11,6 @@ import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ServerClient } from '../../src/server-client/client.js';
 import type { MessageDto } from '../../src/domains/message/contract.js';
 import { BIN, TestDaemon, cliJson, type RunResult } from '../harness.js';
 import { AGENT, waitFor } from '../turns-kit.js';

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ServerClient } from '../../src/server-client/client.js';
 import { TestDaemon, cliJson } from '../harness.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { startServerProc, type ServerProc } from './server-proc.js';

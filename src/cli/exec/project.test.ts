@@ -1,7 +1,6 @@
 // Tests the CLI's strict projection of daemon answers: bounded strings, known codes, closed receipt metadata only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { projectAnswer } from './project.js';
 import { builtinCatalog } from '../../domains/registry.js';
 

@@ -1,5 +1,4 @@
 // Owns `agentteam exec` argument handling: help and schemas without credentials, input validation, one call, exit codes.
-import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { acceptsEmpty, renderActionHelp, renderDomainHelp, renderRootHelp } from '../../catalog/help.js';
 import { errorSchemaJson, inputSchemaJson, outputSchemaJson } from '../../catalog/json-schema.js';
 import { validateValue } from '../../catalog/validate.js';

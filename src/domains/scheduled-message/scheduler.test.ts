@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
-import { ServerClient } from '../../server-client/client.js';
 import { FakeClock } from '../../shared/clock.js';
 import { createDomains } from '../../server/app.js';
 import { startServer } from '../../server/main.js';

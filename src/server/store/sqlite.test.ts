@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ServerClient } from '../../server-client/client.js';
 import { startServer } from '../main.js';
 import { TEST_ADMIN_TOKEN } from '../../domains/test-server.js';
 import { AppError } from '../../shared/errors.js';

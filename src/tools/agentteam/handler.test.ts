@@ -4,7 +4,6 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, truncateSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ServerClient } from '../../server-client/client.js';
 import { UnknownToolError } from '../../wire/mcp/handler.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, type ToolsFixture, testToolDeps } from './testkit.js';

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { CurrentTurn } from '../../sessions/metadata.js';
-import { ServerClient } from '../../server-client/client.js';
 import { RESULT_BUDGET_BYTES, resultBytes } from '../../wire/mcp/resultbudget/budget.js';
 import { createAgentteamHandler } from './handler.js';
 import { startToolsFixture, structured, testToolDeps, type ToolsFixture } from './testkit.js';

@@ -1,7 +1,6 @@
 // Tests envelopes, the 64 KiB result budget, mutation receipts and the strict re-projection of received metadata.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { AppError } from '../../shared/errors.js';
 import { ServerCallError } from '../../server-client/client.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';

@@ -2,7 +2,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { projectAnswer } from '../../cli/exec/project.js';
 import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
 import { builtinCatalog } from '../../domains/registry.js';

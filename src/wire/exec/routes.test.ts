@@ -7,7 +7,6 @@ import { projectTask } from '../../domains/task/project.js';
 import type { ServerApi } from '../../server-client/api.js';
 import { binderFor, type BoundAction } from './action.js';
 import { callServer } from './idempotency.js';
-import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { Strict } from '../../catalog/schemas.js';
 import { createLogger, RateLimitedLogger } from '../../shared/log.js';
 import { FakeClock } from '../../shared/clock.js';

@@ -2,7 +2,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DefaultDescriptorCatalog } from '../../catalog/catalog.js';
 import { validateValue } from '../../catalog/validate.js';
 import { DescriptorValidator } from './validator.js';
 import { builtinCatalog } from '../../domains/registry.js';

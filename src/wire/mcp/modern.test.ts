@@ -11,6 +11,7 @@ import { toolResult } from './resultbudget/budget.js';
 import { rawRequest, startMcpFixture, type McpFixture } from './testkit.js';
 
 const V = '2026-07-28';
+const ALL = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const META = { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } };
 let fx: McpFixture;
 let opencode: McpFixture;
@@ -119,19 +120,46 @@ test('_meta missing or malformed: -32602 with the request id; a claimed 2025 rev
   const old = { ...META, 'io.modelcontextprotocol/protocolVersion': '2025-06-18' };
   const r = await rpc(fx, { jsonrpc: '2.0', id: 12, method: 'tools/list', params: { _meta: old } }, { 'mcp-protocol-version': '2025-06-18', 'mcp-method': 'tools/list' });
   assert.equal(r.status, 400);
-  assert.deepEqual(r.json!.error, { code: -32022, message: 'unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2025-06-18' } });
+  assert.deepEqual(r.json!.error, { code: -32022, message: 'unsupported protocol version', data: { supported: ALL, requested: '2025-06-18' } });
   assert.equal(r.json!.id, 12);
 });
 
-test('2026 has no initialize and no ping; 2025 has no server/discover', async () => {
-  for (const method of ['ping', 'initialize', 'resources/list']) {
-    const r = await modern(fx, 13, method);
-    assert.deepEqual([r.status, r.json!.id, r.json!.error.code], [200, 13, -32601], method);
+test('an unsupported MCP-Protocol-Version: 400 -32022 with the request id, every discovered revision, and the requested one', async () => {
+  const supported = (await modern(fx, 'd', 'server/discover')).json!.result.supportedVersions;
+  assert.deepEqual(supported, ALL);
+  const bodyAndHeader = await rpc(fx, { jsonrpc: '2.0', id: 301, method: 'server/discover', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } } }, modernHeaders('server/discover', { 'mcp-protocol-version': 'v999.0.0' }));
+  const legacyBody = await rpc(fx, { jsonrpc: '2.0', id: 'p', method: 'ping' }, { 'mcp-protocol-version': '2024-11-05' });
+  for (const [r, id, requested] of [[bodyAndHeader, 301, 'v999.0.0'], [legacyBody, 'p', '2024-11-05']] as const) {
+    assert.equal(r.status, 400, r.body);
+    assert.deepEqual(r.json, { jsonrpc: '2.0', id, error: { code: -32022, message: 'unsupported protocol version', data: { supported, requested } } });
   }
+  // A notification has no id to carry; the echo of the requested revision is bounded.
+  const n = await rpc(fx, { jsonrpc: '2.0', method: 'notifications/cancelled' }, { 'mcp-protocol-version': 'x'.repeat(500) });
+  assert.equal(n.status, 400);
+  assert.deepEqual([n.json!.id, n.json!.error.code, n.json!.error.data.requested], [null, -32022, 'x'.repeat(64)]);
+  // Auth still comes first: a wrong token gets the one generic 403, whatever the version.
+  const denied = await rpc(fx, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': 'v999.0.0' }, 'atm_wrong');
+  assert.deepEqual([denied.status, denied.body], [403, DENIED_BODY.toString()]);
+});
+
+test('2026 serves only server/discover, tools/list and tools/call: any other method is HTTP 404 with -32601 and the id', async () => {
+  for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'resources/list', 'no/such/method']) {
+    const params = method === 'logging/setLevel' ? { level: 'info' } : method.startsWith('resources/') ? { uri: 'test://x' } : {};
+    const r = await modern(fx, `m-${method}`, method, params);
+    assert.equal(r.status, 404, method);
+    assert.deepEqual(r.json, { jsonrpc: '2.0', id: `m-${method}`, error: { code: -32601, message: 'method not found' } }, method);
+  }
+});
+
+test('2025 keeps its methods and its 200 for an unknown one; it has no server/discover', async () => {
   const d = await rpc(fx, { jsonrpc: '2.0', id: 14, method: 'server/discover' }, { 'mcp-protocol-version': '2025-11-25' });
-  assert.deepEqual([d.json!.id, d.json!.error.code], [14, -32601]);
+  assert.deepEqual([d.status, d.json!.id, d.json!.error.code], [200, 14, -32601]);
   const p = await rpc(fx, { jsonrpc: '2.0', id: 15, method: 'ping' }, { 'mcp-method': 'tools/list' });
-  assert.deepEqual(p.json, { jsonrpc: '2.0', id: 15, result: {} });
+  assert.deepEqual([p.status, p.json], [200, { jsonrpc: '2.0', id: 15, result: {} }]);
+  const init = await rpc(fx, { jsonrpc: '2.0', id: 16, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { 'mcp-protocol-version': '2025-11-25' });
+  assert.deepEqual([init.status, init.json!.result.protocolVersion], [200, '2025-11-25']);
+  const u = await rpc(fx, { jsonrpc: '2.0', id: 17, method: 'logging/setLevel', params: { level: 'info' } }, { 'mcp-protocol-version': '2025-06-18' });
+  assert.deepEqual([u.status, u.json!.id, u.json!.error.code], [200, 17, -32601]);
 });
 
 test('2026 notifications: 202, or 400 when Mcp-Method disagrees; 2025 notifications never check it', async () => {

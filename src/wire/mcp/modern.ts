@@ -1,22 +1,15 @@
 // Owns MCP 2026-07-28 request checks: which era a request is in, the per-request _meta envelope, Mcp-Method/Mcp-Name headers.
-import { HEADER_MISMATCH, INVALID_PARAMS, type JsonRpcId, UNSUPPORTED_PROTOCOL_VERSION, errorResponse } from './jsonrpc.js';
+import { HEADER_MISMATCH, INVALID_PARAMS, type JsonRpcId, errorResponse } from './jsonrpc.js';
+import { isModernProtocolVersion, isSupportedProtocolVersion, unsupportedVersionError } from './versions.js';
 
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-/** Stateless revisions: no initialize, every request carries its version and capabilities in _meta. */
-export const MODERN_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION] as const;
 export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
-const MODERN = new Set<string>(MODERN_PROTOCOL_VERSIONS);
 const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 /** Methods whose Mcp-Name header mirrors params.name (resources and prompts are not served here). */
 const NAMED = new Set(['tools/call']);
-
-export function isModernProtocolVersion(v: string): boolean {
-  return MODERN.has(v);
-}
 
 /** The request headers the 2026 checks read, as node:http parsed them. */
 export interface ModernHeaders {
@@ -85,7 +78,7 @@ export function selectEra(h: ModernHeaders, id: JsonRpcId, method: string, param
   const claimed = meta !== undefined && Object.prototype.hasOwnProperty.call(meta, PROTOCOL_VERSION_KEY);
   const header = h.protocolVersion === undefined ? undefined : ows(h.protocolVersion);
   if (!claimed) {
-    if (header === undefined || !MODERN.has(header)) return LEGACY;
+    if (header === undefined || !isModernProtocolVersion(header)) return LEGACY;
     return reject(400, id, INVALID_PARAMS, `protocol ${header} needs params._meta with ${PROTOCOL_VERSION_KEY} and ${CLIENT_CAPABILITIES_KEY}`);
   }
   const version = meta![PROTOCOL_VERSION_KEY];
@@ -94,7 +87,7 @@ export function selectEra(h: ModernHeaders, id: JsonRpcId, method: string, param
   if (problem !== null) return reject(400, id, INVALID_PARAMS, problem);
   if (header === undefined) return mismatch(id, 'the MCP-Protocol-Version header is required');
   if (header !== version) return mismatch(id, 'the MCP-Protocol-Version header and _meta name different versions');
-  if (!MODERN.has(version)) return { era: 'reject', status: 400, body: unsupportedVersion(id, version) };
+  if (!isModernProtocolVersion(version)) return { era: 'reject', status: 400, body: unsupportedVersionError(id, version) };
   const mh = h.method;
   if (mh === undefined) return mismatch(id, 'the Mcp-Method header is required');
   if (typeof mh !== 'string' || ows(mh) !== method) return mismatch(id, 'the Mcp-Method header does not match the body');
@@ -109,12 +102,18 @@ export function selectEra(h: ModernHeaders, id: JsonRpcId, method: string, param
 /** For notifications: a 2026 header makes one modern, and then a present Mcp-Method must match it. */
 export function notificationProblem(h: ModernHeaders, method: string): string | null {
   const header = h.protocolVersion === undefined ? undefined : ows(h.protocolVersion);
-  if (header === undefined || !MODERN.has(header) || h.method === undefined) return null;
+  if (header === undefined || !isModernProtocolVersion(header) || h.method === undefined) return null;
   if (typeof h.method !== 'string' || ows(h.method) !== method) return errorResponse(null, HEADER_MISMATCH, 'the Mcp-Method header does not match the body');
   return null;
 }
 
-function unsupportedVersion(id: JsonRpcId, requested: string): string {
-  const data = { supported: [...MODERN_PROTOCOL_VERSIONS], requested: requested.length > 64 ? requested.slice(0, 64) : requested };
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":${UNSUPPORTED_PROTOCOL_VERSION},"message":"unsupported protocol version","data":${JSON.stringify(data)}}}`;
+/**
+ * An MCP-Protocol-Version header naming a revision we do not serve: the -32022 body (HTTP 400) carrying `id`, or null.
+ * Checked once the body is read, so the error carries the request's id; absent means 2025-03-26 (spec).
+ */
+export function unsupportedHeaderProblem(h: ModernHeaders, id: JsonRpcId | null): string | null {
+  if (h.protocolVersion === undefined) return null;
+  const raw: unknown = h.protocolVersion;
+  const v = ows(Array.isArray(raw) ? raw.join(', ') : String(raw));
+  return isSupportedProtocolVersion(v) ? null : unsupportedVersionError(id, v);
 }

@@ -2,18 +2,19 @@
 import type { Logger } from '../../shared/log.js';
 import { type McpHandler, type McpToolDef, type ToolContext, UnknownToolError } from './handler.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, type JsonRpcId, errorResponse, resultResponse } from './jsonrpc.js';
-import { MODERN_PROTOCOL_VERSIONS, SERVER_INFO_KEY, isModernProtocolVersion } from './modern.js';
+import { SERVER_INFO_KEY } from './modern.js';
+import { ALL_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isLegacyProtocolVersion } from './versions.js';
 import { RUNTIME_KINDS, createToolNamer, isRuntimeKind } from './naming.js';
 import { serializeWithinBudget } from './resultbudget/budget.js';
 
-/** 2025 revisions we speak; initialize answers the newest when a client asks for one we do not know. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
-export const LATEST_PROTOCOL_VERSION = '2025-11-25';
-/** Spec (basic/transports): without an MCP-Protocol-Version header the server assumes 2025-03-26. */
-export const DEFAULT_PROTOCOL_VERSION = '2025-03-26';
-/** Every revision served on the MCP routes, oldest first (server/discover's supportedVersions). */
-export const ALL_PROTOCOL_VERSIONS = [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] as const;
-const LEGACY = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
+export { ALL_PROTOCOL_VERSIONS, DEFAULT_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isSupportedProtocolVersion } from './versions.js';
+/** The methods 2026-07-28 requests may call here; any other is HTTP 404 with -32601 (initialize and ping are gone). */
+const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
+
+/** Whether a 2026-07-28 request's method is implemented (the route answers 404 otherwise). */
+export function isModernMethod(method: string): boolean {
+  return MODERN_METHODS.has(method);
+}
 
 /**
  * 2026 cache hints. The inventory is static per route: fixed when the daemon starts and identical for every runtime,
@@ -26,11 +27,6 @@ export const DISCOVER_TTL_MS = 3_600_000;
 export const DISCOVER_CACHE_SCOPE = 'private';
 /** Claude Code truncates server instructions beyond 2 KB; the skill doc must fit whole. */
 export const MAX_INSTRUCTIONS_BYTES = 2048;
-
-/** Accepted MCP-Protocol-Version header values (2025 and 2026). */
-export function isSupportedProtocolVersion(v: string): boolean {
-  return LEGACY.has(v) || isModernProtocolVersion(v);
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -136,7 +132,7 @@ export function createMcpProtocol(handler: McpHandler, opts: { version: string; 
           return resultResponse(id, '{}');
         case 'initialize': {
           if (!isObject(params) || typeof params.protocolVersion !== 'string') return errorResponse(id, INVALID_PARAMS, 'initialize needs params.protocolVersion');
-          const v = LEGACY.has(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
+          const v = isLegacyProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
           return resultResponse(id, initJson.get(`${v}\n${kindOf(site.runtimeKind)}`)!);
         }
         default:
@@ -153,7 +149,7 @@ export function createMcpProtocol(handler: McpHandler, opts: { version: string; 
         case 'server/discover':
           return resultResponse(id, discoverJson.get(kindOf(site.runtimeKind))!);
         default:
-          // 2026-07-28 has no initialize and no ping.
+          // 2026-07-28 has no initialize and no ping; the route sends this with HTTP 404 (isModernMethod).
           return errorResponse(id, METHOD_NOT_FOUND, 'method not found');
       }
     },

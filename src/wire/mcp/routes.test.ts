@@ -154,12 +154,14 @@ test('GET and DELETE answer 405 with Allow: POST once authenticated, 403 before'
   }
 });
 
-test('MCP-Protocol-Version: supported or absent is served, unsupported is HTTP 400', async () => {
+test('MCP-Protocol-Version: supported or absent is served, unsupported is HTTP 400 -32022 carrying the request id', async () => {
   assert.equal((await rpc(fx, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18' })).status, 200);
   assert.equal((await rawRequest(fx.port, { path: fx.path, headers: { authorization: `Bearer ${fx.token}`, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).status, 200);
   for (const v of ['2024-11-05', 'not-a-version', '']) {
-    const r = await rpc(fx, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': v });
+    const r = await rpc(fx, { jsonrpc: '2.0', id: `v${v}`, method: 'ping' }, { 'mcp-protocol-version': v });
     assert.equal(r.status, 400, v);
+    const e = JSON.parse(r.body) as { id: unknown; error: { code: number; data: { requested: string } } };
+    assert.deepEqual([e.id, e.error.code, e.error.data.requested], [`v${v}`, -32022, v]);
   }
 });
 

@@ -11,9 +11,9 @@ import { isJsonContentType, sendDenied, sendRaw } from '../http/guard.js';
 import type { Router } from '../http/router.js';
 import { AcceptNegotiator } from './accept.js';
 import type { CurrentTurn, McpHandler, ToolContext } from './handler.js';
-import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcId, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
-import { type ModernHeaders, notificationProblem, selectEra } from './modern.js';
-import { type CallSite, createMcpProtocol, isSupportedProtocolVersion } from './protocol.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcId, METHOD_NOT_FOUND, PARSE_ERROR, classify, errorResponse } from './jsonrpc.js';
+import { type ModernHeaders, notificationProblem, selectEra, unsupportedHeaderProblem } from './modern.js';
+import { type CallSite, createMcpProtocol, isModernMethod } from './protocol.js';
 
 export const MCP_ROUTE = '/api/internal/mcp/servers/{serverId}/agents/{agentId}';
 export const MCP_LEGACY_ROUTE = '/mcp/agentteam/{serverId}/{agentId}';
@@ -35,7 +35,6 @@ export interface McpRouteDeps {
 // Fixed bodies, built once (hot path and error paths never format per request).
 const BATCH_REFUSED = errorResponse(null, INVALID_REQUEST, 'batches are not supported; send one JSON-RPC message per POST');
 const PARSE_FAILED = errorResponse(null, PARSE_ERROR, 'parse error');
-const BAD_VERSION = errorResponse(null, INVALID_REQUEST, 'unsupported MCP-Protocol-Version');
 const BAD_CONTENT_TYPE = errorResponse(null, INVALID_REQUEST, 'Content-Type must be application/json');
 const NOT_ACCEPTABLE = errorResponse(null, INVALID_REQUEST, 'Accept must allow application/json or text/event-stream');
 const TOO_LARGE = errorResponse(null, INVALID_REQUEST, 'request body exceeds 1 MiB');
@@ -115,9 +114,6 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
   }
 
   async function post(req: IncomingMessage, res: ServerResponse, { info, lease, params }: AuthedContext): Promise<void> {
-    const pv = req.headers['mcp-protocol-version'];
-    // Absent header: assume 2025-03-26 (spec). Present but unsupported: 400 before any body byte.
-    if (pv !== undefined && (Array.isArray(pv) || !isSupportedProtocolVersion(pv.trim()))) return closeWith(res, 400, BAD_VERSION);
     // Security invariant: POST bodies must be application/json (no CORS "simple" request reaches a tool).
     if (req.headers['content-type'] !== 'application/json' && !isJsonContentType(req)) return closeWith(res, 415, BAD_CONTENT_TYPE);
     const sse = accept.choose(req.headers.accept);
@@ -143,6 +139,10 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
       return sendText(res, 400, PARSE_FAILED);
     }
     const m = classify(msg);
+    const headers = modernHeaders(req);
+    // An unsupported MCP-Protocol-Version is checked once the body is read, so the -32022 carries the request's id.
+    const unsupported = unsupportedHeaderProblem(headers, m.kind === 'request' || m.kind === 'invalid' ? m.id : null);
+    if (unsupported !== null) return sendText(res, 400, unsupported);
     switch (m.kind) {
       case 'batch':
         // MCP 2025-11-25: a POST body is a single JSON-RPC message; batches are refused.
@@ -150,7 +150,7 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
       case 'invalid':
         return sendText(res, 400, errorResponse(m.id, INVALID_REQUEST, 'invalid request'));
       case 'notification': {
-        const bad = notificationProblem(modernHeaders(req), m.method);
+        const bad = notificationProblem(headers, m.method);
         return bad === null ? send202(res) : sendText(res, 400, bad);
       }
       case 'response':
@@ -158,10 +158,12 @@ export function registerMcpRoutes(router: Router, deps: McpRouteDeps): void {
     }
     try {
       // Per request: 2026-07-28 when the body claims it in _meta (or the header names it), 2025 rules otherwise.
-      const era = selectEra(modernHeaders(req), m.id, m.method, m.params);
+      const era = selectEra(headers, m.id, m.method, m.params);
       if (era.era === 'reject') return sendText(res, era.status, era.body);
       // Fence: a revoked authorization never dispatches.
       if (!lease.live()) return sendDenied(res);
+      // 2026-07-28: a method not served here (initialize, ping, logging/setLevel, …) is HTTP 404 with -32601.
+      if (era.era === 'modern' && !isModernMethod(m.method)) return sendText(res, 404, errorResponse(m.id, METHOD_NOT_FOUND, 'method not found'));
       deps.fault?.(m.method);
       const site = new Site(info, lease.signal, params.agentId!, deps.apiFor, deps.turnOf);
       const answer = era.era === 'modern' ? protocol.dispatchModern(m.id, m.method, m.params, site) : protocol.dispatch(m.id, m.method, m.params, site);
