@@ -235,3 +235,27 @@ test('webhooks: a signed delivery makes the PR poll now (one watcher), a repeate
   assert.equal(signatureOk(secret, raw, createHmac('sha256', secret).update(raw).digest('hex'), ''), true);
   assert.equal(signatureOk(secret, raw, createHmac('sha256', 'other-secret-000').update(raw).digest('hex'), ''), false);
 });
+
+test('rate limits: an answer that uses up the limit pauses the provider until its reset, then polling resumes', async () => {
+  await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: POLL });
+  pins = await pinsOf('github');
+  gh.openPull('o/r', 11);
+  assert.equal((await call('watch-pr', { repo: 'o/r', number: 11, target: 'channel:general' })).outcome, 'ok');
+  await poll();
+  gh.remaining = 1;
+  gh.review('o/r', 11, 'erin', 'COMMENTED');
+  await poll();
+  assert.ok((await general()).includes('github o/r#11: review by erin: commented'), 'the answer that used the limit up is still used');
+  const paused = gh.requests.length;
+  gh.review('o/r', 11, 'frank', 'APPROVED');
+  await poll();
+  await poll();
+  assert.equal(gh.requests.length, paused, 'no provider call while the limit is used up');
+  assert.ok(!(await general()).includes('github o/r#11: review by frank: approved'));
+  gh.remaining = 5000;
+  await t.server.idle!();
+  clock.advance(3_600_000 + POLL);
+  await poll();
+  assert.ok(gh.requests.length > paused);
+  assert.ok((await general()).includes('github o/r#11: review by frank: approved'));
+});

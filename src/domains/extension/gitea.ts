@@ -1,14 +1,15 @@
 // Owns the Gitea REST client of one App installation: the PR, its reviews and comments (paged with page/limit and
 // Link), and the combined commit status. Gitea sends ETags only on raw/LFS/attachments, so these reads are plain GETs
 // whose pages are stored and re-read (the stored last page picks up new items); `since` bounds the comment reads.
-import { conditionalGet, rd, repoPath, type CommentView, type ProviderClient, type PullView, type ReviewView } from './provider.js';
+import { conditionalGet, rd, repoPath, type CommentView, type ProviderClient, type ProviderHttp, type PullView, type ReviewView } from './provider.js';
 
 const LIMIT = 50;
 
 export function giteaClient(base: string, token: string, now: number): ProviderClient {
-  const h = { base, authorization: `token ${token}`, headers: { 'user-agent': 'agentteam' }, now };
+  const h: ProviderHttp = { base, authorization: `token ${token}`, headers: { 'user-agent': 'agentteam' }, now };
   const repoAt = (repo: string) => `/repos/${repoPath(repo)}`;
   return {
+    exhaustedUntil: () => h.exhausted,
     pull: (repo, n, v) =>
       conditionalGet(h, `${repoAt(repo)}/pulls/${n}`, v, (j): PullView => {
         const o = rd.obj(j);

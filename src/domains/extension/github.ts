@@ -1,13 +1,14 @@
 // Owns the GitHub REST client of one App installation: the PR, its reviews and review comments (paged, Link), and the
 // combined commit status, each read conditionally (If-None-Match / If-Modified-Since).
-import { conditionalGet, rd, repoPath, type CommentView, type ProviderClient, type PullView, type ReviewView } from './provider.js';
+import { conditionalGet, rd, repoPath, type CommentView, type ProviderClient, type ProviderHttp, type PullView, type ReviewView } from './provider.js';
 
 const PER_PAGE = 100;
 
 export function githubClient(base: string, token: string, now: number): ProviderClient {
-  const h = { base, authorization: `Bearer ${token}`, headers: { 'x-github-api-version': '2022-11-28', accept: 'application/vnd.github+json', 'user-agent': 'agentteam' }, now };
+  const h: ProviderHttp = { base, authorization: `Bearer ${token}`, headers: { 'x-github-api-version': '2022-11-28', accept: 'application/vnd.github+json', 'user-agent': 'agentteam' }, now };
   const pr = (repo: string, n: number) => `/repos/${repoPath(repo)}/pulls/${n}`;
   return {
+    exhaustedUntil: () => h.exhausted,
     pull: (repo, n, v) =>
       conditionalGet(h, pr(repo, n), v, (j): PullView => {
         const o = rd.obj(j);

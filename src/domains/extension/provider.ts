@@ -48,6 +48,8 @@ export interface ProviderClient {
   reviews(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<ReviewView[]>>;
   comments(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<CommentView[]>>;
   ci(repo: string, sha: string, v: Validators): Promise<Fetched<CiState>>;
+  /** Set when an answer said the rate limit is used up (`x-ratelimit-remaining: 0`): its reset (epoch ms). */
+  exhaustedUntil(): number | undefined;
 }
 
 export interface ProviderHttp {
@@ -56,6 +58,8 @@ export interface ProviderHttp {
   headers: Record<string, string>;
   /** Seconds-to-ms parsing of reset headers uses this clock reading. */
   now: number;
+  /** Written by conditionalGet when a successful answer says the rate limit is used up. */
+  exhausted?: number;
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
@@ -110,6 +114,7 @@ export async function conditionalGet<T>(h: ProviderHttp, url: string, v: Validat
   } catch {
     throw new ProviderError('failed', 'unavailable');
   }
+  if (res.headers.get('x-ratelimit-remaining') === '0' && res.status < 400) h.exhausted = resetOf(res.headers, h.now) ?? h.now + 60_000;
   if (res.status === 304) {
     void res.body?.cancel();
     return { changed: false };

@@ -7,8 +7,10 @@
 //  2. claim each by moving next_poll_at to now + the installation's poll interval (else another process has it);
 //  3. poll (ETag / If-Modified-Since; an authorized 304 costs no GitHub rate limit); on success store the new state
 //     and post the update lines in one transaction; a merged or closed PR is posted and the watch stops;
-//  4. a rate limit pauses that provider until its reset; other failures back off (interval × 2^failures, ≤ 15 min)
-//     and mark the watch's error, announced once in its target when it starts failing.
+//  4. a rate limit (refused, or an answer saying none is left) pauses that provider until its reset; other failures
+//     back off (interval × 2^failures, ≤ 15 min) and mark the watch's error, announced once in its target;
+//  5. at most POLLS_PER_MINUTE polls per provider per minute (GitHub's secondary limit is 900 points a minute; a poll
+//     is four reads or more); the rest wait for the next minute.
 import type { Actor, DomainDeps } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import { TickLoop } from '../module.js';
@@ -22,10 +24,13 @@ import { defaultProviders, installation, WATCH_COLS, type ProviderFactory, type 
 export const TICK_MS = 1000;
 export const BATCH = 20;
 const BACKOFF_MAX_MS = 15 * 60_000;
+export const POLLS_PER_MINUTE = 150;
 
 export class PrWatcher extends TickLoop {
   /** Provider → epoch ms before which it is not called (its rate limit's reset). */
   private readonly paused = new Map<string, number>();
+  /** Provider → polls in the current minute. */
+  private readonly budget = new Map<string, { minute: number; polls: number }>();
 
   constructor(
     private readonly deps: DomainDeps,
@@ -39,8 +44,18 @@ export class PrWatcher extends TickLoop {
     const now = this.deps.clock.now();
     const due = await this.deps.store.all<WatchRow>(`SELECT ${WATCH_COLS} FROM extension_watches WHERE status = 'active' AND next_poll_at <= ? ORDER BY next_poll_at ASC, id ASC LIMIT ?`, [now, BATCH]);
     let polled = 0;
-    for (const w of due) if ((this.paused.get(w.extension) ?? 0) <= now && (await this.poll(w, now))) polled++;
+    for (const w of due) {
+      if ((this.paused.get(w.extension) ?? 0) > now || !this.spend(w.extension, now)) continue;
+      if (await this.poll(w, now)) polled++;
+    }
     return polled;
+  }
+
+  private spend(provider: string, now: number): boolean {
+    const minute = Math.floor(now / 60_000);
+    const b = this.budget.get(provider);
+    if (!b || b.minute !== minute) return this.budget.set(provider, { minute, polls: 1 }), true;
+    return b.polls < POLLS_PER_MINUTE && ++b.polls > 0;
   }
 
   private async poll(w: WatchRow, now: number): Promise<boolean> {
@@ -50,8 +65,11 @@ export class PrWatcher extends TickLoop {
     if ((await this.deps.store.run('UPDATE extension_watches SET next_poll_at = ? WHERE id = ? AND next_poll_at = ?', [now + interval, w.id, w.next_poll_at])) !== 1) return false;
     if (!inst || inst.status !== 'active') return this.failed(w, now, interval, 'provider_unauthorized');
     let result;
+    const client = this.providers(inst, now);
     try {
-      result = await pollOnce(this.providers(inst, now), w.repo, Number(w.number), JSON.parse(w.state) as WatchState, false);
+      result = await pollOnce(client, w.repo, Number(w.number), JSON.parse(w.state) as WatchState, false);
+      const exhausted = client.exhaustedUntil();
+      if (exhausted) this.paused.set(w.extension, exhausted);
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
       if (e.reason === 'rate_limited' && e.resetAt) {

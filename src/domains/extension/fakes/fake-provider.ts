@@ -32,7 +32,8 @@ export class FakeProvider {
   /** Largest page the fake serves (real: 100 GitHub, 50 Gitea); smaller to exercise Link pagination. */
   pageSize = 100;
   readonly requests: LoggedRequest[] = [];
-  private remaining = 5000;
+  /** x-ratelimit-remaining; a 200 that takes it to 0 says the limit is used up. */
+  remaining = 5000;
   private nextId = 1000;
   private readonly prs = new Map<string, Pr>();
   private server!: Server;
