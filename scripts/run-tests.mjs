@@ -22,5 +22,7 @@ else if (args.includes('--runtimes')) files = walk('test/runtimes');
 else if (args.includes('--postgres')) files = walk('test/postgres');
 else files = [...walk('src'), ...walk('test').filter((f) => !f.startsWith(join('test', 'reliability')) && !f.startsWith(join('test', 'runtimes')))];
 const extra = args.filter((a) => !['--runtimes', '--reliability', '--postgres'].includes(a));
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...extra, ...files.sort()], { stdio: 'inherit' });
+// TAP on stdout as before; the slowest files (scripts/file-times.mjs) on stderr at the end.
+const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times.mjs', '--test-reporter-destination=stderr'];
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...extra, ...files.sort()], { stdio: 'inherit' });
 process.exit(r.status ?? 1);
