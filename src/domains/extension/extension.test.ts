@@ -9,6 +9,8 @@ import { startTestServer, type TestServer } from '../test-server.js';
 import type { CallOutcome } from './contract.js';
 import { FakeProvider } from './fakes/fake-provider.js';
 import { verifySnapshot } from './snapshot.js';
+import { buildRuntimeCatalog } from '../../catalog/runtime-catalog.js';
+import { builtinCatalog } from '../registry.js';
 import { TICK_MS } from './watcher.js';
 import { signatureOk } from './webhook.js';
 
@@ -61,6 +63,11 @@ test('only the owner installs an App; the token is never returned; agents see th
   assert.deepEqual(snap.definitions.map((d) => d.name), ['github']);
   const v = verifySnapshot(snap);
   assert.deepEqual(v.descriptors.map((d) => d.action), ['watch-pr', 'list-watches', 'unwatch']);
+  // The daemon freezes them beside the built-ins (examples checked against their schemas, no built-in shadowed).
+  const rc = buildRuntimeCatalog(builtinCatalog(), v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests });
+  assert.equal(rc.actions.get('github/watch-pr')?.risk, 'write');
+  assert.equal(rc.extensions?.digests.get('github'), snap.definitions[0]!.digest);
+  assert.ok(Object.isFrozen(rc.extensions));
   // Tampering with a definition or the version is caught by the daemon's verification.
   const tampered = JSON.parse(JSON.stringify(snap));
   tampered.definitions[0].definition.actions[0].risk = 'read';

@@ -171,8 +171,13 @@ export class Extensions {
     if (first.done) throw new AppError('validation_failed', `${input.repo}#${input.number} is already ${first.state.pr}; nothing to watch`);
     const now = this.deps.clock.now();
     const id = newCompactId('wat');
-    await this.deps.store.run(`INSERT INTO extension_watches (${WATCH_COLS}) VALUES (?, ?, ?, ?, ?, ?, 'active', NULL, ?, ?, 0, ?, ?)`, [id, inst.name, input.repo, input.number, target, actor.id, JSON.stringify(first.state), now + Number(inst.poll_interval_ms), now, now]);
-    return { id, repo: input.repo, number: input.number, target };
+    return this.deps.store.tx(async (sql) => {
+      // Checked again in the inserting transaction: two identical calls racing still make one watch.
+      const raced = await sql.get<WatchRow>(`SELECT ${WATCH_COLS} FROM extension_watches WHERE extension = ? AND repo = ? AND number = ? AND target = ? AND created_by = ? AND status = 'active'`, [inst.name, input.repo, input.number, target, actor.id]);
+      if (raced) return watchDto(raced);
+      await sql.run(`INSERT INTO extension_watches (${WATCH_COLS}) VALUES (?, ?, ?, ?, ?, ?, 'active', NULL, ?, ?, 0, ?, ?)`, [id, inst.name, input.repo, input.number, target, actor.id, JSON.stringify(first.state), now + Number(inst.poll_interval_ms), now, now]);
+      return { id, repo: input.repo, number: input.number, target };
+    });
   }
 
   private async list(actor: Actor, name: string, input: { limit?: number; cursor?: string }) {
