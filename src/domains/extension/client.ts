@@ -13,7 +13,7 @@ export interface ExtensionCall {
 }
 
 export interface ExtensionApi {
-  install(input: { name: ExtensionName; baseUrl: string; token: string; pollIntervalMs?: number; webhookSecret?: string }, o?: CallOptions): Promise<InstallationDto>;
+  install(input: { name: ExtensionName; baseUrl: string; token?: string; appId?: number; installationId?: number; privateKey?: string; pollIntervalMs?: number; webhookSecret?: string }, o?: CallOptions): Promise<InstallationDto>;
   installations(o?: CallOptions): Promise<{ installations: InstallationDto[] }>;
   setStatus(name: string, status: 'active' | 'suspended', o?: CallOptions): Promise<InstallationDto>;
   snapshot(o?: CallOptions): Promise<ExtensionSnapshot>;

@@ -15,7 +15,11 @@ export const InstallBody = Type.Object(
   {
     name: Name,
     baseUrl: Type.String({ minLength: 8, maxLength: 2048 }),
-    token: Type.String({ minLength: 1, maxLength: 4096 }),
+    /** A token (GitHub installation/fine-grained token, Gitea access token), or a GitHub App's id, installation and key. */
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    appId: Type.Optional(Type.Integer({ minimum: 1, maximum: 9007199254740991 })),
+    installationId: Type.Optional(Type.Integer({ minimum: 1, maximum: 9007199254740991 })),
+    privateKey: Type.Optional(Type.String({ minLength: 100, maxLength: 16384 })),
     pollIntervalMs: Type.Optional(Type.Integer({ minimum: POLL_MIN_MS, maximum: POLL_MAX_MS })),
     webhookSecret: Type.Optional(Type.String({ minLength: 16, maxLength: 256 })),
   },
@@ -39,6 +43,8 @@ export interface InstallationDto {
   /** scheme://host[:port] only. */
   baseUrl: string;
   status: 'active' | 'suspended';
+  /** How the server authenticates: a stored token, or GitHub App installation tokens it mints. */
+  auth: 'token' | 'app';
   pollIntervalMs: number;
   /** The server path its webhooks are delivered to (null: no webhook secret, polling only). */
   webhook: string | null;

@@ -243,6 +243,42 @@ test('webhooks: a signed delivery makes the PR poll now (one watcher), a repeate
   assert.equal(signatureOk(secret, raw, createHmac('sha256', 'other-secret-000').update(raw).digest('hex'), ''), false);
 });
 
+test('GitHub App auth: installation tokens minted from the App key (RS256 JWT) and reused; uninstalled and suspended are provider_unauthorized', async () => {
+  const app = await FakeProvider.start('github');
+  try {
+    const privateKey = app.enableApp(31337, 4242);
+    await assert.rejects(t.owner.extensions.install({ name: 'github', baseUrl: app.baseUrl, appId: 31337, installationId: 4242 }), (e: { code?: string }) => e.code === 'validation_failed');
+    await assert.rejects(t.owner.extensions.install({ name: 'github', baseUrl: app.baseUrl, appId: 31337, installationId: 4242, privateKey: 'x'.repeat(200) }), (e: { code?: string }) => e.code === 'validation_failed');
+    const inst = await t.owner.extensions.install({ name: 'github', baseUrl: app.baseUrl, appId: 31337, installationId: 4242, privateKey, pollIntervalMs: POLL });
+    assert.equal(inst.auth, 'app');
+    assert.equal(JSON.stringify(await t.owner.extensions.installations()).includes('PRIVATE KEY'), false);
+    app.openPull('o/r', 20);
+    app.openPull('o/r', 21);
+    assert.equal((await call('watch-pr', { repo: 'o/r', number: 20, target: 'channel:general' })).outcome, 'ok');
+    assert.equal((await call('watch-pr', { repo: 'o/r', number: 21, target: 'channel:general' })).outcome, 'ok');
+    assert.equal(app.app!.mints, 1, 'one installation token, reused until it nears expiry');
+    app.review('o/r', 20, 'gina', 'APPROVED');
+    await poll();
+    assert.ok((await general()).includes('github o/r#20: review by gina: approved'));
+    app.openPull('o/r', 22);
+    app.app!.uninstalled = true;
+    const refused = await call('watch-pr', { repo: 'o/r', number: 22, target: 'channel:general' });
+    assert.equal(refused.outcome === 'failed' && refused.error.code, 'provider_unauthorized');
+    const missing = await call('watch-pr', { repo: 'o/r', number: 22, target: 'channel:general' });
+    assert.equal(missing.outcome === 'failed' && missing.error.code, 'provider_unauthorized');
+    assert.match(missing.outcome === 'failed' ? missing.error.message : '', /not installed/);
+    app.app!.uninstalled = false;
+    app.suspended = true;
+    const suspended = await call('watch-pr', { repo: 'o/r', number: 22, target: 'channel:general' });
+    assert.match(suspended.outcome === 'failed' ? `${suspended.error.code} ${suspended.error.message}` : '', /^provider_unauthorized .*suspended/);
+    app.suspended = false;
+    assert.equal((await call('watch-pr', { repo: 'o/r', number: 22, target: 'channel:general' })).outcome, 'ok');
+    assert.equal(app.app!.mints, 2, 'minted again after the refusal');
+  } finally {
+    await app.close();
+  }
+});
+
 test('rate limits: an answer that uses up the limit pauses the provider until its reset, then polling resumes', async () => {
   await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: POLL });
   pins = await pinsOf('github');

@@ -9,6 +9,11 @@ CREATE TABLE extension_installations (
   poll_interval_ms INTEGER NOT NULL,
   status ${id} NOT NULL CHECK (status IN ('active','suspended')),
   webhook_secret ${text},
+  app_id ${big},
+  installation_id ${big},
+  private_key ${text},
+  minted_token ${text},
+  minted_until ${big},
   installed_by ${id} NOT NULL REFERENCES members(id),
   installed_at ${big} NOT NULL,
   updated_at ${big} NOT NULL

@@ -18,6 +18,7 @@ import { githubClient } from './github.js';
 import { emptyState, pollOnce, type WatchState } from './poll.js';
 import { ProviderError, type ProviderClient } from './provider.js';
 import { receiveWebhook } from './webhook.js';
+import { appJwt, credentialOf, dropMinted } from './app-auth.js';
 
 export interface InstallationRow {
   name: ExtensionName;
@@ -26,8 +27,14 @@ export interface InstallationRow {
   poll_interval_ms: number;
   status: 'active' | 'suspended';
   webhook_secret: string | null;
+  app_id: number | null;
+  installation_id: number | null;
+  private_key: string | null;
+  minted_token: string | null;
+  minted_until: number | null;
   installed_at: number;
 }
+const INST_COLS = 'name, base_url, token, poll_interval_ms, status, webhook_secret, app_id, installation_id, private_key, minted_token, minted_until, installed_at';
 export interface WatchRow {
   id: string;
   extension: ExtensionName;
@@ -52,9 +59,14 @@ const WATCH_ORDER: Ordering = {
   ],
 };
 
-/** Makes the provider client of one installation (the credential read from its row on this very call). */
-export type ProviderFactory = (i: InstallationRow, now: number) => ProviderClient;
-export const defaultProviders: ProviderFactory = (i, now) => (i.name === 'github' ? githubClient : giteaClient)(i.base_url, i.token, now);
+/** Makes the provider client of one installation with the credential of this very call. */
+export type ProviderFactory = (i: InstallationRow, now: number, credential: string) => ProviderClient;
+export const defaultProviders: ProviderFactory = (i, now, credential) => (i.name === 'github' ? githubClient : giteaClient)(i.base_url, credential, now);
+
+/** The provider client for one call: the installation's stored token, or a GitHub App installation token (app-auth.ts). */
+export async function providerFor(deps: DomainDeps, providers: ProviderFactory, inst: InstallationRow, now: number): Promise<ProviderClient> {
+  return providers(inst, now, await credentialOf(deps, inst, now));
+}
 
 const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
@@ -81,7 +93,7 @@ export const watchDto = (r: WatchRow) => ({
 });
 
 export async function installation(sql: Pick<Sql, 'get'>, name: string): Promise<InstallationRow | undefined> {
-  return sql.get<InstallationRow>('SELECT name, base_url, token, poll_interval_ms, status, webhook_secret, installed_at FROM extension_installations WHERE name = ?', [name]);
+  return sql.get<InstallationRow>(`SELECT ${INST_COLS} FROM extension_installations WHERE name = ?`, [name]);
 }
 
 export class Extensions {
@@ -90,17 +102,29 @@ export class Extensions {
     private readonly providers: ProviderFactory = defaultProviders,
   ) {}
 
-  /** Installs (or replaces) an App: owner only. The token is stored server-side and never returned. */
-  async install(actor: Actor, body: { name: ExtensionName; baseUrl: string; token: string; pollIntervalMs?: number; webhookSecret?: string }): Promise<InstallationDto> {
+  /** Installs (or replaces) an App: owner only. Its credential is stored server-side and never returned. */
+  async install(actor: Actor, body: { name: ExtensionName; baseUrl: string; token?: string; appId?: number; installationId?: number; privateKey?: string; pollIntervalMs?: number; webhookSecret?: string }): Promise<InstallationDto> {
     requireOwner(actor, 'install an App');
     const base = checkBaseUrl(body.baseUrl);
+    const app = body.appId !== undefined || body.installationId !== undefined || body.privateKey !== undefined;
+    if (app && (body.token !== undefined || body.appId === undefined || body.installationId === undefined || body.privateKey === undefined)) throw new AppError('validation_failed', 'give either token, or appId, installationId and privateKey');
+    if (!app && body.token === undefined) throw new AppError('validation_failed', 'give a token, or appId, installationId and privateKey');
+    if (app && body.name !== 'github') throw new AppError('validation_failed', 'App keys are for github; gitea takes a token');
+    if (app) {
+      try {
+        appJwt(body.appId!, body.privateKey!, this.deps.clock.now());
+      } catch {
+        throw new AppError('validation_failed', "privateKey must be the GitHub App's PEM private key");
+      }
+    }
     const now = this.deps.clock.now();
     const poll = body.pollIntervalMs ?? POLL_DEFAULT_MS;
     await this.deps.store.tx(async (sql) => {
       const had = await installation(sql, body.name);
       const secret = body.webhookSecret ?? null;
-      if (had) await sql.run("UPDATE extension_installations SET base_url = ?, token = ?, poll_interval_ms = ?, webhook_secret = ?, status = 'active', updated_at = ? WHERE name = ?", [base, body.token, poll, secret, now, body.name]);
-      else await sql.run("INSERT INTO extension_installations (name, base_url, token, poll_interval_ms, webhook_secret, status, installed_by, installed_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?)", [body.name, base, body.token, poll, secret, actor.id, now, now]);
+      const cred = [body.token ?? '', body.appId ?? null, body.installationId ?? null, body.privateKey ?? null];
+      if (had) await sql.run("UPDATE extension_installations SET base_url = ?, token = ?, app_id = ?, installation_id = ?, private_key = ?, minted_token = NULL, minted_until = NULL, poll_interval_ms = ?, webhook_secret = ?, status = 'active', updated_at = ? WHERE name = ?", [base, ...cred, poll, secret, now, body.name]);
+      else await sql.run("INSERT INTO extension_installations (name, base_url, token, app_id, installation_id, private_key, poll_interval_ms, webhook_secret, status, installed_by, installed_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)", [body.name, base, ...cred, poll, secret, actor.id, now, now]);
       // A new credential gets another chance at watches its predecessor could not serve.
       await sql.run("UPDATE extension_watches SET error = NULL, failures = 0, next_poll_at = ? WHERE extension = ? AND status = 'active'", [now, body.name]);
     });
@@ -109,8 +133,8 @@ export class Extensions {
 
   async installations(actor: Actor): Promise<InstallationDto[]> {
     requireAdmin(actor, 'list App installations');
-    const rows = await this.deps.store.all<InstallationRow>('SELECT name, base_url, token, poll_interval_ms, status, webhook_secret, installed_at FROM extension_installations ORDER BY name');
-    return rows.map((r) => ({ name: r.name, baseUrl: new URL(r.base_url).origin, status: r.status, pollIntervalMs: Number(r.poll_interval_ms), webhook: r.webhook_secret ? `/v1/extensions/${r.name}/webhook` : null, installedAt: iso(Number(r.installed_at)) }));
+    const rows = await this.deps.store.all<InstallationRow>(`SELECT ${INST_COLS} FROM extension_installations ORDER BY name`);
+    return rows.map((r) => ({ name: r.name, baseUrl: new URL(r.base_url).origin, status: r.status, auth: r.app_id === null ? ('token' as const) : ('app' as const), pollIntervalMs: Number(r.poll_interval_ms), webhook: r.webhook_secret ? `/v1/extensions/${r.name}/webhook` : null, installedAt: iso(Number(r.installed_at)) }));
   }
 
   /** Suspends or resumes an installation (owner only); a suspended one refuses every call and poll. */
@@ -155,8 +179,9 @@ export class Extensions {
       if (body.action === 'list-watches') return { outcome: 'ok', data: await this.list(actor, name, input as { limit?: number; cursor?: string }) };
       return { outcome: 'ok', data: await this.unwatch(actor, name, String(input.watchId)) };
     } catch (e) {
-      if (e instanceof ProviderError) return providerFailure(name, e, `pull request ${String(input.repo)}#${String(input.number)}`);
-      throw e;
+      if (!(e instanceof ProviderError)) throw e;
+      if (e.reason === 'revoked') await dropMinted(this.deps, inst);
+      return providerFailure(name, e, `pull request ${String(input.repo)}#${String(input.number)}`);
     }
   }
 
@@ -167,7 +192,7 @@ export class Extensions {
     const active = await this.deps.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM extension_watches WHERE created_by = ? AND status = 'active'", [actor.id]);
     if (Number(active?.n ?? 0) >= WATCHES_PER_MEMBER_MAX) throw new AppError('conflict', `you already watch ${WATCHES_PER_MEMBER_MAX} pull requests (the limit); unwatch one first`);
     // The baseline: the PR must exist and be open; only what changes after this call is posted.
-    const first = await pollOnce(this.providers(inst, this.deps.clock.now()), input.repo, input.number, emptyState(), true);
+    const first = await pollOnce(await providerFor(this.deps, this.providers, inst, this.deps.clock.now()), input.repo, input.number, emptyState(), true);
     if (first.done) throw new AppError('validation_failed', `${input.repo}#${input.number} is already ${first.state.pr}; nothing to watch`);
     const now = this.deps.clock.now();
     const id = newCompactId('wat');

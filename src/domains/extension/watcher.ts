@@ -19,7 +19,8 @@ import { parseTarget } from '../../shared/target.js';
 import { Messages } from '../message/service.js';
 import { pollOnce, type WatchState } from './poll.js';
 import { ProviderError } from './provider.js';
-import { defaultProviders, installation, WATCH_COLS, type ProviderFactory, type WatchRow } from './service.js';
+import { defaultProviders, installation, providerFor, WATCH_COLS, type ProviderFactory, type WatchRow } from './service.js';
+import { dropMinted } from './app-auth.js';
 
 export const TICK_MS = 1000;
 export const BATCH = 20;
@@ -65,13 +66,14 @@ export class PrWatcher extends TickLoop {
     if ((await this.deps.store.run('UPDATE extension_watches SET next_poll_at = ? WHERE id = ? AND next_poll_at = ?', [now + interval, w.id, w.next_poll_at])) !== 1) return false;
     if (!inst || inst.status !== 'active') return this.failed(w, now, interval, 'provider_unauthorized');
     let result;
-    const client = this.providers(inst, now);
     try {
+      const client = await providerFor(this.deps, this.providers, inst, now);
       result = await pollOnce(client, w.repo, Number(w.number), JSON.parse(w.state) as WatchState, false);
       const exhausted = client.exhaustedUntil();
       if (exhausted) this.paused.set(w.extension, exhausted);
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
+      if (e.reason === 'revoked') await dropMinted(this.deps, inst);
       if (e.reason === 'rate_limited' && e.resetAt) {
         this.paused.set(w.extension, e.resetAt);
         await this.deps.store.run('UPDATE extension_watches SET next_poll_at = ? WHERE id = ?', [Math.max(e.resetAt, now + interval), w.id]);

@@ -2,7 +2,7 @@
 // (recorded.ts) with their headers — ETag / Last-Modified and 304 (GitHub), x-ratelimit-* and retry-after, Link
 // pagination (and Gitea's X-Total-Count) — plus switches for a revoked token, a suspended installation, an outage and
 // a rate limit. Every request is logged (path, conditional header, status) so tests can assert conditional reads.
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gitea, github, type FakeComment, type FakePull, type FakeReview } from './recorded.js';
@@ -32,6 +32,9 @@ export class FakeProvider {
   /** Largest page the fake serves (real: 100 GitHub, 50 Gitea); smaller to exercise Link pagination. */
   pageSize = 100;
   readonly requests: LoggedRequest[] = [];
+  /** GitHub App mode (enableApp): installation tokens minted from an RS256 App JWT; `uninstalled` revokes them. */
+  app: { appId: number; installationId: number; publicKey: KeyObject; uninstalled: boolean; mints: number } | undefined;
+  private readonly minted = new Set<string>();
   /** x-ratelimit-remaining; a 200 that takes it to 0 says the limit is used up. */
   remaining = 5000;
   private nextId = 1000;
@@ -57,6 +60,35 @@ export class FakeProvider {
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((r) => this.server.close(() => r()));
+  }
+
+  /** Turns on GitHub App auth; returns the App's private key (PEM) the owner installs with. */
+  enableApp(appId: number, installationId: number): string {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.app = { appId, installationId, publicKey, uninstalled: false, mints: 0 };
+    return privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  }
+
+  /** POST /app/installations/{id}/access_tokens, as GitHub answers it (201 with a 1 h token; 401/403/404). */
+  private mint(req: IncomingMessage, id: string, send: (s: number, b: unknown, h?: Record<string, string>) => void): void {
+    const app = this.app!;
+    const jwt = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const [h, p, sig] = jwt.split('.');
+    let claims: { iss?: string; exp?: number; iat?: number } = {};
+    try {
+      if (!verify('RSA-SHA256', Buffer.from(`${h}.${p}`), app.publicKey, Buffer.from(sig ?? '', 'base64url'))) throw new Error('signature');
+      claims = JSON.parse(Buffer.from(p!, 'base64url').toString('utf8'));
+    } catch {
+      return send(401, { message: 'A JSON web token could not be decoded', documentation_url: 'https://docs.github.com/rest', status: '401' });
+    }
+    const nowS = Math.floor(Date.now() / 1000);
+    if (claims.iss !== String(app.appId) || !claims.exp || claims.exp <= nowS || claims.exp - (claims.iat ?? 0) > 600) return send(401, { message: "'Expiration time' claim ('exp') is too far in the future", documentation_url: 'https://docs.github.com/rest', status: '401' });
+    if (id !== String(app.installationId) || app.uninstalled) return send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app', status: '404' });
+    if (this.suspended) return send(403, github.suspended);
+    const token = `ghs_${randomBytes(18).toString('base64url')}`;
+    this.minted.add(token);
+    app.mints++;
+    send(201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions: { pull_requests: 'read', statuses: 'read', metadata: 'read' }, repository_selection: 'selected' });
   }
 
   private pr(repo: string, n: number): Pr {
@@ -98,8 +130,12 @@ export class FakeProvider {
       res.end(status === 304 ? undefined : text);
     };
     const gh = this.flavor === 'github';
+    const mintPath = /^\/app\/installations\/([^/]+)\/access_tokens$/.exec(url.pathname);
+    if (gh && this.app && mintPath && req.method === 'POST') return this.mint(req, mintPath[1]!, send);
     const auth = req.headers.authorization ?? '';
-    if (auth !== `${gh ? 'Bearer' : 'token'} ${this.token}` || this.revoked) return send(401, gh ? github.unauthorized : gitea.unauthorized);
+    const bearer = /^Bearer (.+)$/.exec(auth)?.[1];
+    const appToken = gh && this.app && !this.app.uninstalled && bearer !== undefined && this.minted.has(bearer);
+    if ((auth !== `${gh ? 'Bearer' : 'token'} ${this.token}` && !appToken) || this.revoked) return send(401, gh ? github.unauthorized : gitea.unauthorized);
     if (this.suspended) return send(403, gh ? github.suspended : gitea.forbidden);
     if (this.outage) return send(gh ? 502 : 500, gh ? github.serverError : gitea.serverError);
     const nowS = Math.floor(Date.now() / 1000);
