@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureHome } from '../src/daemon/home.js';
+import { ensureHome } from '../src/home/home.js';
 import { TestDaemon, cli } from './harness.js';
 
 // A real second OS user (CI runs as root): created here, removed after.

@@ -1,6 +1,6 @@
 // Owns the owner CLI's connection to its daemon: finds it via home/daemon.json, authenticates with home/owner.token.
 import { request } from 'node:http';
-import { homePaths, readTextIfExists } from '../daemon/home.js';
+import { homePaths, readTextIfExists } from '../home/home.js';
 
 export interface DaemonInfo {
   pid: number;

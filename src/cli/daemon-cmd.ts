@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureHome } from '../daemon/home.js';
+import { ensureHome } from '../home/home.js';
 import { processAlive } from '../shared/proc.js';
 import { AlreadyRunning, runDaemon } from '../daemon/main.js';
 import { parseServerUrls } from '../daemon/server-link.js';

@@ -1,6 +1,6 @@
 // Owns `agentteam init --server-url URL…`: become the remote server's owner (with its admin token) or join it as a new Human member (--invite CODE); remember the server.
 import { resolve } from 'node:path';
-import { ensureHome, readTextIfExists, writePrivateFile } from '../daemon/home.js';
+import { ensureHome, readTextIfExists, writePrivateFile } from '../home/home.js';
 import { clientFor, parseServerUrls, readRememberedServer, rememberServer, versionSkew } from '../daemon/server-link.js';
 import { SERVER_VERSION } from '../shared/version.js';
 import { ServerCallError, type ServerClient } from '../server-client/client.js';

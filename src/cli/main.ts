@@ -1,6 +1,6 @@
 // Owns the owner CLI entry: commander wiring of init, daemon, agent, message, channel, dm, runtime, kb and server commands.
 import { Command, Option } from 'commander';
-import { resolveHome } from '../daemon/home.js';
+import { resolveHome } from '../home/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
 import { initOwner, joinWorkspace } from './join-cmd.js';

@@ -2,8 +2,8 @@
 import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { ensurePrivateDir, homePaths, resolveHome } from '../daemon/home.js';
-import { prepareDatabaseFile, readPrivateText, UnsafeHomeError } from '../daemon/home-check.js';
+import { ensurePrivateDir, homePaths, resolveHome } from '../home/home.js';
+import { prepareDatabaseFile, readPrivateText, UnsafeHomeError } from '../home/home-check.js';
 import { startServer } from '../server/main.js';
 import { parseDbUrl } from '../server/store/open.js';
 import { newToken } from '../shared/ids.js';

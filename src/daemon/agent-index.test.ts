@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentIndex, normalizeHeaderNames, projectAgent, safeBaseUrl } from './agent-index.js';
-import { ProfileStore, type AgentProfile } from './profiles.js';
+import { ProfileStore, type AgentProfile } from '../home/profiles.js';
 
 const idle = { runtimeLive: false, turnLive: false };
 function setup(n: number) {

@@ -1,7 +1,7 @@
 // Owns the profile index: local agent configurations of one owning profile, its collection revision, `a2` cursor pages and the safe public projection.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../shared/errors.js';
-import type { AgentProfile, ProfilePatch, ProfileStore } from './profiles.js';
+import type { AgentProfile, ProfilePatch, ProfileStore } from '../home/profiles.js';
 
 export const AGENT_PAGE_DEFAULT = 20;
 export const AGENT_PAGE_MAX = 100;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { AgentIndex } from './agent-index.js';
 import { AgentLifecycle } from './agent-lifecycle.js';
-import { ProfileStore, type AgentProfile } from './profiles.js';
+import { ProfileStore, type AgentProfile } from '../home/profiles.js';
 
 const agent = (id: string, extra: Partial<AgentProfile> = {}): AgentProfile => ({ id, name: `n-${id}`, runtime: 'command', createdAt: '2026-01-01T00:00:00.000Z', credential: `cred-${id}`, ...extra });
 

@@ -1,7 +1,7 @@
 // Owns retiring local agents and reconciling the profile index with the disk and the server: nothing of a removed agent is left behind.
 import type { Logger } from 'pino';
 import type { AgentIndex } from './agent-index.js';
-import type { AgentProfile, ProfileStore } from './profiles.js';
+import type { AgentProfile, ProfileStore } from '../home/profiles.js';
 
 /** The parts of the daemon that hold something of an agent; each is wired once by the composition root. */
 export interface LifecycleDeps {

@@ -9,7 +9,7 @@ import { decodeJson, readBody } from '../wire/http/body.js';
 import { bearerToken, isJsonContentType, loopbackRequest, sendDenied, sendJson } from '../wire/http/guard.js';
 import type { Router } from '../wire/http/router.js';
 import type { RateLimitedLogger } from '../shared/log.js';
-import { RUNTIME_KINDS } from './profiles.js';
+import { RUNTIME_KINDS } from '../home/profiles.js';
 import type { OwnerService } from './owner-service.js';
 import { CreateSourceBody, PutDocumentBody, RemoveDocumentBody } from '../domains/knowledge/contract.js';
 import { InstallBody, StatusBody } from '../domains/extension/contract.js';

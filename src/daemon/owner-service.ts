@@ -7,14 +7,14 @@ import type { ServerApi } from '../server-client/api.js';
 import { AppError } from '../shared/errors.js';
 import type { RunEvent, RunRecord, RuntimeLauncher } from '../runtime/launcher.js';
 import type { TurnJournal, TurnRow } from '../sessions/journal.js';
-import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from './profiles.js';
+import { type AgentProfile, type ProfilePatch, type ProfileStore, type RuntimeKindName } from '../home/profiles.js';
 import { type AgentIndex, type AgentView } from './agent-index.js';
 import type { AgentLifecycle, ReconcileResult } from './agent-lifecycle.js';
 import { OwnerChannels } from './owner-channels.js';
 import type { MemberDto } from '../domains/member/contract.js';
 import { checkNewName } from '../domains/member/name-rule.js';
 import { joinCommand, type ServerLinkView } from './join-command.js';
-import { assertProfileOutsideHome } from './home-wall.js';
+import { assertProfileOutsideHome } from '../home/home-wall.js';
 import { assertProviderSettings } from './provider-check.js';
 
 /** What the owner CLI prints about an agent: the safe public projection, plus `id` for scripts. */

@@ -4,7 +4,7 @@ import type { ServerInfo } from '../server-client/api.js';
 import { ServerCallError, ServerClient } from '../server-client/client.js';
 import { parseServerUrl } from '../server-client/server-url.js';
 import type { Clock } from '../shared/clock.js';
-import { readTextIfExists, writePrivateFile } from './home.js';
+import { readTextIfExists, writePrivateFile } from '../home/home.js';
 import { serverClient } from '../domains/registry.js';
 
 /** What a home remembers about a remote server: every server process URL (tried in turn) and the server id. */

@@ -2,11 +2,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../daemon/home.js';
+import { ensurePrivateDir } from '../home/home.js';
 import { AppError } from '../shared/errors.js';
 
+/** The env var naming the agent's Memory clone (set by the launcher); drivers make that folder writable. */
+export const MEMORY_DIR_ENV = 'AGENTTEAM_MEMORY_DIR';
+
 /** The one variable that tells a runtime where its agent's Memory clone is (appended after the env scrub). */
-export { MEMORY_DIR_ENV } from '../runtime/drivers/types.js';
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../shared/clock.js';
-import { ensurePrivateDir } from '../daemon/home.js';
+import { ensurePrivateDir } from '../home/home.js';
 import { cloneDir, ensureClone, type CloneInfo } from './clone.js';
 import { MemoryIndex, type SearchOutcome } from './index.js';
 

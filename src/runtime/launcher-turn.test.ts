@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { buildRuntimeCatalog } from '../catalog/index.js';
 import { makeStore } from '../authz/testkit.js';
-import type { AgentProfile } from '../daemon/profiles.js';
+import type { AgentProfile } from '../home/profiles.js';
 import { SessionMetadata, type CurrentTurn } from '../sessions/metadata.js';
 import { RuntimeLauncher } from './launcher.js';
 import { builtinCatalog } from '../domains/registry.js';

@@ -7,11 +7,11 @@ import type { RuntimeCatalog } from '../catalog/types.js';
 import { assembleRuntimeEnv } from '../authz/env.js';
 import { providerEnv } from './provider-env.js';
 import type { RuntimeAuthorizationStore } from '../authz/store.js';
-import { ensurePrivateDir } from '../daemon/home.js';
-import { assertProfileOutsideHome } from '../daemon/home-wall.js';
-import { MEMORY_DIR_ENV } from '../memorysearch/clone.js';
+import { ensurePrivateDir } from '../home/home.js';
+import { assertProfileOutsideHome } from '../home/home-wall.js';
+import { MEMORY_DIR_ENV } from './drivers/types.js';
 import { writeMemorySkill } from '../memorysearch/skill.js';
-import type { AgentProfile, RuntimeKindName } from '../daemon/profiles.js';
+import type { AgentProfile, RuntimeKindName } from '../home/profiles.js';
 import { systemClock, type Clock, type Timer } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -19,7 +19,13 @@ import { execRootPath } from '../shared/routes.js';
 import { processStartTime } from '../shared/proc.js';
 import { prepareRuntime, type RuntimePlan } from './drivers/index.js';
 import type { TurnInput } from './drivers/types.js';
-import type { CurrentTurn, SessionMetadata } from '../sessions/metadata.js';
+import type { CurrentTurn } from '../wire/mcp/handler.js';
+
+/** Where a turn's session metadata goes while its runtime lives (the daemon's SessionMetadata). */
+export interface TurnMetadataSink {
+  set(authorizationId: string, turn: CurrentTurn): void;
+  clear(authorizationId: string): void;
+}
 import { writeRunRecord } from './orphans.js';
 import { MCP_CHILD_TOKEN_ENV } from './drivers/types.js';
 
@@ -75,7 +81,7 @@ export interface LauncherDeps {
   daemonSecrets?: () => Iterable<string>;
   log: Logger;
   /** The current turn per runtime authorization, set for turn launches and cleared at exit. */
-  metadata?: SessionMetadata;
+  metadata?: TurnMetadataSink;
   /** The agents' Memory clones: created if needed before launch; the folder is handed to the runtime. */
   memory?: { ensure(agentId: string): { dir: string; git: boolean } };
   /** Stop grace and shutdown bounds run on this clock; the system clock by default. */

@@ -2,7 +2,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { readTextIfExists, writePrivateFile } from '../daemon/home.js';
+import { readTextIfExists, writePrivateFile } from '../home/home.js';
 import { processGroupMembers, processStartTime } from '../shared/proc.js';
 
 export const RUN_RECORD_FILE = 'run.json';

@@ -1,5 +1,5 @@
 // Owns providerEnv: the agent's provider configuration as its runtime kind's own canonical env vars (the only way a secret leaves the daemon).
-import type { AgentProfile } from '../daemon/profiles.js';
+import type { AgentProfile } from '../home/profiles.js';
 
 /** Env var names per runtime kind, from each CLI's documented provider settings. */
 const VARS: Partial<Record<AgentProfile['runtime'], { key: string; base: string; headers?: string }>> = {

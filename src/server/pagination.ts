@@ -5,8 +5,9 @@ import { AppError } from '../shared/errors.js';
 import { fittingPrefix, PAGE_ITEMS_BYTES_MAX } from '../shared/bounds.js';
 import type { Sql, SqlValue } from './store/types.js';
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../shared/page.js';
+
+export { DEFAULT_LIMIT, MAX_LIMIT };
 /** Longest text key a cursor may carry (every text key column is bounded below this in its domain contract). */
 const MAX_TEXT_KEY = 512;
 /** Longest cursor text accepted: every text key in its longest (`*` + base64url of 4-byte characters) form. */

@@ -2,7 +2,7 @@
 // turns one at a time in order under a global bound, picking round-robin across agents and sessions, and posts
 // classified failure, loop and backlog notices as the agent (system notices, rate-bounded per target).
 import type { Logger } from 'pino';
-import type { AgentProfile } from '../daemon/profiles.js';
+import type { AgentProfile } from '../home/profiles.js';
 import type { TurnRun } from '../runtime/launcher.js';
 import type { ServerApi } from '../server-client/api.js';
 import type { Clock, Timer } from '../shared/clock.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pino from 'pino';
-import type { AgentProfile } from '../daemon/profiles.js';
+import type { AgentProfile } from '../home/profiles.js';
 import type { TurnRun } from '../runtime/launcher.js';
 import type { ServerApi } from '../server-client/api.js';
 import type { TurnDto } from '../domains/turn/contract.js';

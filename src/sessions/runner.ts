@@ -1,6 +1,6 @@
 // Owns running one turn: compile its prompt in the agent's runtime naming and launch the runtime through the launcher.
 import { statSync } from 'node:fs';
-import type { AgentProfile } from '../daemon/profiles.js';
+import type { AgentProfile } from '../home/profiles.js';
 import type { RuntimeLauncher, TurnRun } from '../runtime/launcher.js';
 import type { TurnInput } from '../runtime/drivers/types.js';
 import type { TurnRow } from './journal.js';

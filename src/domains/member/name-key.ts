@@ -1,25 +1,10 @@
 // Owns when two member names read the same: the folding key (NFKC, case folded, invisibles dropped) and the one check every name-setting path runs (by skeleton, name-rule.ts).
-import { createHash } from 'node:crypto';
 import { AppError } from '../../shared/errors.js';
 import type { Sql } from '../../server/store/types.js';
 import { nameIdentityDigest } from './name-rule.js';
+import { nameKey, nameKeyDigest } from './name-fold.js';
 
-/** Default-ignorable code points (zero-width spaces and joiners, soft hyphen, variation selectors…): they never show. */
-const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
-
-/**
- * What a reader sees of `name`: NFKC (width forms, ligatures, compatibility letters), case folded (upper then lower, so
- * ß = SS = ss), invisible characters dropped, white space trimmed and collapsed. Two names with one key are one name.
- */
-export function nameKey(name: string): string {
-  const folded = name.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
-  return folded.replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
-}
-
-/** The stored form of the key: a fixed 43-character digest (a key may be many times longer than its name after NFKC). */
-export function nameKeyDigest(name: string): string {
-  return createHash('sha256').update(nameKey(name)).digest('base64url');
-}
+export { nameKey, nameKeyDigest };
 
 // Security invariant: one message whoever holds the name, so a would-be member learns nothing beyond "taken".
 const taken = (name: string) =>

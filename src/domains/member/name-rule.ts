@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 // (v13.0.0) as a per-code-point map, pinned in package.json. skeleton() below adds the NFD steps UTS #39 defines.
 import unhomoglyph from 'unhomoglyph';
 import { AppError } from '../../shared/errors.js';
-import { nameKey } from './name-key.js';
+import { nameKey } from './name-fold.js';
 
 /** Code points a new name holds (people and agents alike); names stored before the rule keep working as they are. */
 export const NAME_RULE_MAX = 64;

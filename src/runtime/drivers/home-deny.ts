@@ -1,7 +1,7 @@
 // Owns what of the AgentTeam home each runtime's own permission config denies: all of it, but this agent's Memory clone and exec token folder.
 import { readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { homePaths } from '../../daemon/home.js';
+import { homePaths } from '../../home/home.js';
 import { AppError } from '../../shared/errors.js';
 
 /** Entries listed from one home folder at most (the home holds a fixed layout; more is not a home). */

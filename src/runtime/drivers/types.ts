@@ -1,16 +1,14 @@
-// Owns the runtime-driver contract: the runtime kinds, what prepareRuntime takes, and the launch plan it returns.
+// Owns the runtime-driver contract: what prepareRuntime takes and the launch plan it returns (the kinds live in shared/runtime-kinds.ts).
 import type { TargetKind } from '../../shared/target.js';
+import { RUNTIME_KINDS, type RuntimeKind } from '../../shared/runtime-kinds.js';
 
-/** The runtime kinds `agentteam runtime start --runtime` accepts (ARCHITECTURE §1). */
-export const RUNTIME_KINDS = ['claude', 'codex', 'opencode', 'kimi', 'command'] as const;
-export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
+export { RUNTIME_KINDS, type RuntimeKind };
 
 /** The MCP server name every runtime sees; model-visible tool names derive from it (mcp__agentteam__<tool>). */
 export const MCP_SERVER_NAME = 'agentteam';
 /** The env var holding the MCP bearer. Drivers only ever write this NAME into config, never its value. */
 export const MCP_TOKEN_ENV = 'AGENTTEAM_MCP_TOKEN';
-/** The env var naming the agent's Memory clone (set by the launcher); drivers make that folder writable. */
-export const MEMORY_DIR_ENV = 'AGENTTEAM_MEMORY_DIR';
+export { MEMORY_DIR_ENV } from '../../memorysearch/clone.js';
 /**
  * The env var holding the child-scoped MCP bearer (effect read-only, revoked with the runtime's authorization): a
  * runtime that starts a delegated child as its own process gives it this value as the child's AGENTTEAM_MCP_TOKEN.

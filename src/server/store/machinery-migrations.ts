@@ -1,5 +1,5 @@
 // Owns the schema steps of the server machinery itself (workspace meta, idempotency receipts, server processes, id nodes, id counters), beside the domains' own steps.
-import type { MigrationStep } from './migrations.js';
+import type { MigrationStep } from './types.js';
 
 export const MACHINERY_MIGRATIONS: readonly MigrationStep[] = [
   {

@@ -1,6 +1,7 @@
 // Owns the schema history: the machinery's and every domain's steps assembled into one ordered, forward-only list per engine.
 import { AppError } from '../../shared/errors.js';
 import { MACHINERY_MIGRATIONS } from './machinery-migrations.js';
+import type { MigrationStep } from './types.js';
 
 /** One applied step of one engine; versions strictly increase (a version assigned to a branch not merged yet is a gap). */
 export interface Migration {
@@ -9,18 +10,7 @@ export interface Migration {
   sql: string;
 }
 
-/**
- * A step a domain (or the machinery) owns, in both engines' SQL. Versions are global: several owners may contribute to
- * one version (the first version creates members, channels and messages together); their SQL is concatenated in
- * registry order (machinery first). PostgreSQL text columns use COLLATE "C" so ORDER BY and keyset comparisons are
- * byte order as on SQLite; millisecond timestamps are BIGINT, blobs BYTEA. Never edit or reorder an applied step.
- */
-export interface MigrationStep {
-  version: number;
-  name: string;
-  sqlite: string;
-  postgres: string;
-}
+export type { MigrationStep };
 
 /**
  * Groups steps by version into one engine's list. Versions are reserved per owner in advance, so the list may have gaps

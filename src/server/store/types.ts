@@ -34,3 +34,16 @@ export interface Store extends Sql {
   readonly schemaVersion: number;
   close(): Promise<void>;
 }
+
+/**
+ * A step a domain (or the machinery) owns, in both engines' SQL. Versions are global: several owners may contribute to
+ * one version (the first version creates members, channels and messages together); their SQL is concatenated in
+ * registry order (machinery first). PostgreSQL text columns use COLLATE "C" so ORDER BY and keyset comparisons are
+ * byte order as on SQLite; millisecond timestamps are BIGINT, blobs BYTEA. Never edit or reorder an applied step.
+ */
+export interface MigrationStep {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}

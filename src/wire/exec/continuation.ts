@@ -1,7 +1,7 @@
 // Owns continuation advice for an over-budget read, computed from the request that failed (never a static larger page).
 import { shellQuote } from '../../catalog/help.js';
 import type { ActionDescriptor, InventoryRow } from '../../catalog/types.js';
-import { DEFAULT_LIMIT } from '../../server/pagination.js';
+import { DEFAULT_LIMIT } from '../../shared/page.js';
 
 const GENERIC_HINT = 'Request less data: a smaller limit or a narrower selector.';
 const MAX_NEXT = 1000;

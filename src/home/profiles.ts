@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readTextIfExists, writePrivateFile } from './home.js';
 import { UnsafeHomeError } from './home-check.js';
 
-import { RUNTIME_KINDS, type RuntimeKind } from '../runtime/drivers/types.js';
+import { RUNTIME_KINDS, type RuntimeKind } from '../shared/runtime-kinds.js';
 
 export { RUNTIME_KINDS };
 export type RuntimeKindName = RuntimeKind;
