@@ -17,7 +17,7 @@ import { giteaClient } from './gitea.js';
 import { githubClient } from './github.js';
 import { emptyState, pollOnce, type WatchState } from './poll.js';
 import { ProviderError, type ProviderClient } from './provider.js';
-import { receiveWebhook } from './webhook.js';
+import { receiveWebhook, WEBHOOKS_IN_FLIGHT } from './webhook.js';
 import { appJwt, credentialOf, dropMinted } from './app-auth.js';
 
 export interface InstallationRow {
@@ -97,6 +97,9 @@ export async function installation(sql: Pick<Sql, 'get'>, name: string): Promise
 }
 
 export class Extensions {
+  /** Webhook deliveries being read now (unauthenticated until verified, so bounded). */
+  private webhooks = 0;
+
   constructor(
     private readonly deps: DomainDeps,
     private readonly providers: ProviderFactory = defaultProviders,
@@ -146,8 +149,14 @@ export class Extensions {
   }
 
   /** A provider webhook delivery (signature-verified, deduplicated by delivery id): the PR's watches are polled now. */
-  webhook(name: string, req: IncomingMessage): Promise<{ accepted: boolean; watches: number }> {
-    return receiveWebhook(this.deps, name, req);
+  async webhook(name: string, req: IncomingMessage): Promise<{ accepted: boolean; watches: number }> {
+    if (this.webhooks >= WEBHOOKS_IN_FLIGHT) throw new AppError('admission_rejected', 'too many webhook deliveries at once');
+    this.webhooks++;
+    try {
+      return await receiveWebhook(this.deps, name, req);
+    } finally {
+      this.webhooks--;
+    }
   }
 
   /** The definitions installed in this workspace (every member may use them), with digests and the catalog version. */

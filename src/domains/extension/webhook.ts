@@ -10,8 +10,12 @@ import { AppError } from '../../shared/errors.js';
 import { readBody } from '../../wire/http/body.js';
 import { installation } from './service.js';
 
-/** GitHub caps payloads at 25 MB; the fields read here sit at the top, but the signature covers the whole body. */
-const MAX_BODY = 25 * 1024 * 1024;
+/**
+ * Bound: a delivery is read before its signature can be checked, so it gets the server's ordinary 1 MiB cap (a larger
+ * one is refused with 413 and its PR is still polled at its interval), and WEBHOOKS_IN_FLIGHT are read at once.
+ */
+const MAX_BODY = 1024 * 1024;
+export const WEBHOOKS_IN_FLIGHT = 16;
 const KEEP_MS = 24 * 3600_000;
 const DELIVERY = /^[A-Za-z0-9-]{1,100}$/;
 // Security invariant: one answer for an unknown App, no secret, a missing or a wrong signature.
