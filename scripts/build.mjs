@@ -1,7 +1,7 @@
 // Bundles the CLI entries with esbuild: dist/cli.mjs (owner CLI + daemon + server), dist/exec.mjs (the fast exec path), dist/server-worker.mjs,
-// dist/codex-turn.mjs (the Codex app-server turn helper the codex driver runs).
+// dist/codex-turn.mjs (the Codex app-server turn helper the codex driver runs), and the console page into dist/console/ (Preact, no CDN).
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 
 const common = {
   bundle: true,
@@ -23,3 +23,20 @@ await build({
   outExtension: { '.js': '.mjs' },
 });
 chmodSync('bin/agentteam', 0o755);
+
+// The console's front end: one browser bundle the daemon serves from dist/console (src/console/assets.ts).
+mkdirSync('dist/console', { recursive: true });
+await build({
+  entryPoints: { app: 'src/console/web/main.tsx' },
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2020',
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  logLevel: 'warning',
+  outdir: 'dist/console',
+});
+for (const f of ['index.html', 'app.css']) copyFileSync(`src/console/web/${f}`, `dist/console/${f}`);

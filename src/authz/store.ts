@@ -58,6 +58,28 @@ export interface ActiveAuthorization {
 
 type State = 'activating' | 'active' | 'revoking' | 'debt';
 
+/** One authorization as the console shows it (no secret, hash or path). */
+export interface AuthorizationView {
+  id: string;
+  agentId: string;
+  runId: string;
+  runtimeKind: string;
+  state: State;
+  generations: Array<{ generationId: string; expiresAt: number; current: boolean }>;
+  inFlight: number;
+  cleanupAttempts?: number;
+  nextCleanupAt?: number | null;
+}
+
+export interface AuthorizationStoreView {
+  authorizations: AuthorizationView[];
+  /** Admitted requests in the store (undrained ones of revoked authorizations included). */
+  inFlight: number;
+  /** Authorizations counted by dispatcher admission (active, activating, revoking, debt). */
+  records: number;
+  limits: { perAuthorization: number; global: number; dispatcher: number };
+}
+
 interface AuthRecord {
   readonly info: RuntimeAuthorizationInfo;
   state: State;
@@ -75,6 +97,8 @@ interface AuthRecord {
   publishing?: Promise<void>;
   revocation?: Promise<void>;
   cleanupAttempt: number;
+  /** When the next cleanup retry is due (cleanup debt only). */
+  nextCleanupAt?: number;
   readonly done: Promise<void>;
   resolveDone: () => void;
 }
@@ -107,6 +131,8 @@ export class RuntimeAuthorizationStore implements AuthGate {
   private readonly expiredRetryMaxMs: number;
   private readonly tokens: TokenRegistry;
   private readonly admission: Admission;
+  private readonly perAuthorizationLimit: number;
+  private readonly globalLimit: number;
   private readonly records = new Map<string, AuthRecord>();
   private readonly background = new BackgroundWork();
   private closing = false;
@@ -131,7 +157,9 @@ export class RuntimeAuthorizationStore implements AuthGate {
     this.renewBackoff = deps.renewBackoff ?? { baseMs: 1_000, maxMs: 5 * 60_000 };
     this.expiredRetryMaxMs = deps.expiredRetryMaxMs ?? 5_000;
     this.tokens = new TokenRegistry(deps.clock, deps.hashKey ?? randomBytes(32), 4096, deps.newSecret);
-    this.admission = new Admission(deps.perAuthorizationLimit ?? 32, deps.globalLimit ?? 1024);
+    this.perAuthorizationLimit = deps.perAuthorizationLimit ?? 32;
+    this.globalLimit = deps.globalLimit ?? 1024;
+    this.admission = new Admission(this.perAuthorizationLimit, this.globalLimit);
   }
 
   /** Creates one logical authorization for a runtime process, with its MCP credential and first published Exec generation. */
@@ -229,6 +257,27 @@ export class RuntimeAuthorizationStore implements AuthGate {
     return { authorizations, cleanupDebt, inFlight: this.admission.inFlight };
   }
 
+  /**
+   * A read-only view for the owner's console: ids, states, generation ids and expiries, in-flight counts, cleanup debt.
+   * Security invariant: no secret, hash or credential path is in it.
+   */
+  view(): AuthorizationStoreView {
+    const authorizations: AuthorizationView[] = [];
+    for (const r of this.records.values()) {
+      authorizations.push({
+        id: r.info.id,
+        agentId: r.info.agentId,
+        runId: r.info.runId,
+        runtimeKind: r.info.runtimeKind,
+        state: r.state,
+        generations: r.generations.map((g) => ({ generationId: g.info.generationId, expiresAt: g.info.expiresAt, current: g === r.current })),
+        inFlight: r.slot.inFlight,
+        ...(r.state === 'debt' ? { cleanupAttempts: r.cleanupAttempt, nextCleanupAt: r.nextCleanupAt ?? null } : {}),
+      });
+    }
+    return { authorizations, inFlight: this.admission.inFlight, records: this.records.size, limits: { perAuthorization: this.perAuthorizationLimit, global: this.globalLimit, dispatcher: this.maxLeases } };
+  }
+
   /** Resolves when no background renewal, drain or cleanup work is running (timers may still be pending). */
   whenIdle(): Promise<void> {
     return this.background.idle();
@@ -310,6 +359,7 @@ export class RuntimeAuthorizationStore implements AuthGate {
       rec.state = 'debt';
       rec.cleanupAttempt++;
       const delay = backoffDelay(this.cleanupBackoff, rec.cleanupAttempt);
+      rec.nextCleanupAt = this.clock.now() + delay;
       this.diag.warn(`authz:cleanup:${rec.info.id}`, { authorizationId: rec.info.id, attempt: rec.cleanupAttempt, retryInMs: delay, error: safeMessage(e) }, 'credential cleanup failed; retrying');
       this.clock.setTimer(delay, () => void this.background.track(this.cleanup(rec)));
       return;

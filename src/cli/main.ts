@@ -11,6 +11,7 @@ import { kbAddSource, kbList, kbSync } from './kb-cmd.js';
 import { registerChannelCommands, resolveTarget } from './channel-cmd.js';
 import { duration, printList } from './output.js';
 import { watch } from './watch.js';
+import { consoleCommand } from './console-cmd.js';
 
 const RUNTIMES = ['claude', 'codex', 'opencode', 'kimi', 'command'];
 const program = new Command('agentteam')
@@ -53,6 +54,7 @@ program
 
 program.addCommand(memberCommand(home));
 program.addCommand(extensionCommand(home));
+program.addCommand(consoleCommand(home));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');
 daemon

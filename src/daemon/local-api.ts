@@ -11,17 +11,38 @@ function refuse(res: ServerResponse, e: AppError): void {
   sendJson(res, e.status, { ok: false, error: errorBody(e) });
 }
 
-export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}): Server {
+/** Optional per-request timing (the console's route-family chart). */
+export interface RequestMetrics {
+  begin(): number;
+  end(path: string, startedAt: number): void;
+}
+
+const STARTED = Symbol('agentteam.started');
+const PATH = Symbol('agentteam.path');
+type Timed = ServerResponse & { [STARTED]?: number; [PATH]?: string };
+
+export function createLocalApiServer(router: Router, log: Logger, limits: ListenerLimits = {}, metrics?: RequestMetrics): Server {
   // Per request: no closures are built unless a route fails (the failure path gets its own).
   const fail = (res: ServerResponse, path: string, e: unknown) => {
     log.error({ err: e instanceof Error ? e.message : String(e), path }, 'route failed');
     if (!res.headersSent) refuse(res, new AppError('internal', 'internal error'));
     else res.destroy();
   };
+  const timedClose = metrics
+    ? function (this: Timed) {
+        metrics.end(this[PATH]!, this[STARTED]!);
+      }
+    : undefined;
   return createHardenedServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    if (metrics) {
+      // No per-request closure: the start and path ride on the response, one shared listener reads them.
+      (res as Timed)[STARTED] = metrics.begin();
+      (res as Timed)[PATH] = path;
+      res.once('close', timedClose!);
+    }
     const m = router.match(req.method ?? 'GET', path);
     if (m.kind === 'not_found') return refuse(res, new AppError('not_found', 'no such route'));
     if (m.kind === 'method_not_allowed') {

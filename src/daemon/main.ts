@@ -24,6 +24,7 @@ import { AttachmentBudget } from '../tools/agentteam/attachment-budget.js';
 import { createAgentteamHandler } from '../tools/agentteam/handler.js';
 import { MemorySearch } from '../memorysearch/service.js';
 import { Router } from '../wire/http/router.js';
+import { DenialCounts, mountConsole, RouteMetrics } from '../console/index.js';
 import { ensureHome, loadOrCreateSecret, readTextIfExists, writePrivateFile } from '../home/home.js';
 import { clientFor, connectWithBackoff, probeServer, readRememberedServer, rememberServer, versionSkew } from './server-link.js';
 import { SERVER_VERSION } from '../shared/version.js';
@@ -90,7 +91,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const started = systemClock.now();
   const bootId = randomBytes(8).toString('hex');
   const log = createLogger({ dir: paths.logs, name: 'daemon' });
-  const diag = new RateLimitedLogger(log.child({ component: 'diagnostics' }), systemClock);
+  // The console counts the diagnostic log's denial classes as they are written (the log itself is unchanged).
+  const denials = new DenialCounts(systemClock);
+  const diag = new RateLimitedLogger(denials.wrap(log.child({ component: 'diagnostics' })), systemClock);
+  const metrics = new RouteMetrics(systemClock);
   const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
   const limits = opts.maxConnections ? { limits: { maxConnections: opts.maxConnections } } : {};
   try {
@@ -298,10 +302,26 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       },
     });
     registerOwnerRoutes(router, { ownerToken: Buffer.from(ownerToken), service, diag });
+    mountConsole(router, {
+      clock: systemClock,
+      diag,
+      denials,
+      metrics,
+      ownerToken: Buffer.from(ownerToken),
+      port: () => port,
+      owner: () => ownerApi,
+      agents: () => profiles.list().map((p) => ({ id: p.id, name: p.name, runtime: p.runtime, enabled: p.enabled !== false })),
+      runtimes: () => launcher.list(),
+      stopRuntime: (runId) => launcher.stop(runId),
+      authorizations: () => store.view(),
+      turns: (limit) => journal.recentAll(limit),
+      post: (input) => service.postMessage(input),
+      openDm: async (name) => ({ target: (await service.channels.openDm([name])).target }),
+    });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
     registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions(), extensionsFor: (i) => (call, signal) => apiFor(i).extensions.call(call, { signal }) });
 
-    const http = createLocalApiServer(router, log, limits.limits);
+    const http = createLocalApiServer(router, log, limits.limits, metrics);
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(opts.port, '127.0.0.1', () => resolve());

@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS turns (
 CREATE INDEX IF NOT EXISTS turns_by_status ON turns (status, seq);
 CREATE INDEX IF NOT EXISTS turns_by_agent ON turns (agent_id, seq DESC);
 CREATE INDEX IF NOT EXISTS turns_queue ON turns (agent_id, status, target, seq);
+CREATE INDEX IF NOT EXISTS turns_by_received ON turns (received_at DESC, seq DESC);
 CREATE TABLE IF NOT EXISTS notice_gate (agent_id TEXT NOT NULL, target TEXT NOT NULL, last_at INTEGER NOT NULL, repeats INTEGER NOT NULL DEFAULT 0, since INTEGER, PRIMARY KEY (agent_id, target));
 CREATE TABLE IF NOT EXISTS sessions (agent_id TEXT NOT NULL, target TEXT NOT NULL, resume_id TEXT, updated_at INTEGER NOT NULL, PRIMARY KEY (agent_id, target));
 `;
@@ -286,6 +287,14 @@ export class TurnJournal {
   /** Recent turns of one agent, newest first. */
   recent(agentId: string, limit: number): TurnRow[] {
     return (this.db.prepare('SELECT * FROM turns WHERE agent_id = ? ORDER BY seq DESC LIMIT ?').all(agentId, limit) as Raw[]).map(row);
+  }
+
+  /** Recent turns across agents, newest first, with message text left out (the console's turn list). */
+  recentAll(limit: number): Array<Omit<TurnRow, 'content'>> {
+    return (this.db.prepare('SELECT * FROM turns ORDER BY received_at DESC, seq DESC LIMIT ?').all(limit) as Raw[]).map((r) => {
+      const { content: _c, ...t } = row(r);
+      return t;
+    });
   }
 
   resumeId(agentId: string, target: string): string | undefined {

@@ -1,0 +1,167 @@
+// End-to-end over plain HTTP: the console's security rules on a real daemon (one-time link, cookie flags, origin, CSRF, no bearer, no secrets).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestDaemon, cliJson, http, type HttpResult } from './harness.js';
+
+const d = new TestDaemon();
+const wd = mkdtempSync(join(tmpdir(), 'agentteam-console-'));
+let mcp = '';
+let exec = '';
+let mcpPath = '';
+let runId = '';
+
+before(async () => {
+  await d.start();
+  const a = await d.addAgent('watcher');
+  const serverId = cliJson(await d.run(['daemon', 'status'])).server.serverId;
+  mcpPath = `/api/internal/mcp/servers/${serverId}/agents/${a.id}`;
+  const r = await d.run(['runtime', 'start', '--agent', 'watcher', '--workdir', wd, '--detach', '--', 'sh', '-c', `printf '%s %s' "$(cat "$AGENTTEAM_EXEC_TOKEN_FILE")" "$AGENTTEAM_MCP_TOKEN" > tokens.txt; sleep 120`]);
+  assert.equal(r.code, 0, r.stderr);
+  runId = r.stdout.trim();
+  for (let i = 0; i < 100 && !existsSync(join(wd, 'tokens.txt')); i++) await new Promise((res) => setTimeout(res, 50));
+  await new Promise((res) => setTimeout(res, 50));
+  [exec, mcp] = readFileSync(join(wd, 'tokens.txt'), 'utf8').split(' ') as [string, string];
+});
+after(async () => {
+  await d.dispose();
+  rmSync(wd, { recursive: true, force: true });
+});
+
+const origin = () => `http://127.0.0.1:${d.port}`;
+const host = () => `127.0.0.1:${d.port}`;
+
+/** Every login secret and session secret handed out, for the log check. */
+const issued: string[] = [];
+
+async function link(): Promise<string> {
+  const r = await d.run(['console', '--no-open']);
+  assert.equal(r.code, 0, r.stderr);
+  const url = r.stdout.trim();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/console\/login\?t=[A-Za-z0-9_-]{43}$/);
+  issued.push(new URL(url).searchParams.get('t')!);
+  return url;
+}
+
+/** Logs in with a fresh link: the session cookie (name=value) and the page's CSRF token. */
+async function login(): Promise<{ cookie: string; csrf: string }> {
+  const url = new URL(await link());
+  const r = await http(d.port, 'GET', url.pathname + url.search, { headers: { host: host() } });
+  assert.equal(r.status, 303);
+  const cookie = String(r.headers['set-cookie']).split(';')[0]!;
+  const page = await http(d.port, 'GET', '/console/', { headers: { host: host(), cookie } });
+  assert.equal(page.status, 200);
+  const csrf = /name="csrf-token" content="([A-Za-z0-9_-]{43})"/.exec(page.body)?.[1];
+  assert.ok(csrf, 'the page carries its CSRF token');
+  return { cookie, csrf };
+}
+
+const post = (s: { cookie: string; csrf?: string }, path: string, body: unknown, extra: Record<string, string> = {}): Promise<HttpResult> =>
+  http(d.port, 'POST', path, { headers: { host: host(), origin: origin(), cookie: s.cookie, 'content-type': 'application/json', ...(s.csrf ? { 'x-csrf-token': s.csrf } : {}), ...extra }, body: JSON.stringify(body) });
+
+test('the login link is one-time: it sets an HttpOnly SameSite=Strict Path=/console cookie once, and is then spent', async () => {
+  const url = new URL(await link());
+  const first = await http(d.port, 'GET', url.pathname + url.search, { headers: { host: host() } });
+  assert.equal(first.status, 303);
+  assert.equal(first.headers.location, '/console/');
+  const cookie = String(first.headers['set-cookie']);
+  assert.match(cookie, new RegExp(`^agentteam_console_${d.port}=[A-Za-z0-9_-]{43}; `));
+  for (const flag of ['HttpOnly', 'SameSite=Strict', 'Path=/console']) assert.ok(cookie.split('; ').includes(flag), `${flag} in ${cookie}`);
+  assert.match(String(first.headers['content-security-policy']), /default-src 'self'; script-src 'self'/);
+  const again = await http(d.port, 'GET', url.pathname + url.search, { headers: { host: host() } });
+  assert.equal(again.status, 403, 'a spent link logs nobody in');
+  assert.equal(again.headers['set-cookie'], undefined);
+  // A made-up token of the right shape, and none at all, are refused the same way.
+  for (const q of ['?t=' + 'A'.repeat(43), '']) assert.equal((await http(d.port, 'GET', `/console/login${q}`, { headers: { host: host() } })).status, 403);
+  // The page and the API need the cookie.
+  assert.equal((await http(d.port, 'GET', '/console/', { headers: { host: host() } })).status, 403);
+  assert.equal((await http(d.port, 'GET', '/console/api/state', { headers: { host: host() } })).status, 403);
+  assert.equal((await http(d.port, 'GET', '/console/api/state', { headers: { host: host(), cookie: cookie.split(';')[0]! } })).status, 200);
+});
+
+test('a mutation needs the CSRF token and this origin: without either it is refused and nothing is posted', async () => {
+  const s = await login();
+  const count = async () => cliJson(await d.run(['message', 'ls', '--target', 'channel:general', '--limit', '100'])).messages.length;
+  const before = await count();
+  const body = { target: 'channel:general', content: 'from the console' };
+  assert.equal((await post({ cookie: s.cookie }, '/console/api/messages', body)).status, 403, 'no CSRF token');
+  assert.equal((await post({ cookie: s.cookie, csrf: 'B'.repeat(43) }, '/console/api/messages', body)).status, 403, 'a wrong CSRF token');
+  assert.equal((await post(s, '/console/api/messages', body, { origin: 'http://evil.example' })).status, 403, 'a foreign Origin');
+  assert.equal((await post(s, '/console/api/messages', body, { origin: 'http://127.0.0.1:1' })).status, 403, 'another loopback origin');
+  assert.equal((await post(s, '/console/api/messages', body, { 'sec-fetch-site': 'cross-site' })).status, 403, 'a cross-site fetch');
+  assert.equal((await post(s, '/console/api/messages', body, { 'content-type': 'text/plain' })).status, 403, 'a CORS-simple content type');
+  const noOrigin = await http(d.port, 'POST', '/console/api/messages', { headers: { host: host(), cookie: s.cookie, 'content-type': 'application/json', 'x-csrf-token': s.csrf }, body: JSON.stringify(body) });
+  assert.equal(noOrigin.status, 403, 'a mutation without Origin');
+  assert.equal(await count(), before, 'nothing was posted');
+  const ok = await post(s, '/console/api/messages', body);
+  assert.equal(ok.status, 201, ok.body);
+  assert.equal(JSON.parse(ok.body).data.author.kind, 'human');
+  assert.equal(await count(), before + 1);
+  // A foreign Origin or a non-loopback Host is refused on reads too.
+  assert.equal((await http(d.port, 'GET', '/console/api/state', { headers: { host: host(), cookie: s.cookie, origin: 'http://evil.example' } })).status, 403);
+  assert.equal((await http(d.port, 'GET', '/console/api/state', { headers: { host: 'evil.example', cookie: s.cookie } })).status, 403);
+});
+
+test('console routes take no bearer: the runtime MCP and Exec credentials and the owner token are refused there, while the MCP one still works on its own route', async () => {
+  const s = await login();
+  for (const bearer of [mcp, exec, d.ownerToken()]) {
+    for (const path of ['/console/api/state', '/console/api/conversations', '/console/']) {
+      const r = await http(d.port, 'GET', path, { headers: { host: host(), authorization: `Bearer ${bearer}` } });
+      assert.equal(r.status, 403, path);
+      // Not even beside a valid session cookie.
+      assert.equal((await http(d.port, 'GET', path, { headers: { host: host(), cookie: s.cookie, authorization: `Bearer ${bearer}` } })).status, 403);
+    }
+  }
+  const list = await http(d.port, 'POST', mcpPath, { headers: { host: host(), authorization: `Bearer ${mcp}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  assert.equal(list.status, 200, 'the runtime credential itself is live');
+  // The login-link route takes only the owner token.
+  assert.equal((await http(d.port, 'POST', '/api/daemon/console/link', { headers: { host: host(), authorization: `Bearer ${mcp}` } })).status, 403);
+});
+
+test('the console state shows the runtime and its credential by id, never a secret; stopping it revokes the credential', async () => {
+  const s = await login();
+  const state = await http(d.port, 'GET', '/console/api/state', { headers: { host: host(), cookie: s.cookie } });
+  const data = JSON.parse(state.body).data;
+  assert.ok(data.runtimes.some((r: { runId: string; status: string }) => r.runId === runId && r.status === 'running'));
+  const auth = data.credentials.authorizations.find((a: { runId: string }) => a.runId === runId);
+  assert.ok(auth, 'the runtime holds an authorization');
+  assert.equal(auth.agentName, 'watcher');
+  assert.ok(auth.generations.length >= 1 && auth.generations[0].expiresAt > data.credentials.now);
+  assert.deepEqual(data.credentials.gauges.global.limit, 1024);
+  assert.deepEqual(data.credentials.gauges.dispatcher.limit, 512);
+  assert.ok(data.credentials.denials.some((x: { class: string }) => x.class.startsWith('console:')), 'the refusals above are counted by class');
+  const everything = [state.body, (await http(d.port, 'GET', '/console/api/conversations', { headers: { host: host(), cookie: s.cookie } })).body, (await http(d.port, 'GET', '/console/', { headers: { host: host(), cookie: s.cookie } })).body].join('\n');
+  for (const secret of [mcp, exec, d.ownerToken(), join(d.home, 'credentials'), wd]) assert.ok(!everything.includes(secret), 'no secret or credential path reaches the page');
+  const stopped = await post(s, `/console/api/runtimes/${runId}/stop`, {});
+  assert.equal(stopped.status, 200, stopped.body);
+  const after = JSON.parse((await http(d.port, 'GET', '/console/api/state', { headers: { host: host(), cookie: s.cookie } })).body).data;
+  assert.ok(!after.credentials.authorizations.some((a: { runId: string; state: string }) => a.runId === runId && a.state === 'active'), 'the credential is revoked');
+  assert.ok(after.runtimes.some((r: { runId: string; status: string }) => r.runId === runId && r.status === 'exited'));
+  // Nothing the console handled left a secret in the daemon's logs either.
+  const logs = d.allText();
+  assert.ok(issued.length >= 2);
+  for (const secret of [s.cookie.split('=')[1]!, s.csrf, ...issued]) assert.ok(!logs.includes(secret), 'session secrets are never logged');
+});
+
+test('agentteam console opens the link with $BROWSER (the URL as one argument, no shell) and prints it', async () => {
+  const script = join(wd, 'browser.mjs');
+  writeFileSync(script, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(join(wd, 'opened.txt'))}, JSON.stringify(process.argv.slice(2)));`);
+  const r = await d.run(['console'], { env: { BROWSER: `${process.execPath} ${script}` } });
+  assert.equal(r.code, 0, r.stderr);
+  const url = r.stdout.trim();
+  for (let i = 0; i < 100 && !existsSync(join(wd, 'opened.txt')); i++) await new Promise((res) => setTimeout(res, 50));
+  assert.deepEqual(JSON.parse(readFileSync(join(wd, 'opened.txt'), 'utf8')), [url]);
+  const none = await d.run(['console'], { env: { BROWSER: '', PATH: '/nonexistent' } });
+  assert.equal(none.code, 0);
+  assert.match(none.stderr, /no browser to open it/);
+});
+
+test('logging out ends the session: the cookie is cleared and no longer admits', async () => {
+  const s = await login();
+  const out = await post(s, '/console/api/logout', {});
+  assert.equal(out.status, 200);
+  assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
+  assert.equal((await http(d.port, 'GET', '/console/api/state', { headers: { host: host(), cookie: s.cookie } })).status, 403);
+});
