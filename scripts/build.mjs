@@ -10,8 +10,9 @@ const common = {
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
-  // Native or worker-spawning packages stay external and resolve from node_modules.
-  external: ['better-sqlite3', 'pino', 'thread-stream', 'pino-pretty'],
+  // Native or worker-spawning packages stay external and resolve from node_modules; so does gpt-tokenizer (MBs of
+  // tables), imported only when `agentteam token analyze` runs, so no other command pays for it.
+  external: ['better-sqlite3', 'pino', 'thread-stream', 'pino-pretty', 'gpt-tokenizer'],
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 };
 

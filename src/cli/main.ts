@@ -1,4 +1,4 @@
-// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, channel, dm, runtime, kb and server commands.
+// Owns the owner CLI entry: commander wiring of init, daemon, agent, message, channel, dm, runtime, kb, server and token commands.
 import { Command, Option } from 'commander';
 import { resolveHome } from '../home/home.js';
 import { CliError, ownerRequest, ownerStream, type Envelope } from './daemon-client.js';
@@ -298,6 +298,24 @@ server
   .option('--log-file <file>', 'JSON logs to this file (default: stdout)')
   .option('--admin-token-file <file>', 'admin token file (created 0600 if missing)')
   .action(async (o: { db?: string; dbFile?: string; port: string; adminTokenFile?: string }) => void (process.exitCode = await serverStart({ ...o, home: program.opts().home as string | undefined })));
+
+// A read-only local diagnostic, loaded only when run (its tokenizer tables are large); never an Exec action or MCP tool.
+program
+  .command('token')
+  .description('local token diagnostics')
+  .command('analyze')
+  .description("tokens per session from the runtimes' own transcripts and what AgentTeam's tools cost, read-only, e.g. agentteam token analyze --since 2026-12-01")
+  .option('--agent <name>', 'only this agent (name or id)')
+  .addOption(new Option('--runtime <kind>', 'only this runtime').choices(['claude', 'codex', 'opencode']))
+  .option('--since <date>', 'from this UTC day on (YYYY-MM-DD)')
+  .option('--session <id>', 'only this session (id or prefix)')
+  .addOption(new Option('--format <f>', 'default: table on a terminal, else json').choices(['table', 'json']))
+  .option('--from <dir>', 'a copied folder of transcripts instead of the runtimes\' own')
+  .option('--all', 'include sessions AgentTeam did not launch')
+  .action(async (o) => {
+    const { analyze } = await import('./token/analyze.js');
+    await analyze(o, { home: home(), homeGiven: program.opts().home !== undefined || process.env.AGENTTEAM_HOME !== undefined, stdout: process.stdout, stderr: process.stderr });
+  });
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CliError) {

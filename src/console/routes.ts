@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { validateValue } from '../catalog/validate.js';
-import { sendError } from '../daemon/owner-api.js';
+import { sendError } from '../wire/http/guard.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { constantTimeEqual } from '../shared/ids.js';

@@ -1,12 +1,14 @@
 // Owns the owner-credential routes /api/daemon/*: status, stop, agents, members, invites, messages, channels and DMs, runtimes, knowledge sources. Thin: decode, dispatch, encode.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
-import { AppError, errorBody } from '../shared/errors.js';
+import { AppError } from '../shared/errors.js';
 import { constantTimeEqual } from '../shared/ids.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { validateValue } from '../catalog/validate.js';
 import { decodeJson, readBody } from '../wire/http/body.js';
-import { bearerToken, isJsonContentType, loopbackRequest, sendDenied, sendJson } from '../wire/http/guard.js';
+import { bearerToken, isJsonContentType, loopbackRequest, sendDenied, sendError, sendJson } from '../wire/http/guard.js';
+
+export { sendError };
 import type { Router } from '../wire/http/router.js';
 import type { RateLimitedLogger } from '../shared/log.js';
 import { RUNTIME_KINDS } from '../home/profiles.js';
@@ -77,11 +79,6 @@ export interface OwnerApiDeps {
   maxConcurrent?: number;
   service: OwnerService;
   diag: RateLimitedLogger;
-}
-
-export function sendError(res: ServerResponse, e: unknown): void {
-  const err = e instanceof AppError ? e : new AppError('internal', 'internal error');
-  sendJson(res, err.status, { ok: false, error: errorBody(err) });
 }
 
 async function jsonBody(req: IncomingMessage): Promise<unknown> {

@@ -65,6 +65,14 @@ export function scriptOneCall(call: ScriptedCall): (b: ModelRequest) => ModelRep
   };
 }
 
+/** Usage figures a scripted reply reports, in Messages terms (Responses: input includes the cached part). */
+export interface ModelUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
 /** A scripted model turn: call one tool, or say something and end the turn. */
 export type ModelReply = { toolUse: ScriptedCall } | { text: string };
 
@@ -76,6 +84,8 @@ export interface ModelCapture {
   seen: string[];
   /** A model request gets `script(body, headers)`'s reply when it returns one; otherwise it is held open. */
   script: ((body: ModelRequest, headers: Record<string, string | string[] | undefined>) => ModelReply | undefined) | undefined;
+  /** The usage a scripted reply reports (default: 1 input, 1 output token); e.g. token-capture.ts reports realistic figures. */
+  usage: ((body: ModelRequest) => ModelUsage) | undefined;
   /** Resolves with the body of the first model request matching `pred`. */
   waitFor(pred: (body: ModelRequest) => boolean, timeoutMs: number): Promise<ModelRequest>;
   /** Resolves with the tool_result block of call `id` as the runtime hands it back to the model. */
@@ -102,7 +112,8 @@ export async function startModelCapture(): Promise<ModelCapture> {
         }
         for (const w of waiters) w();
         const reply = capture.script?.(requests.at(-1)!.body, req.headers);
-        if (reply) (path.endsWith('/responses') ? writeResponsesStream : writeMessagesStream)(res, reply);
+        const usage = capture.usage?.(requests.at(-1)!.body) ?? { input: 1, output: 1 };
+        if (reply) (path.endsWith('/responses') ? writeResponsesStream : writeMessagesStream)(res, reply, usage);
         return; // otherwise held open: the runtime waits for its model until the test stops it
       }
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -114,6 +125,7 @@ export async function startModelCapture(): Promise<ModelCapture> {
   const capture: ModelCapture = {
     url: `http://127.0.0.1:${port}`,
     script: undefined,
+    usage: undefined,
     requests,
     seen,
     waitFor(pred, timeoutMs) {
@@ -147,10 +159,10 @@ export async function startModelCapture(): Promise<ModelCapture> {
 }
 
 /** Writes one assistant message as an Anthropic Messages SSE stream (the event sequence both runtimes parse). */
-function writeMessagesStream(res: ServerResponse, reply: ModelReply): void {
+function writeMessagesStream(res: ServerResponse, reply: ModelReply, u: ModelUsage): void {
   const ev = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const usage = { input_tokens: 1, output_tokens: 1 };
+  const usage = { input_tokens: u.input, output_tokens: 1, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 };
   ev('message_start', { message: { id: 'msg_capture', type: 'message', role: 'assistant', model: 'capture', content: [], stop_reason: null, stop_sequence: null, usage } });
   if ('toolUse' in reply) {
     const { id, name, input } = reply.toolUse;
@@ -161,13 +173,13 @@ function writeMessagesStream(res: ServerResponse, reply: ModelReply): void {
     ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: reply.text } });
   }
   ev('content_block_stop', { index: 0 });
-  ev('message_delta', { delta: { stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } });
+  ev('message_delta', { delta: { stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: u.output } });
   ev('message_stop', {});
   res.end();
 }
 
 /** Writes one model turn as an OpenAI Responses SSE stream: a namespaced function_call item, or an assistant message. */
-function writeResponsesStream(res: ServerResponse, reply: ModelReply): void {
+function writeResponsesStream(res: ServerResponse, reply: ModelReply, u: ModelUsage): void {
   const ev = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   ev('response.created', { response: { id: 'resp_capture' } });
@@ -178,7 +190,9 @@ function writeResponsesStream(res: ServerResponse, reply: ModelReply): void {
       ? { type: 'custom_tool_call', call_id: call.id, name: call.name, ...(call.namespace ? { namespace: call.namespace } : {}), input: String(call.input) }
       : { type: 'function_call', call_id: call.id, name: call.name, namespace: call.namespace ?? null, arguments: JSON.stringify(call.input) };
   ev('response.output_item.done', { output_index: 0, item });
-  ev('response.completed', { response: { id: 'resp_capture', usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } });
+  const input = u.input + (u.cacheRead ?? 0);
+  const cached = u.cacheRead ? { cached_tokens: u.cacheRead } : null;
+  ev('response.completed', { response: { id: 'resp_capture', usage: { input_tokens: input, input_tokens_details: cached, output_tokens: u.output, output_tokens_details: null, total_tokens: input + u.output } } });
   res.end();
 }
 

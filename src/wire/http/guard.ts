@@ -1,5 +1,6 @@
 // Owns transport guards shared by every route: loopback Host/Origin checks, bearer parsing, content type, the generic 403.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError, errorBody } from '../../shared/errors.js';
 import { bodyPending, closeWithoutDraining } from './listener.js';
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -75,4 +76,10 @@ export function sendRaw(res: ServerResponse, status: number, body: Buffer | stri
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   sendRaw(res, status, JSON.stringify(value));
+}
+
+/** Any failure as its closed error envelope: an AppError keeps its code and status, anything else is a bare `internal`. */
+export function sendError(res: ServerResponse, e: unknown): void {
+  const err = e instanceof AppError ? e : new AppError('internal', 'internal error');
+  sendJson(res, err.status, { ok: false, error: errorBody(err) });
 }
