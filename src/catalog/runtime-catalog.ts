@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { actionKey } from './catalog.js';
-import type { ActionDescriptor, DescriptorCatalog, RuntimeCatalog } from './types.js';
+import { canonical } from '../shared/canonical-json.js';
+import type { ActionDescriptor, DescriptorCatalog, ExtensionPins, RuntimeCatalog } from './types.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const RISKS = new Set(['read', 'write', 'destructive']);
@@ -49,20 +50,6 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-/** Stable JSON (sorted keys) of the public descriptor surface; the catalog version hashes it. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .filter((k) => o[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
 export function catalogVersion(actions: readonly ActionDescriptor[]): string {
   const surface = actions.map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, input: d.input, output: d.output, example: d.example, risk: d.risk, resultPolicy: d.resultPolicy, operations: d.operations }));
   return `c1-${createHash('sha256').update(canonical(surface)).digest('hex').slice(0, 24)}`;
@@ -86,9 +73,9 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
 
 /**
  * The immutable RuntimeCatalog one runtime authorization binds: the built-in descriptors plus the verified Extension
- * snapshot (empty for now). Throws when the built-in inventory or any extension fails verification.
+ * snapshot with its pins. Throws when the built-in inventory or any extension fails verification.
  */
-export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: readonly ActionDescriptor[] = []): RuntimeCatalog {
+export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: readonly ActionDescriptor[] = [], pins?: ExtensionPins): RuntimeCatalog {
   const domains = new Set(builtins.domains());
   const all = [...builtins.actions];
   const keys = new Set(all.map((d) => actionKey(d.domain, d.action)));
@@ -101,6 +88,9 @@ export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: rea
   }
   // Security invariant: the catalog an authorization binds is immutable for the process's lifetime.
   deepFreeze(all);
-  const catalog: RuntimeCatalog = { version: catalogVersion(all), actions: new FrozenMap(all.map((d) => [actionKey(d.domain, d.action), d] as const)) };
+  // Every Extension action must be pinned (its definition digest), so a forwarded call always carries its pin.
+  for (const d of extensions) if (pins && !pins.digests.has(d.domain)) throw new Error(`extension: ${d.domain} has no pinned digest`);
+  const frozenPins = pins && Object.freeze({ catalogVersion: pins.catalogVersion, digests: new FrozenMap(pins.digests) });
+  const catalog: RuntimeCatalog = { version: catalogVersion(all), actions: new FrozenMap(all.map((d) => [actionKey(d.domain, d.action), d] as const)), ...(frozenPins ? { extensions: frozenPins } : {}) };
   return Object.freeze(catalog);
 }

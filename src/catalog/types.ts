@@ -33,6 +33,15 @@ export interface RuntimeCatalog {
   readonly version: string;
   /** Keyed `${domain}/${action}`. */
   readonly actions: ReadonlyMap<string, ActionDescriptor>;
+  /** The verified Extension snapshot's pins, injected into every forwarded call (never taken from the request). */
+  readonly extensions?: ExtensionPins;
+}
+
+/** The server Extension catalog version and each Extension's definition digest, as verified at authorization. */
+export interface ExtensionPins {
+  readonly catalogVersion: string;
+  /** Extension name → definition digest. */
+  readonly digests: ReadonlyMap<string, string>;
 }
 
 /** One row of action-inventory.json: the canonical risk/result policy of a built-in action and its over-budget guidance. */

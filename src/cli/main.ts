@@ -8,6 +8,7 @@ import { registerChannelCommands, resolveTarget } from './channel-cmd.js';
 import { duration, printList } from './output.js';
 import { watch } from './watch.js';
 import { consoleCommand } from './console-cmd.js';
+import { extensionCommand } from './extension-cmd.js';
 
 // What only some commands use loads when they run (a command starts fast): joining, the standalone server, kb sources.
 const joinCmd = () => import('./join-cmd.js');
@@ -53,6 +54,7 @@ program
   });
 
 program.addCommand(memberCommand(home));
+program.addCommand(extensionCommand(home));
 program.addCommand(consoleCommand(home));
 
 const daemon = program.command('daemon').description('run and inspect the daemon');

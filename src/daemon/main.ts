@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
 import { sweepStale } from '../authz/credential-file.js';
-import { buildRuntimeCatalog } from '../catalog/index.js';
+import { RuntimeCatalogs } from '../domains/extension/snapshot.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
 import { stopOrphans } from '../runtime/orphans.js';
 import { startServerInWorker } from '../server/in-worker.js';
@@ -181,7 +181,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     cleanups.unshift(() => memory.close());
 
     const store = new RuntimeAuthorizationStore({ clock: systemClock, credentialsDir: paths.credentials, log: log.child({ component: 'authz' }), diag, ttlMs: opts.tokenTtlMs, renewAt: opts.tokenRenewAt });
-    const catalog = buildRuntimeCatalog(builtinCatalog());
+    const extLog = log.child({ component: 'extensions' });
+    const catalogs = new RuntimeCatalogs(builtinCatalog(), (e) => extLog.warn({ error: e instanceof Error ? e.message.slice(0, 200) : 'error' }, 'extension snapshot not used; runtime gets the built-ins only'));
     const router = new Router();
     let port = 0;
     const metadata = new SessionMetadata();
@@ -194,7 +195,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       daemonUrl: () => `http://127.0.0.1:${port}`,
       binDir: opts.binDir,
       runtimesDir: paths.runtimes,
-      catalog: () => catalog,
+      catalog: (agent) => catalogs.forAgent(apiOf(agent).extensions),
       daemonSecrets: () => [ownerToken, ownerCred!, ...(adminToken ? [adminToken] : []), ...profiles.list().flatMap((p) => [p.credential, ...(p.apiKey ? [p.apiKey] : []), ...Object.values(p.headers ?? {})])],
       log: log.child({ component: 'runtime' }),
       memory,
@@ -318,7 +319,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       openDm: async (name) => ({ target: (await service.channels.openDm([name])).target }),
     });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions() });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions(), extensionsFor: (i) => (call, signal) => apiFor(i).extensions.call(call, { signal }) });
 
     const http = createLocalApiServer(router, log, limits.limits, metrics);
     await new Promise<void>((resolve, reject) => {

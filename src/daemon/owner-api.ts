@@ -14,6 +14,7 @@ import type { RateLimitedLogger } from '../shared/log.js';
 import { RUNTIME_KINDS } from '../home/profiles.js';
 import type { OwnerService } from './owner-service.js';
 import { CreateSourceBody, PutDocumentBody, RemoveDocumentBody } from '../domains/knowledge/contract.js';
+import { InstallBody, StatusBody } from '../domains/extension/contract.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 const RuntimeKind = Type.Union(RUNTIME_KINDS.map((k) => Type.Literal(k)));
@@ -180,5 +181,10 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument(p.sourceId!, parseStrict(PutDocumentBody, await jsonBody(req))))));
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/remove', owner(async (req, res, p) => ok(res, await kb().removeDocument(p.sourceId!, parseStrict(RemoveDocumentBody, await jsonBody(req)).path))));
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced(p.sourceId!))));
+  // App installations: thin proxies to the server's owner-only routes; the token goes to the server and nowhere else.
+  const ext = () => service.extensions();
+  router.add('GET', '/api/daemon/extensions', owner(async (_q, res) => ok(res, await ext().installations())));
+  router.add('POST', '/api/daemon/extensions', owner(async (req, res) => ok(res, await ext().install(parseStrict(InstallBody, await jsonBody(req))), 201)));
+  router.add('POST', '/api/daemon/extensions/{name}/status', owner(async (req, res, p) => ok(res, await ext().setStatus(p.name!, parseStrict(StatusBody, await jsonBody(req)).status))));
   router.add('POST', '/api/daemon/runtimes/{runId}/stop', owner(async (_q, res, p) => ok(res, await service.stopRuntime(p.runId!))));
 }

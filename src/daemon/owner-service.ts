@@ -210,6 +210,10 @@ export class OwnerService {
     return this.deps.owner().knowledge;
   }
 
+  extensions() {
+    return this.deps.owner().extensions;
+  }
+
   listMessages(target: string, limit?: number, cursor?: string) {
     return this.deps.owner().messages.list({ target, limit, cursor });
   }

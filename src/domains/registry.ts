@@ -21,6 +21,7 @@ import { turnDomain } from './turn/index.js';
 import { workspaceDomain } from './workspace/index.js';
 import { knowledgeDomain } from './knowledge/index.js';
 import { workflowDomain } from './workflow/index.js';
+import { extensionDomain } from './extension/index.js';
 
 /** In dependency order (a domain's tables and services may use those before it); Exec help lists domains in this order. */
 export const DOMAINS = [
@@ -39,6 +40,7 @@ export const DOMAINS = [
   scheduledMessageDomain,
   workflowDomain,
   agentDomain,
+  extensionDomain,
 ] as const;
 
 type Domain = (typeof DOMAINS)[number];

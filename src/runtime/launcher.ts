@@ -75,7 +75,8 @@ export interface LauncherDeps {
   /** Directory holding the canonical `agentteam` binary; first on every runtime's PATH. */
   binDir: string;
   runtimesDir: string;
-  catalog: () => RuntimeCatalog;
+  /** The agent's RuntimeCatalog, fetched and verified at authorization (built-ins + its Extension snapshot). */
+  catalog: (agent: AgentProfile) => RuntimeCatalog | Promise<RuntimeCatalog>;
   /** Every secret value the daemon holds (owner/admin tokens, server credentials); no runtime env var may carry one. */
   daemonSecrets?: () => Iterable<string>;
   log: Logger;
@@ -169,7 +170,7 @@ export class RuntimeLauncher {
       workdir: req.workdir,
       processGeneration: gen,
       runtimeKind: req.runtime,
-      catalog: deps.catalog(),
+      catalog: await deps.catalog(req.agent),
     });
     const runDir = join(deps.runtimesDir, runId);
     // Session metadata lives beside the authorization, never inside it (the Exec authorization carries no launch target).

@@ -5,14 +5,14 @@ import { forRequest } from '../../catalog/operations.js';
 import { validateValue } from '../../catalog/validate.js';
 import { DuplicateKeyError, parseStrictJson, RefusedJsonError } from '../../shared/strict-json.js';
 import { errorEnvelope } from '../../wire/exec/envelope.js';
-import { loadCredentialSource } from './credentials.js';
+import type { CredentialSource } from './credentials.js';
 import { EXIT, fail, usage, type ExecIo } from './outcome.js';
 import { projectAnswer } from './project.js';
 import { loopbackProxyFor } from './proxy.js';
 import { sendOnce } from './send.js';
 
 /** `text` is the JSON argument (undefined: the action accepts `{}`), already within the size cap. */
-export async function callAction(catalog: DescriptorCatalog, d: ActionDescriptor, text: string | undefined, env: NodeJS.ProcessEnv, io: ExecIo): Promise<number> {
+export async function callAction(catalog: DescriptorCatalog, d: ActionDescriptor, text: string | undefined, env: NodeJS.ProcessEnv, io: ExecIo, credential: () => CredentialSource): Promise<number> {
   const { domain, action } = d;
   let input: unknown = {};
   if (text !== undefined) {
@@ -27,8 +27,9 @@ export async function callAction(catalog: DescriptorCatalog, d: ActionDescriptor
   const checked = validateValue(d.input, input);
   if (!checked.ok) return fail(io, errorEnvelope('validation_failed', checked.message, { hint: `run agentteam exec ${domain} ${action} --input-schema` }), EXIT.usage);
 
-  // Security invariant: one read of the declared token file; no raw-token fallback; reasons never name the path or token.
-  const cred = loadCredentialSource(env);
+  // Security invariant: one read of the declared token file per invocation (the caller memoizes it); no raw-token
+  // fallback; reasons never name the path or token.
+  const cred = credential();
   if (!cred.ok) {
     return fail(io, errorEnvelope('denied', 'no valid Exec credential source', { hint: 'run this inside a runtime launched by the AgentTeam daemon' }), EXIT.credentials, `agentteam exec: ${cred.reason}`);
   }

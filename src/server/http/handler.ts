@@ -115,6 +115,11 @@ export function createRequestHandler(opts: HandlerOptions): (req: IncomingMessag
   };
 
   const run = async (route: Mounted, req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): Promise<Reply | null> => {
+    if (route.webhook) {
+      for (const [name, v] of Object.entries(params)) if (!(route.paramPatterns?.[name] ?? ID_RE).test(v)) throw new AppError('not_found', `${name} not found`);
+      // Security invariant: a webhook carries no member credential; its handler verifies the provider's signature first.
+      return ok(await route.webhook({ params, req }, domains.services[route.key]));
+    }
     const token = bearerToken(req);
     const actor: Actor | undefined = token ? await members(domains).authenticate(token) : undefined;
     if (!actor) throw FORBIDDEN();

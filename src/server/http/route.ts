@@ -43,6 +43,11 @@ export interface DomainRoute<Svc = any> {
   /** Path parameters with their own grammar (a regex source) instead of the id grammar. */
   paramPatterns?: Readonly<Record<string, RegExp>>;
   handle(ctx: RouteContext, svc: Svc): Promise<unknown>;
+  /**
+   * A provider webhook instead of `handle`: no member credential is asked for; the handler gets the raw request (body
+   * unread) and must verify the provider's own signature over the raw body before it acts.
+   */
+  webhook?(ctx: { params: Readonly<Record<string, string>>; req: IncomingMessage }, svc: Svc): Promise<unknown>;
 }
 
 /** A `limit` query parameter as a number (range checked by the pagination machinery). */

@@ -18,6 +18,7 @@ import { budgetSuccess, RESULT_BUDGET_BYTES } from './budget.js';
 import { classify, errorEnvelope, statusOf, type ErrorEnvelope } from './envelope.js';
 import { registerJson, type LocalServices, type RegisteredAction } from './register.js';
 import { DescriptorValidator } from './validator.js';
+import { extensionPins, forwardExtension, type ExtensionForwarder } from './forward.js';
 
 import { EXEC_ROOT } from '../../shared/routes.js';
 
@@ -39,6 +40,8 @@ export interface ExecRouteDeps {
   clock?: Clock;
   /** Absolute body read deadline; the spec's 5 s by default (tests shorten it). */
   bodyDeadlineMs?: number;
+  /** The Extension forwarder to the server's `/runtime/ext`, as the token's agent; none: Extension actions are not found. */
+  extensionsFor?(info: TokenInfo): ExtensionForwarder;
 }
 
 /** Builds the route map; fails closed if a handler has no descriptor/inventory row or a descriptor has no handler. */
@@ -119,6 +122,14 @@ async function handleAction(req: IncomingMessage, res: ServerResponse, { info, l
       throw new AppError(selector ? 'invalid_input' : 'validation_failed', checked.message, { hint: `run agentteam exec ${domain} ${name} --input-schema` });
     }
     registered = actions.get(key);
+    const pins = registered ? undefined : extensionPins(info.authorization.catalog, domain);
+    if (pins && deps.extensionsFor) {
+      // Fence: nothing is forwarded once the authorization is revoked, and no answer is published after it.
+      if (!lease.live()) return sendDenied(res);
+      const out = await forwardExtension({ forward: deps.extensionsFor(info), descriptor, pins, input: value, signal: lease.signal, validator, catalog });
+      if (!lease.live()) return sendDenied(res);
+      return out.ok ? sendRaw(res, 200, out.body) : sendEnvelope(res, out.envelope);
+    }
     if (!registered) throw new AppError('not_found', `action ${domain} ${name} is not available in this daemon`);
     if (registered.descriptor !== descriptor && !validator.validate(registered.descriptor.input, value).ok) throw new AppError('validation_failed', 'input does not match this daemon\'s schema');
     const idempotencyKey =

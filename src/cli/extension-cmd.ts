@@ -1,0 +1,69 @@
+// Owns `agentteam extension install|ls|suspend|resume`: the owner installs an App (github, gitea) whose provider
+// credential (a token from a named environment variable, never argv; or a GitHub App's id, installation and key file)
+// is stored server-side only.
+import { readFileSync } from 'node:fs';
+import { Argument, Command } from 'commander';
+import { EXTENSION_NAMES } from '../domains/extension/names.js';
+import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
+import { printJson } from './output.js';
+
+function unwrap(r: { status: number; body: Envelope }): unknown {
+  if (r.body.ok) return r.body.data;
+  const e = r.body.error;
+  throw new CliError(`${e?.code ?? 'error'}: ${e?.message ?? 'request failed'}${e?.hint ? ` (${e.hint})` : ''}`, 1);
+}
+
+export function extensionCommand(home: () => string): Command {
+  const ext = new Command('extension').description('App-hosted Extensions agents use as agentteam exec github|gitea (owner)');
+  const name = new Argument('<name>', 'the App').choices([...EXTENSION_NAMES]);
+  ext
+    .command('install')
+    .description('install or replace an App, e.g. agentteam extension install github --base-url https://api.github.com --token-env GH_TOKEN')
+    .addArgument(name)
+    .requiredOption('--base-url <url>', 'the provider API root (GitHub: https://api.github.com; Gitea: https://HOST/api/v1)')
+    .option('--token-env <var>', 'environment variable holding the access token')
+    .option('--app-id <n>', 'GitHub App id (with --installation-id and --private-key-file: the server mints installation tokens)')
+    .option('--installation-id <n>', "the App's installation id in your organization or account")
+    .option('--private-key-file <file>', "the App's private key (PEM), read here and kept by the server")
+    .option('--poll-interval <seconds>', 'how often watched PRs are polled (1..3600, default 60)')
+    .option('--webhook-secret-env <var>', 'environment variable holding the webhook secret (≥ 16 chars); deliveries to /v1/extensions/NAME/webhook then poll at once')
+    .action(async (n: string, o: { baseUrl: string; tokenEnv?: string; appId?: string; installationId?: string; privateKeyFile?: string; pollInterval?: string; webhookSecretEnv?: string }) => {
+      const app = o.appId !== undefined || o.installationId !== undefined || o.privateKeyFile !== undefined;
+      if (app === (o.tokenEnv !== undefined)) throw new CliError('give --token-env VAR, or --app-id N --installation-id N --private-key-file FILE', 2);
+      let cred: Record<string, unknown>;
+      if (app) {
+        const appId = Number(o.appId);
+        const installationId = Number(o.installationId);
+        if (!Number.isSafeInteger(appId) || appId < 1 || !Number.isSafeInteger(installationId) || installationId < 1 || !o.privateKeyFile) throw new CliError('--app-id and --installation-id are positive integers; --private-key-file is required with them', 2);
+        let privateKey: string;
+        try {
+          privateKey = readFileSync(o.privateKeyFile, 'utf8');
+        } catch {
+          throw new CliError('cannot read --private-key-file', 2);
+        }
+        cred = { appId, installationId, privateKey };
+      } else {
+        // Security invariant: the token comes from the environment, never from argv, and is never printed.
+        const token = process.env[o.tokenEnv!];
+        if (!token) throw new CliError(`environment variable ${o.tokenEnv} is not set`, 2);
+        cred = { token };
+      }
+      const secs = o.pollInterval === undefined ? undefined : Number(o.pollInterval);
+      if (secs !== undefined && (!Number.isInteger(secs) || secs < 1 || secs > 3600)) throw new CliError('--poll-interval must be 1..3600 seconds', 2);
+      const webhookSecret = o.webhookSecretEnv === undefined ? undefined : process.env[o.webhookSecretEnv];
+      if (o.webhookSecretEnv !== undefined && !webhookSecret) throw new CliError(`environment variable ${o.webhookSecretEnv} is not set`, 2);
+      printJson(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/extensions', { name: n, baseUrl: o.baseUrl, ...cred, ...(secs ? { pollIntervalMs: secs * 1000 } : {}), ...(webhookSecret ? { webhookSecret } : {}) })));
+    });
+  ext
+    .command('ls')
+    .description('list installed Apps (never their tokens)')
+    .action(async () => printJson(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/extensions'))));
+  for (const [cmd, status] of [['suspend', 'suspended'], ['resume', 'active']] as const) {
+    ext
+      .command(cmd)
+      .description(`${cmd} an App: ${cmd === 'suspend' ? 'every call and poll is refused (provider_unauthorized)' : 'calls and polls work again'}`)
+      .addArgument(new Argument('<name>', 'the App').choices([...EXTENSION_NAMES]))
+      .action(async (n: string) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/extensions/${n}/status`, { status }))));
+  }
+  return ext;
+}

@@ -1,0 +1,35 @@
+// Owns the GitHub REST client of one App installation: the PR, its reviews and review comments (paged, Link), and the
+// combined commit status, each read conditionally (If-None-Match / If-Modified-Since).
+import { conditionalGet, rd, repoPath, type CommentView, type ProviderClient, type ProviderHttp, type PullView, type ReviewView } from './provider.js';
+
+const PER_PAGE = 100;
+
+export function githubClient(base: string, token: string, now: number): ProviderClient {
+  const h: ProviderHttp = { base, authorization: `Bearer ${token}`, headers: { 'x-github-api-version': '2022-11-28', accept: 'application/vnd.github+json', 'user-agent': 'agentteam' }, now };
+  const pr = (repo: string, n: number) => `/repos/${repoPath(repo)}/pulls/${n}`;
+  return {
+    exhaustedUntil: () => h.exhausted,
+    pull: (repo, n, v) =>
+      conditionalGet(h, pr(repo, n), v, (j): PullView => {
+        const o = rd.obj(j);
+        const head = rd.obj(o.head);
+        const state = rd.str(o.state);
+        return { state: o.merged === true || (typeof o.merged_at === 'string' && o.merged_at) ? 'merged' : state === 'closed' ? 'closed' : 'open', headSha: rd.str(head.sha, 64) };
+      }),
+    reviews: (repo, n, v, url) =>
+      conditionalGet(h, url ?? `${pr(repo, n)}/reviews?per_page=${PER_PAGE}`, v, (j) =>
+        rd.arr(j).map((x): ReviewView => {
+          const o = rd.obj(x);
+          return { id: rd.int(o.id), user: rd.login(o.user), state: rd.str(o.state, 40).toLowerCase() };
+        }),
+      ),
+    comments: (repo, n, v, url) =>
+      conditionalGet(h, url ?? `${pr(repo, n)}/comments?per_page=${PER_PAGE}`, v, (j) =>
+        rd.arr(j).map((x): CommentView => {
+          const o = rd.obj(x);
+          return { id: rd.int(o.id), user: rd.login(o.user), ...(typeof o.path === 'string' ? { path: o.path.slice(0, 200) } : {}) };
+        }),
+      ),
+    ci: (repo, sha, v) => conditionalGet(h, `/repos/${repoPath(repo)}/commits/${encodeURIComponent(sha)}/status`, v, (j) => rd.str(rd.obj(j).state, 20)),
+  };
+}

@@ -1,0 +1,176 @@
+// Owns what both provider clients share: the normalized PR view, conditional GETs with ETag / Last-Modified, Link
+// pagination, rate-limit headers, and the one classification of provider failures (unauthorized vs failed).
+// Security invariant: a provider's response body is parsed into the normalized view or dropped; it never reaches an error.
+
+export type ProviderFailure = 'revoked' | 'suspended' | 'not_granted' | 'not_installed' | 'rate_limited' | 'not_found' | 'unavailable' | 'bad_response';
+
+/** A classified provider failure: `unauthorized` (the App's authorization) or `failed` (the provider API). */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: 'unauthorized' | 'failed',
+    readonly reason: ProviderFailure,
+    /** Rate limited: when the provider says requests may resume (epoch ms). */
+    readonly resetAt?: number,
+  ) {
+    super(`provider ${kind}: ${reason}`);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+/** A conditional read: unchanged (304), or the body with its validators and the next page's URL. */
+export type Fetched<T> = { changed: false } | { changed: true; body: T; validators: Validators; next?: string };
+
+export interface PullView {
+  state: 'open' | 'closed' | 'merged';
+  headSha: string;
+}
+export interface ReviewView {
+  id: number;
+  user: string;
+  state: string;
+}
+export interface CommentView {
+  id: number;
+  user: string;
+  path?: string;
+}
+/** A combined CI state: success, failure, pending, error (or none). */
+export type CiState = string;
+
+/** A provider App client for one installation; every call carries the installation's credential. */
+export interface ProviderClient {
+  pull(repo: string, n: number, v: Validators): Promise<Fetched<PullView>>;
+  /** One page of reviews, ascending by id; `url` continues a stored page. */
+  reviews(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<ReviewView[]>>;
+  comments(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<CommentView[]>>;
+  ci(repo: string, sha: string, v: Validators): Promise<Fetched<CiState>>;
+  /** Set when an answer said the rate limit is used up (`x-ratelimit-remaining: 0`): its reset (epoch ms). */
+  exhaustedUntil(): number | undefined;
+}
+
+export interface ProviderHttp {
+  base: string;
+  authorization: string;
+  headers: Record<string, string>;
+  /** Seconds-to-ms parsing of reset headers uses this clock reading. */
+  now: number;
+  /** Written by conditionalGet when a successful answer says the rate limit is used up. */
+  exhausted?: number;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+const TIMEOUT_MS = 10_000;
+
+/** rel="next" of an RFC 8288 Link header. */
+export function nextLink(link: string | null): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const m = /^\s*<([^>]+)>\s*;(.*)$/.exec(part);
+    if (m && /rel="?next"?/.test(m[2]!)) return m[1];
+  }
+  return undefined;
+}
+
+function resetOf(h: Headers, now: number): number | undefined {
+  const retry = h.get('retry-after');
+  if (retry && /^\d{1,6}$/.test(retry)) return now + Number(retry) * 1000;
+  const reset = h.get('x-ratelimit-reset');
+  if (reset && /^\d{1,12}$/.test(reset)) return Number(reset) * 1000;
+  return undefined;
+}
+
+/** Classifies a non-2xx answer; the body is read only to tell a suspension from a missing grant, never kept. */
+async function classify(res: Response, now: number): Promise<ProviderError> {
+  const s = res.status;
+  if (s === 401) return new ProviderError('unauthorized', 'revoked');
+  if (s === 429 || (s === 403 && (res.headers.get('x-ratelimit-remaining') === '0' || res.headers.get('retry-after')))) return new ProviderError('failed', 'rate_limited', resetOf(res.headers, now) ?? now + 60_000);
+  if (s === 403) {
+    const text = (await res.text().catch(() => '')).slice(0, 2000).toLowerCase();
+    return new ProviderError('unauthorized', text.includes('suspended') ? 'suspended' : 'not_granted');
+  }
+  if (s === 404) return new ProviderError('failed', 'not_found');
+  return new ProviderError('failed', 'unavailable');
+}
+
+/**
+ * One conditional GET: If-None-Match / If-Modified-Since from `v`; 304 → unchanged (GitHub does not count an
+ * authorized 304 against the primary rate limit). `url` is either a path under the base or a stored absolute page URL
+ * on the base's origin (a Link from the provider); any other origin is refused.
+ */
+export async function conditionalGet<T>(h: ProviderHttp, url: string, v: Validators, parse: (json: unknown) => T): Promise<Fetched<T>> {
+  const target = url.startsWith('/') ? new URL(h.base.replace(/\/$/, '') + url) : new URL(url);
+  // Security invariant: the installation's credential is sent only to the installation's own origin.
+  if (target.origin !== new URL(h.base).origin) throw new ProviderError('failed', 'bad_response');
+  const headers: Record<string, string> = { ...h.headers, authorization: h.authorization, accept: 'application/json' };
+  if (v.etag) headers['if-none-match'] = v.etag;
+  if (v.lastModified) headers['if-modified-since'] = v.lastModified;
+  let res: Response;
+  try {
+    res = await fetch(target, { headers, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch {
+    throw new ProviderError('failed', 'unavailable');
+  }
+  if (res.headers.get('x-ratelimit-remaining') === '0' && res.status < 400) h.exhausted = resetOf(res.headers, h.now) ?? h.now + 60_000;
+  if (res.status === 304) {
+    void res.body?.cancel();
+    return { changed: false };
+  }
+  if (res.status < 200 || res.status > 299) throw await classify(res, h.now);
+  const text = await res.text().catch(() => {
+    throw new ProviderError('failed', 'unavailable');
+  });
+  if (Buffer.byteLength(text) > MAX_BODY) throw new ProviderError('failed', 'bad_response');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ProviderError('failed', 'bad_response');
+  }
+  let body: T;
+  try {
+    body = parse(json);
+  } catch {
+    throw new ProviderError('failed', 'bad_response');
+  }
+  const validators: Validators = {};
+  const etag = res.headers.get('etag');
+  const lm = res.headers.get('last-modified');
+  if (etag && etag.length <= 200) validators.etag = etag;
+  if (lm && lm.length <= 100) validators.lastModified = lm;
+  const next = nextLink(res.headers.get('link'));
+  return { changed: true, body, validators, ...(next ? { next } : {}) };
+}
+
+/** Narrow readers for provider JSON: anything unexpected throws (→ bad_response). */
+export const rd = {
+  obj(v: unknown): Record<string, unknown> {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('object expected');
+    return v as Record<string, unknown>;
+  },
+  arr(v: unknown): unknown[] {
+    if (!Array.isArray(v)) throw new Error('array expected');
+    return v;
+  },
+  str(v: unknown, max = 200): string {
+    if (typeof v !== 'string') throw new Error('string expected');
+    return v.slice(0, max);
+  },
+  int(v: unknown): number {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new Error('integer expected');
+    return v;
+  },
+  login(v: unknown): string {
+    const u = v && typeof v === 'object' ? (v as { login?: unknown }).login : undefined;
+    return typeof u === 'string' ? u.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64) || 'someone' : 'someone';
+  },
+};
+
+/** Splits `owner/name` (already matched against REPO_PATTERN) into encoded path segments. */
+export function repoPath(repo: string): string {
+  const [o, r] = repo.split('/');
+  return `${encodeURIComponent(o!)}/${encodeURIComponent(r!)}`;
+}
