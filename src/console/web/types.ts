@@ -1,14 +1,6 @@
 // Owns the shapes the page reads from the console API (mirrors src/console/read-models.ts and boards.ts).
-export interface Message {
-  id: string;
-  target: string;
-  author: { name: string; kind: string };
-  content: string;
-  replyTo: string | null;
-  createdAt: string;
-  notice?: true;
-  files?: string[];
-}
+// The message shape is the server-side read model's own (a type-only import: nothing of it reaches the bundle).
+export type { ConsoleMessage as Message } from '../read-models.js';
 
 export interface Runtime {
   runId: string;
