@@ -1,5 +1,5 @@
 // End-to-end: the owner installs a (fake) GitHub App; a real runtime sees `agentteam exec github` in its help, validates
-// and watches a PR; provider changes (review, CI, merge) appear in #general; a revoked installation and a provider
+// and watches a PR; provider changes (review, CI status and check run, merge) appear in #general; a revoked installation and a provider
 // outage give their two typed errors; a catalog changed under a live runtime gives the stale-catalog error; a new
 // runtime gets the new catalog.
 import { test, after, before } from 'node:test';
@@ -38,6 +38,7 @@ before(async () => {
   assert.equal(inst.stdout.includes(gh.token), false);
   gh.openPull('o/r', 7);
   gh.setCi('o/r', 7, 'pending');
+  gh.checkRun('o/r', 7, 'build', 'queued');
   gh.openPull('o/r', 8);
 });
 after(async () => {
@@ -72,7 +73,8 @@ test('a runtime watches a PR through agentteam exec github; updates reach #gener
 
   gh.review('o/r', 7, 'alice', 'APPROVED');
   gh.setCi('o/r', 7, 'success');
-  assert.match(await posted(/^github o\/r#7: /), /review by alice: approved[\s\S]*CI success \(was pending\)/);
+  gh.checkRun('o/r', 7, 'build', 'completed', 'failure');
+  assert.match(await posted(/^github o\/r#7: /), /review by alice: approved[\s\S]*CI success \(was pending\)\n- CI: build completed: failure$/);
   gh.merge('o/r', 7);
   await posted(/^github o\/r#7: \n- merged\n- watch stopped$/);
 

@@ -1,7 +1,8 @@
 // Owns one poll of one watched PR: conditional reads of the PR, its reviews and comments (the stored last page, then
-// its Link successors) and the CI status; the diff against the watch's state becomes update lines. Items are
+// its Link successors), the CI status and the head's check runs (checks.ts); the diff against the watch's state becomes update lines. Items are
 // deduplicated by their provider id (ids only grow), so a page read twice never posts an update twice.
 import type { ProviderClient, Validators } from './provider.js';
+import { pollChecks, type ChecksState } from './checks.js';
 
 export interface WatchState {
   pr?: 'open' | 'closed' | 'merged';
@@ -12,6 +13,8 @@ export interface WatchState {
   v: { pull?: Validators; reviews?: Validators; comments?: Validators; ci?: Validators };
   /** The last page read of each list (a path or a provider Link URL); new items appear there. */
   pages: { reviews?: string; comments?: string };
+  /** The head's check runs (GitHub); absent in watches made before check runs were read. */
+  checks?: ChecksState;
 }
 
 export const emptyState = (): WatchState => ({ maxReview: 0, maxComment: 0, v: {}, pages: {} });
@@ -84,6 +87,9 @@ export async function pollOnce(client: ProviderClient, repo: string, n: number, 
       if (state !== s.ci && !baseline && !(s.ci === undefined && state === 'none')) lines.push(`CI ${state}${s.ci && s.ci !== 'none' ? ` (was ${s.ci})` : ''}`);
       s.ci = state;
     }
+    // A watch's first check-run read (its baseline, or a watch older than check runs) records without posting.
+    const checks = await pollChecks(client, repo, s.sha, s.checks, baseline || !s.checks ? undefined : lines);
+    if (checks) s.checks = checks;
   }
   const done = s.pr === 'merged' || s.pr === 'closed';
   // Bound: one poll posts at most MAX_LINES lines; the count of the rest is said, never dropped silently.

@@ -40,6 +40,12 @@ export interface CommentView {
 }
 /** A combined CI state: success, failure, pending, error (or none). */
 export type CiState = string;
+/** A check run (GitHub Actions and other Checks API apps): its name (sanitized) and `status` or `completed: conclusion`. */
+export interface CheckView {
+  id: number;
+  name: string;
+  state: string;
+}
 
 /** A provider App client for one installation; every call carries the installation's credential. */
 export interface ProviderClient {
@@ -48,6 +54,8 @@ export interface ProviderClient {
   reviews(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<ReviewView[]>>;
   comments(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<CommentView[]>>;
   ci(repo: string, sha: string, v: Validators): Promise<Fetched<CiState>>;
+  /** One page of the head's check runs (GitHub only; Gitea Actions reports through the commit status). */
+  checks?(repo: string, sha: string, v: Validators, url?: string): Promise<Fetched<CheckView[]>>;
   /** Set when an answer said the rate limit is used up (`x-ratelimit-remaining: 0`): its reset (epoch ms). */
   exhaustedUntil(): number | undefined;
 }

@@ -10,7 +10,7 @@
 //  4. a rate limit (refused, or an answer saying none is left) pauses that provider until its reset; other failures
 //     back off (interval × 2^failures, ≤ 15 min) and mark the watch's error, announced once in its target;
 //  5. at most POLLS_PER_MINUTE polls per provider per minute (GitHub's secondary limit is 900 points a minute; a poll
-//     is four reads or more); the rest wait for the next minute.
+//     is five reads or more); the rest wait for the next minute.
 import type { Actor, DomainDeps } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
 import { TickLoop } from '../module.js';

@@ -1,11 +1,11 @@
 // Owns the local fake GitHub and fake Gitea HTTP APIs for tests: node:http on loopback answering the recorded shapes
 // (recorded.ts) with their headers — ETag / Last-Modified and 304 (GitHub), x-ratelimit-* and retry-after, Link
 // pagination (and Gitea's X-Total-Count) — plus switches for a revoked token, a suspended installation, an outage and
-// a rate limit. Every request is logged (path, conditional header, status) so tests can assert conditional reads.
+// a rate limit, plus GitHub check runs (per head sha, paged) and a missing `checks` permission. Every request is logged (path, conditional header, status) so tests can assert conditional reads.
 import { createHash, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gitea, github, type FakeComment, type FakePull, type FakeReview } from './recorded.js';
+import { gitea, github, type FakeCheck, type FakeComment, type FakePull, type FakeReview } from './recorded.js';
 
 export type Flavor = 'github' | 'gitea';
 
@@ -14,6 +14,8 @@ interface Pr {
   reviews: FakeReview[];
   comments: FakeComment[];
   ci: Map<string, string>;
+  /** Head sha → its check runs (GitHub), newest first as GitHub lists them. */
+  checks: Map<string, FakeCheck[]>;
 }
 
 export interface LoggedRequest {
@@ -27,6 +29,8 @@ export class FakeProvider {
   revoked = false;
   suspended = false;
   outage = false;
+  /** The installation lacks `checks: read`: check runs answer 403 "Resource not accessible by integration". */
+  checksDenied = false;
   /** Epoch seconds until which every call is rate limited. */
   rateLimitedUntil = 0;
   /** Largest page the fake serves (real: 100 GitHub, 50 Gitea); smaller to exercise Link pagination. */
@@ -88,7 +92,7 @@ export class FakeProvider {
     const token = `ghs_${randomBytes(18).toString('base64url')}`;
     this.minted.add(token);
     app.mints++;
-    send(201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions: { pull_requests: 'read', statuses: 'read', metadata: 'read' }, repository_selection: 'selected' });
+    send(201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions: { pull_requests: 'read', statuses: 'read', checks: 'read', metadata: 'read' }, repository_selection: 'selected' });
   }
 
   private pr(repo: string, n: number): Pr {
@@ -97,7 +101,7 @@ export class FakeProvider {
     return p;
   }
   openPull(repo: string, n: number, headSha = 'a'.repeat(40)): void {
-    this.prs.set(`${repo}#${n}`, { pull: { number: n, title: 'Fix the flaky retry test', state: 'open', merged: false, headSha, author: 'octocat' }, reviews: [], comments: [], ci: new Map() });
+    this.prs.set(`${repo}#${n}`, { pull: { number: n, title: 'Fix the flaky retry test', state: 'open', merged: false, headSha, author: 'octocat' }, reviews: [], comments: [], ci: new Map(), checks: new Map() });
   }
   review(repo: string, n: number, user: string, state: FakeReview['state']): number {
     const id = this.nextId++;
@@ -112,6 +116,21 @@ export class FakeProvider {
   setCi(repo: string, n: number, state: 'pending' | 'success' | 'failure' | 'error'): void {
     const p = this.pr(repo, n);
     p.ci.set(p.pull.headSha, state);
+  }
+  /** Creates the head's check run named `name` or moves it to a new state; returns its id. */
+  checkRun(repo: string, n: number, name: string, status: FakeCheck['status'], conclusion: FakeCheck['conclusion'] = null): number {
+    const p = this.pr(repo, n);
+    const runs = p.checks.get(p.pull.headSha) ?? [];
+    p.checks.set(p.pull.headSha, runs);
+    const run = runs.find((r) => r.name === name);
+    if (run) return Object.assign(run, { status, conclusion }).id;
+    const id = this.nextId++;
+    runs.unshift({ id, name, status, conclusion });
+    return id;
+  }
+  /** A new commit on the PR's head branch (force-push or push). */
+  push(repo: string, n: number, headSha: string): void {
+    this.pr(repo, n).pull.headSha = headSha;
   }
   merge(repo: string, n: number): void {
     Object.assign(this.pr(repo, n).pull, { state: 'closed', merged: true });
@@ -144,11 +163,17 @@ export class FakeProvider {
       return send(429, { message: 'rate limited' }, { 'retry-after': String(this.rateLimitedUntil - nowS) });
     }
     const root = gh ? '' : '/api/v1';
-    const m = new RegExp(`^${root}/repos/([^/]+)/([^/]+)/(pulls|issues|commits)/([^/]+)(?:/(reviews|comments|status))?$`).exec(url.pathname);
+    const m = new RegExp(`^${root}/repos/([^/]+)/([^/]+)/(pulls|issues|commits)/([^/]+)(?:/(reviews|comments|status|check-runs))?$`).exec(url.pathname);
     const repo = m ? `${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}` : '';
-    if (m && m[3] === 'commits' && m[5] === 'status') {
-      const pr = [...this.prs.entries()].filter(([k]) => k.startsWith(`${repo}#`)).map(([, p]) => p).find((p) => p.pull.headSha === m[4] || p.ci.has(m[4]!));
+    if (m && m[3] === 'commits' && (m[5] === 'status' || (gh && m[5] === 'check-runs'))) {
+      const pr = [...this.prs.entries()].filter(([k]) => k.startsWith(`${repo}#`)).map(([, p]) => p).find((p) => p.pull.headSha === m[4] || p.ci.has(m[4]!) || p.checks.has(m[4]!));
       if (!pr) return send(404, gh ? github.notFound : gitea.notFound);
+      if (m[5] === 'check-runs') {
+        if (this.checksDenied) return send(403, github.notGranted);
+        const runs = (pr.checks.get(m[4]!) ?? []).map((c) => github.checkRun(repo, m[4]!, c));
+        const { slice, headers } = this.page(url, runs);
+        return this.cached(req, send, github.checkRuns(runs.length, slice), headers);
+      }
       const state = pr.ci.get(m[4]!) ?? 'none';
       return this.cached(req, send, gh ? github.status(repo, m[4]!, state) : gitea.status(repo, m[4]!, state));
     }
@@ -157,6 +182,13 @@ export class FakeProvider {
     const n = pr.pull.number;
     if (!m[5]) return this.cached(req, send, gh ? github.pull(repo, pr.pull) : gitea.pull(repo, pr.pull), { 'last-modified': 'Sat, 05 Dec 2026 09:14:03 GMT' });
     const items = m[5] === 'reviews' ? pr.reviews.map((r) => (gh ? github.review(repo, n, r) : gitea.review(repo, n, r))) : pr.comments.map((c) => (gh ? github.comment(repo, n, c) : gitea.comment(repo, n, c)));
+    const { slice, headers } = this.page(url, items);
+    return this.cached(req, send, slice, headers);
+  }
+
+  /** One page of `items` as the provider pages (per_page|limit, page) with its Link header (and X-Total-Count). */
+  private page(url: URL, items: unknown[]): { slice: unknown[]; headers: Record<string, string> } {
+    const gh = this.flavor === 'github';
     const sizeParam = Number(url.searchParams.get(gh ? 'per_page' : 'limit') ?? (gh ? 30 : 50));
     const size = Math.max(1, Math.min(sizeParam, this.pageSize));
     const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
@@ -168,7 +200,7 @@ export class FakeProvider {
     };
     const links = [...(page < last ? [`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`] : []), ...(page > 1 ? [`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`] : [])];
     const headers: Record<string, string> = { ...(links.length ? { link: links.join(', ') } : {}), ...(gh ? {} : { 'x-total-count': String(items.length) }) };
-    return this.cached(req, send, items.slice((page - 1) * size, page * size), headers);
+    return { slice: items.slice((page - 1) * size, page * size), headers };
   }
 
   /** GitHub: a weak ETag over body and headers; a matching If-None-Match is a 304 that costs no rate limit. Gitea sends none. */
