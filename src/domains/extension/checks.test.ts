@@ -4,49 +4,32 @@
 // `checks` permission leaves the watch running, and the remembered runs per head are capped (state bytes bounded).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServerApi } from '../../server-client/api.js';
-import { FakeClock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../test-server.js';
+import type { TestServer } from '../test-server.js';
 import type { CallOutcome } from './contract.js';
-import { FakeProvider } from './fakes/fake-provider.js';
-import { TICK_MS } from './watcher.js';
+import type { FakeProvider } from './fakes/fake-provider.js';
+import { POLL, startExtensionFixture, type ExtensionFixture, type Pins } from './fakes/fixture.js';
 import { MAX_CHECKS } from './checks.js';
 import { checkName } from './github.js';
 
-const POLL = 5000;
+let f: ExtensionFixture;
 let t: TestServer;
-let clock: FakeClock;
 let gh: FakeProvider;
-let agent: ServerApi;
-let pins: { digest: string; version: string };
+let pins: Pins;
 
-const call = async (action: string, input: unknown): Promise<CallOutcome> => agent.extensions.call({ extension: 'github', action, definitionDigest: pins.digest, catalogVersion: pins.version, input });
-const poll = async () => {
-  await t.server.idle!();
-  clock.advance(POLL);
-  await t.server.idle!();
-  clock.advance(TICK_MS);
-  await t.server.idle!();
-};
-const general = async () => (await agent.messages.list({ target: 'channel:general', limit: 100 })).messages.map((m) => m.content).reverse();
+const call = (action: string, input: unknown): Promise<CallOutcome> => f.call(action, input, pins);
+const poll = () => f.poll();
+const general = () => f.general();
 const checkReads = (from: number) => gh.requests.slice(from).filter((r) => r.path.includes('/check-runs'));
 const watchState = async (id: string) => (await t.querySql<{ state: string }>('SELECT state FROM extension_watches WHERE id = ?', [id]))[0]!.state;
 
 before(async () => {
-  clock = new FakeClock(Date.now());
-  t = await startTestServer({ clock });
-  gh = await FakeProvider.start('github');
-  const a = await t.owner.members.createAgent({ name: 'ci-watcher' });
-  await t.owner.channels.addMember('general', a.agent.id);
-  agent = t.client.as(a.credential);
+  f = await startExtensionFixture({ agentName: 'ci-watcher', providers: ['github'] });
+  ({ t } = f);
+  gh = f.providers.github!;
   await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: POLL });
-  const s = await agent.extensions.snapshot();
-  pins = { digest: s.definitions.find((d) => d.name === 'github')!.digest, version: s.catalogVersion };
+  pins = await f.pinsOf('github');
 });
-after(async () => {
-  await t.stop();
-  await gh.close();
-});
+after(() => f.close());
 
 test('check runs: queued→completed: failure is posted once; an unchanged head is a 304 that posts nothing; Link pages followed', async () => {
   gh.openPull('o/r', 30);

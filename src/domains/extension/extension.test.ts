@@ -5,52 +5,36 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerApi } from '../../server-client/api.js';
 import { FakeClock } from '../../shared/clock.js';
-import { startTestServer, type TestServer } from '../test-server.js';
+import type { TestServer } from '../test-server.js';
 import type { CallOutcome } from './contract.js';
 import { FakeProvider } from './fakes/fake-provider.js';
+import { POLL, startExtensionFixture, type ExtensionFixture, type Pins, type ProviderName } from './fakes/fixture.js';
 import { verifySnapshot } from './snapshot.js';
 import { buildRuntimeCatalog } from '../../catalog/runtime-catalog.js';
 import { builtinCatalog } from '../registry.js';
 import { TICK_MS } from './watcher.js';
 import { signatureOk } from './webhook.js';
 
-const POLL = 5000;
+let f: ExtensionFixture;
 let t: TestServer;
 let clock: FakeClock;
 let gh: FakeProvider;
 let gt: FakeProvider;
 let agent: ServerApi;
-let pins: { digest: string; version: string };
+let pins: Pins;
 
-const call = async (action: string, input: unknown, p = pins, ext: 'github' | 'gitea' = 'github'): Promise<CallOutcome> => agent.extensions.call({ extension: ext, action, definitionDigest: p.digest, catalogVersion: p.version, input });
-const pinsOf = async (name: string) => {
-  const s = await agent.extensions.snapshot();
-  return { digest: s.definitions.find((d) => d.name === name)!.digest, version: s.catalogVersion };
-};
-/** Lets the poll interval pass, then one watcher tick run at the new time (a timer armed earlier fires first). */
-const poll = async () => {
-  await t.server.idle!();
-  clock.advance(POLL);
-  await t.server.idle!();
-  clock.advance(TICK_MS);
-  await t.server.idle!();
-};
-const general = async () => (await agent.messages.list({ target: 'channel:general', limit: 100 })).messages.map((m) => m.content).reverse();
+const call = (action: string, input: unknown, p = pins, ext: ProviderName = 'github'): Promise<CallOutcome> => f.call(action, input, p, ext);
+const pinsOf = (name: ProviderName) => f.pinsOf(name);
+const poll = () => f.poll();
+const general = () => f.general();
 
 before(async () => {
-  clock = new FakeClock(Date.now());
-  t = await startTestServer({ clock });
-  gh = await FakeProvider.start('github');
-  gt = await FakeProvider.start('gitea');
-  const a = await t.owner.members.createAgent({ name: 'watcher' });
-  await t.owner.channels.addMember('general', a.agent.id);
-  agent = t.client.as(a.credential);
+  f = await startExtensionFixture({ agentName: 'watcher', providers: ['github', 'gitea'] });
+  ({ t, clock, agent } = f);
+  gh = f.providers.github!;
+  gt = f.providers.gitea!;
 });
-after(async () => {
-  await t.stop();
-  await gh.close();
-  await gt.close();
-});
+after(() => f.close());
 
 test('only the owner installs an App; the token is never returned; agents see the installed definitions, digest-verified', async () => {
   await assert.rejects(agent.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token }), (e: { code?: string }) => e.code === 'denied');
