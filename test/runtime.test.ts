@@ -69,6 +69,14 @@ test('a launched runtime sees exactly the canonical variables, a private token f
   assert.equal(probe.status, 403);
 });
 
+test("a runtime's PWD is its workdir, not the daemon's (runtimes such as OpenCode take their project folder from PWD)", async () => {
+  // node keeps an inherited PWD as it is (a POSIX shell would reset a stale one), so this sees what the launcher passed.
+  const r = await d.run(['runtime', 'start', '--agent', 'demo', '--workdir', workdir, '--', process.execPath, '-e', "process.stdout.write('PWD<<' + process.env.PWD + '>>')"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(field(r.stdout, 'PWD'), workdir);
+  assert.notEqual(process.cwd(), workdir);
+});
+
 test('a running runtime token works on its own routes only; every denial is the same bytes; exit revokes within 1 s', async () => {
   // The runtime waits until a marker file appears, so we can probe while it lives.
   const marker = join(workdir, 'go');

@@ -201,7 +201,8 @@ export class RuntimeLauncher {
       }
       plan = await prepareRuntime(req.runtime, { command: req.command, workdir: req.workdir, runDir, mcpUrl, env, home: deps.home, ...(req.turn ? { turn: req.turn.input } : {}) });
       // plan.envAdd (e.g. AGENTTEAM_TURN_*) is appended after the scrubbed, canonical env.
-      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}), ...providerEnv(req.agent) }, stdin: plan.stdin });
+      // PWD names the workdir too: an inherited PWD (the daemon's folder) would make runtimes that read it (OpenCode) work there.
+      child = await spawnChild(plan.command, plan.args, { cwd: req.workdir, env: { ...env, ...(plan.envAdd ?? {}), ...providerEnv(req.agent), PWD: req.workdir }, stdin: plan.stdin });
     } catch (e) {
       // Launch abort: revoke before cleanup, then remove the run dir.
       await deps.store.revoke(active.info.id, 'abort');
