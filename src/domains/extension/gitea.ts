@@ -20,7 +20,7 @@ export function giteaClient(base: string, token: string, now: number): ProviderC
       conditionalGet(h, url ?? `${repoAt(repo)}/pulls/${n}/reviews?limit=${LIMIT}&page=1`, v, (j) =>
         rd.arr(j).map((x): ReviewView => {
           const o = rd.obj(x);
-          return { id: rd.int(o.id), user: rd.login(o.user), state: rd.str(o.state, 40).toLowerCase() };
+          return { id: rd.int(o.id), user: rd.login(o.user), state: rd.word(o.state) };
         }),
       ),
     comments: (repo, n, v, url) =>
@@ -30,6 +30,6 @@ export function giteaClient(base: string, token: string, now: number): ProviderC
           return { id: rd.int(o.id), user: rd.login(o.user) };
         }),
       ),
-    ci: (repo, sha, v) => conditionalGet(h, `${repoAt(repo)}/commits/${encodeURIComponent(sha)}/status`, v, (j) => rd.str(rd.obj(j).state, 20) || 'none'),
+    ci: (repo, sha, v) => conditionalGet(h, `${repoAt(repo)}/commits/${encodeURIComponent(sha)}/status`, v, (j) => (typeof rd.obj(j).state === 'string' && rd.obj(j).state ? rd.word(rd.obj(j).state, 20) : 'none')),
   };
 }

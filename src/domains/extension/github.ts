@@ -33,17 +33,17 @@ export function githubClient(base: string, token: string, now: number): Provider
       conditionalGet(h, url ?? `${pr(repo, n)}/reviews?per_page=${PER_PAGE}`, v, (j) =>
         rd.arr(j).map((x): ReviewView => {
           const o = rd.obj(x);
-          return { id: rd.int(o.id), user: rd.login(o.user), state: rd.str(o.state, 40).toLowerCase() };
+          return { id: rd.int(o.id), user: rd.login(o.user), state: rd.word(o.state) };
         }),
       ),
     comments: (repo, n, v, url) =>
       conditionalGet(h, url ?? `${pr(repo, n)}/comments?per_page=${PER_PAGE}`, v, (j) =>
         rd.arr(j).map((x): CommentView => {
           const o = rd.obj(x);
-          return { id: rd.int(o.id), user: rd.login(o.user), ...(typeof o.path === 'string' ? { path: o.path.slice(0, 200) } : {}) };
+          return { id: rd.int(o.id), user: rd.login(o.user), ...(typeof o.path === 'string' ? { path: rd.path(o.path) } : {}) };
         }),
       ),
-    ci: (repo, sha, v) => conditionalGet(h, `/repos/${repoPath(repo)}/commits/${encodeURIComponent(sha)}/status`, v, (j) => rd.str(rd.obj(j).state, 20)),
+    ci: (repo, sha, v) => conditionalGet(h, `/repos/${repoPath(repo)}/commits/${encodeURIComponent(sha)}/status`, v, (j) => rd.word(rd.obj(j).state, 20)),
     // filter=latest (the default, said explicitly): a re-run replaces its earlier run in the list.
     checks: (repo, sha, v, url) => conditionalGet(h, url ?? `/repos/${repoPath(repo)}/commits/${encodeURIComponent(sha)}/check-runs?filter=latest&per_page=${PER_PAGE}`, v, (j) => rd.arr(rd.obj(j).check_runs).map(checkRun)),
   };

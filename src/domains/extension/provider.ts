@@ -171,6 +171,17 @@ export const rd = {
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new Error('integer expected');
     return v;
   },
+  /**
+   * A file path from a PR, as shown in a posted line. Security invariant: provider text reaches #channels only as
+   * plain words: no `@` (a mention would start an agent's turn), no markup, no line breaks; at most 200 characters.
+   */
+  path(v: string): string {
+    return v.slice(0, 400).replace(/\s+/g, ' ').replace(/[^A-Za-z0-9 _.\/()+#,-]/g, '').replace(/ +/g, ' ').trim().slice(0, 200) || 'a file';
+  },
+  /** A state word (review state, CI state) as shown in a posted line: lower-case letters and `_` only, or `unknown`. */
+  word(v: unknown, max = 40): string {
+    return (typeof v === 'string' ? v.slice(0, max).toLowerCase().replace(/[^a-z_]/g, '') : '') || 'unknown';
+  },
   login(v: unknown): string {
     const u = v && typeof v === 'object' ? (v as { login?: unknown }).login : undefined;
     return typeof u === 'string' ? u.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64) || 'someone' : 'someone';
