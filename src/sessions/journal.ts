@@ -170,8 +170,10 @@ export class TurnJournal {
     return (
       this.db
         .prepare(
+          // CROSS JOIN keeps the heads (one per session) the outer loop: with a plain JOIN SQLite walked every turn of
+          // the agent in seq order and re-ran the heads per turn (quadratic: 13 s a pick on a 10,000-turn backlog).
           `SELECT t.turn_id, t.target FROM (SELECT MIN(seq) AS seq FROM turns WHERE agent_id = ? AND status = 'queued' GROUP BY target) h
-             JOIN turns t ON t.agent_id = ? AND t.seq = h.seq ORDER BY t.seq LIMIT ?`,
+             CROSS JOIN turns t ON t.agent_id = ? AND t.seq = h.seq ORDER BY h.seq LIMIT ?`,
         )
         .all(agentId, agentId, limit) as Array<{ turn_id: string; target: string }>
     ).map((r) => ({ turnId: r.turn_id, target: r.target }));
