@@ -204,11 +204,14 @@ test('a window whose creator is no longer a member is recorded skipped with the 
 test(`a schedule keeps its newest ${RUNS_KEPT} runs: recording one more prunes the oldest, and the schedule still fires on time`, () =>
   withEnv('2026-03-01T00:00:00Z', async (e) => {
     const s = await e.alice.schedules.create({ target: e.target, content: 'hourly', cron: '0 * * * *' });
-    // RUNS_KEPT earlier windows, recorded directly (one per hour back from midnight).
-    for (let i = RUNS_KEPT; i >= 1; i--) {
+    // RUNS_KEPT earlier windows, recorded directly (one per hour back from midnight), in one statement (runSql opens a store per call).
+    const old = Array.from({ length: RUNS_KEPT }, (_, k) => RUNS_KEPT - k);
+    const values = old.flatMap((i) => {
       const at = Z('2026-03-01T00:00:00Z') - i * 3_600_000;
-      await e.t.runSql('INSERT INTO schedule_runs (id, schedule_id, scheduled_for, status, occurrences, message_id, error, attempted_at, created_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)', [`run_old${String(i).padStart(4, '0')}`, s.id, at, 'sent', 1, at, at]);
-    }
+      return [`run_old${String(i).padStart(4, '0')}`, s.id, at, 'sent', 1, at, at];
+    });
+    const rows = old.map(() => '(?, ?, ?, ?, ?, NULL, NULL, ?, ?)').join(', ');
+    assert.equal(await e.t.runSql(`INSERT INTO schedule_runs (id, schedule_id, scheduled_for, status, occurrences, message_id, error, attempted_at, created_at) VALUES ${rows}`, values), RUNS_KEPT);
     await e.tickAt(Z('2026-03-01T01:00:00Z'));
     await e.tickAt(Z('2026-03-01T02:00:00Z'));
     const n = (await e.t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM schedule_runs WHERE schedule_id = ?', [s.id]))[0]?.n;
