@@ -20,14 +20,14 @@ import { processStartTime } from '../shared/proc.js';
 import { prepareRuntime, type RuntimePlan } from './drivers/index.js';
 import type { TurnInput } from './drivers/types.js';
 import type { CurrentTurn } from '../wire/mcp/handler.js';
+import { writeRunRecord } from './orphans.js';
+import { MCP_CHILD_TOKEN_ENV } from './drivers/types.js';
 
 /** Where a turn's session metadata goes while its runtime lives (the daemon's SessionMetadata). */
 export interface TurnMetadataSink {
   set(authorizationId: string, turn: CurrentTurn): void;
   clear(authorizationId: string): void;
 }
-import { writeRunRecord } from './orphans.js';
-import { MCP_CHILD_TOKEN_ENV } from './drivers/types.js';
 
 export interface LaunchRequest {
   agent: AgentProfile;
