@@ -7,8 +7,6 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { validateValue } from '../catalog/validate.js';
 import { decodeJson, readBody } from '../wire/http/body.js';
 import { bearerToken, isJsonContentType, loopbackRequest, sendDenied, sendError, sendJson } from '../wire/http/guard.js';
-
-export { sendError };
 import type { Router } from '../wire/http/router.js';
 import type { RateLimitedLogger } from '../shared/log.js';
 import { RUNTIME_KINDS } from '../home/profiles.js';

@@ -10,7 +10,7 @@ import type { Call as DomainCall, CallOptions, Send, Streams } from './send.js';
 import { networkError, readResponse, ServerCallError } from './response.js';
 import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 
-export { networkError, readResponse, ServerCallError };
+export { ServerCallError };
 
 export interface ServerClientOptions {
   baseUrl: string;
