@@ -147,10 +147,15 @@ test('transactions commit or roll back as a unit; nested tx is a savepoint; a ha
       /outer fails/,
     );
     assert.equal(await store.get("SELECT value FROM meta WHERE key = 'outer'"), undefined, 'outer rolled back as a unit');
+    // The continuation is made inside the transaction and runs once it has committed: a setImmediate could run before the
+    // COMMIT returned and read on another connection before the row was visible (a flake, not the property under test).
+    let committed!: () => void;
+    const afterCommit = new Promise<void>((r) => (committed = r));
     await store.tx(async (sql) => {
       await sql.run("INSERT INTO meta (key, value) VALUES ('kept', '1')");
-      leaked = new Promise((resolve, reject) => setImmediate(() => store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'kept'").then(resolve, reject)));
+      leaked = afterCommit.then(() => store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'kept'"));
     });
+    committed();
     assert.deepEqual(await leaked, { value: '1' }, 'a late continuation uses the pool, not the released connection');
     // A statement error swallowed inside the outer transaction (no savepoint) must not turn into a silent commit.
     await assert.rejects(
