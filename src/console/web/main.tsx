@@ -1,6 +1,6 @@
 // Owns the console page's shell: sections, the live event stream (SSE) and the state every section reads.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { Boards } from './boards.js';
 import { Conversations } from './conversations.js';
 import { CredentialsView } from './credentials.js';
@@ -57,8 +57,8 @@ function App() {
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
-  useEffect(() => {
-    // Moving to a section moves keyboard focus to its heading.
+  useLayoutEffect(() => {
+    // Moving to a section moves keyboard focus to its heading, in the same commit that draws it (never a frame later).
     document.querySelector<HTMLElement>('main h2')?.focus();
   }, [section]);
   const logout = async () => {
