@@ -2,15 +2,21 @@
 // define (catalog ExecDomain, server ServerDomain, server-client ClientDomain, Exec handlers). The registry lists the modules.
 //
 // To add a domain: make a folder src/domains/<name>/ whose index.ts exports `defineDomain({ … })`, and add it to DOMAINS
-// in registry.ts (one line). Its parts, each optional except name/key/client/service/routes:
-//   - contract.ts    DTOs and request bodies (TypeBox), shared by its server routes and its daemon client;
-//   - descriptors.ts Exec descriptors (`agentteam exec <name> <action>`: input/output schemas, one example, risk, result
-//                    policy) and inventory.json (one row per action: risk, policy, over-budget hint/next); the catalog
-//                    test checks that src/catalog/action-inventory.json equals the assembled rows;
-//   - actions/       one file per Exec action: a handler `(input, ctx) => ActionResult` bound with binderFor<Api>();
-//                    it receives only `ctx.api` = this domain's client bound to the calling agent;
-//   - client.ts      `client(send)`: the typed calls of its server routes (ServerApi gets a `<key>` group);
-//   - service.ts     the server's rules over one store view (`service(deps)`), routes.ts its server routes;
+// in registry.ts (one line). A domain's contract is written once; everything else derives from it:
+//   - contract.ts    its DTOs and text bounds (TypeBox), and its server calls: `const X = endpoints({ create: { method,
+//                    path, query?, body?, output, bounds? }, … })` (shared/endpoint.ts). From these derive the daemon's
+//                    typed client (`client: (send) => clientOf(send, X)`, server-client/derive.ts) and the server's
+//                    routes (`routes: bindRoutes(X, overrides?)`, server/http/route.ts: each calls the service method
+//                    of the same name with `(actor, input)`). List pages are `PageOf('items', Dto)` (catalog/schemas.ts)
+//                    and the service builds them with `listPage` (server/pagination.ts).
+//   - actions.ts     its Exec actions (`agentteam exec <name> <action>`), one declaration each (wire/exec/declare.ts):
+//                    `execCall` (one server call: help, input, output, example, risk, result policy, over-budget
+//                    guidance, the endpoint, the projection), `execList` (a keyset list: items, filters, projection) or
+//                    `execAction` (a hand-written handler); `...declaredActions(LIST)` in index.ts gives the module its
+//                    descriptors, inventory rows and handlers. Each handler receives only `ctx.api` = this domain's
+//                    client bound to the calling agent. src/catalog/action-inventory.json and the domain's
+//                    snapshot.json are checked against what the declarations produce (catalog test);
+//   - service.ts     the server's rules over one store view (`service(deps)`);
 //   - migrations.ts  schema steps for SQLite and PostgreSQL, versions reserved per domain (server/store/migrations.ts);
 //   - background     a TickLoop on the injected clock (e.g. the scheduler).
 // The lower layers never import a domain: the composition roots (daemon/main.ts, cli/server-worker.ts, cli/*) hand

@@ -89,7 +89,7 @@ test('a server that never answers times out with kind timeout; an abort signal c
 });
 
 test('4xx answers keep the server code with kind client', async () => {
-  const e = await caught(t.owner.tasks.get('tsk_missing'));
+  const e = await caught(t.owner.tasks.get({ taskId: 'tsk_missing' }));
   assert.equal(e.code, 'not_found');
   assert.equal(e.kind, 'client');
   assert.equal(e.httpStatus, 404);

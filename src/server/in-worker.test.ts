@@ -49,7 +49,7 @@ test('a server in a worker serves, keeps its data across restarts, logs to serve
     const c2 = serverClient({ baseUrl: second.url });
     try {
       assert.equal(second.serverId, first.serverId);
-      assert.equal((await c2.as(boot.ownerCredential!).tasks.get(task.id)).title, 'made in a worker');
+      assert.equal((await c2.as(boot.ownerCredential!).tasks.get({ taskId: task.id })).title, 'made in a worker');
     } finally {
       c2.close();
       await second.close();

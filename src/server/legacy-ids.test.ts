@@ -40,7 +40,7 @@ test('older and numbered task ids list newest first side by side across pages, a
     cursor = p.nextCursor;
   } while (cursor);
   assert.deepEqual(seen, [...fresh].reverse().concat(compactTask, legacyTask));
-  assert.equal((await ts.owner.tasks.get(legacyTask)).title, 'old task');
+  assert.equal((await ts.owner.tasks.get({ taskId: legacyTask })).title, 'old task');
   assert.equal((await ts.owner.tasks.update({ taskId: legacyTask, expectedRevision: 1, title: 'old, renamed' })).revision, 2);
   assert.equal((await ts.owner.tasks.update({ taskId: compactTask, expectedRevision: 1, title: 'compact, renamed' })).revision, 2);
 });

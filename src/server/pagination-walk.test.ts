@@ -39,7 +39,7 @@ function descBy<T extends { id: string }>(rows: T[], key: (r: T) => string): str
 test('250 tasks: pages equal the createdAt DESC, id DESC full order, with and without concurrent writes', async () => {
   for (let i = 0; i < N; i++) await api.tasks.create({ title: `task ${i}`, ...(i % 3 === 0 ? { assigneeId: t.ownerId } : {}) });
   const full: { id: string; createdAt: string }[] = [];
-  for (const id of await walk((c) => api.tasks.list({ limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.tasks)) full.push(await api.tasks.get(id));
+  for (const id of await walk((c) => api.tasks.list({ limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.tasks)) full.push(await api.tasks.get({ taskId: id }));
   assert.equal(full.length, N);
   assert.deepEqual(full.map((x) => x.id), descBy(full, (x) => x.createdAt));
   const paged = await walk((c) => api.tasks.list({ limit: 7, ...(c ? { cursor: c } : {}) }), (p) => p.tasks);
@@ -55,7 +55,7 @@ test('250 tasks: pages equal the createdAt DESC, id DESC full order, with and wi
     async (i) => {
       created.push((await api.tasks.create({ title: `new ${i}` })).id);
       const victim = full[(i * 37) % N]!;
-      const cur = await api.tasks.get(victim.id);
+      const cur = await api.tasks.get({ taskId: victim.id });
       await api.tasks.update({ taskId: victim.id, expectedRevision: cur.revision, title: `${cur.title}!` });
     },
   );

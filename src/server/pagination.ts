@@ -232,3 +232,21 @@ export function fitPage<D>(p: KeysetResult<unknown>, items: D[], budget: number 
 export async function nextMoved(sql: Sql, table: string, column = 'moved_seq'): Promise<number> {
   return Number((await sql.get<{ s: number | null }>(`SELECT MAX(${column}) AS s FROM ${table}`))?.s ?? 0) + 1;
 }
+
+/**
+ * One keyset list page, the shape every list route answers: the page's rows turned into DTOs, cut to the page budget,
+ * under the list's own key (`{ tasks: […], hasMore, nextCursor? }`).
+ */
+export async function listPage<K extends string, R, D>(
+  sql: Sql,
+  codec: CursorCodec,
+  key: K,
+  q: PageQuery,
+  dtos: (rows: R[]) => D[] | Promise<D[]>,
+): Promise<{ [k in K]: D[] } & { hasMore: boolean; nextCursor?: string }> {
+  const p = await keysetPage<R & Record<string, unknown>>(sql, codec, q);
+  const fit = fitPage(p, await dtos(p.rows));
+  const page = { [key]: fit.items, hasMore: fit.hasMore } as { [k in K]: D[] } & { hasMore: boolean; nextCursor?: string };
+  if (fit.nextCursor) page.nextCursor = fit.nextCursor;
+  return page;
+}

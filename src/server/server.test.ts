@@ -208,13 +208,13 @@ test('task lifecycle: every transition is validated, revisions bump, stale revis
     }
   }
   await fails(agent.tasks.transition({ taskId: task.id, transition: 'block' }), 'validation_failed'); // reason required
-  const fresh = await agent.tasks.get(task.id);
+  const fresh = await agent.tasks.get({ taskId: task.id });
   assert.equal(fresh.revision, cur.revision);
   const upd = await agent.tasks.update({ taskId: task.id, expectedRevision: fresh.revision, title: 'Ship it now' });
   assert.equal(upd.title, 'Ship it now');
   assert.equal(upd.revision, fresh.revision + 1);
   await fails(agent.tasks.update({ taskId: task.id, expectedRevision: fresh.revision, title: 'stale' }), 'conflict');
-  assert.equal((await agent.tasks.get(task.id)).title, 'Ship it now');
+  assert.equal((await agent.tasks.get({ taskId: task.id })).title, 'Ship it now');
   const assigned = await t.owner.tasks.assign({ taskId: task.id, assigneeId: null });
   assert.equal(assigned.assigneeId, null);
   await fails(t.owner.tasks.assign({ taskId: task.id, assigneeId: 'mem_nobody' }), 'validation_failed');
@@ -222,8 +222,8 @@ test('task lifecycle: every transition is validated, revisions bump, stale revis
   assert.equal(c.taskId, task.id);
   const disc = await other.messages.list({ target: `task:${task.id}` });
   assert.deepEqual(disc.messages.map((m) => m.id), [c.id]);
-  assert.equal((await agent.tasks.get(task.id)).revision, assigned.revision + 1);
-  await fails(agent.tasks.get('tsk_missing'), 'not_found');
+  assert.equal((await agent.tasks.get({ taskId: task.id })).revision, assigned.revision + 1);
+  await fails(agent.tasks.get({ taskId: 'tsk_missing' }), 'not_found');
   const filtered = await agent.tasks.list({ status: 'open', assigneeId: agentId });
   assert.ok(filtered.tasks.every((x) => x.status === 'open' && x.assigneeId === agentId));
 });

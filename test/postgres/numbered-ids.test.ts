@@ -59,7 +59,7 @@ test('two real server processes on one database create hundreds of ids concurren
     assert.equal(tasks[0], 1);
     assert.equal(new Set(tasks).size, 300);
     // Rows made by one process are read by id through the other.
-    for (const id of fromB.filter((i) => i.startsWith('tsk')).slice(0, 5)) assert.equal((await a!.tasks.get(id)).id, id);
+    for (const id of fromB.filter((i) => i.startsWith('tsk')).slice(0, 5)) assert.equal((await a!.tasks.get({ taskId: id })).id, id);
   } finally {
     for (const c of clients) c.close();
     await Promise.all(procs.map((p) => p.stop()));

@@ -212,7 +212,7 @@ test('migrations: an old database is upgraded with its data; concurrent openers 
       const page = await owner.messages.list({ target: 'channel:legacy' });
       assert.deepEqual(page.messages.map((m) => [m.id, m.content, m.author.name]), [['msg_old', 'from v1', 'Old agent']]);
       const task = await owner.tasks.create({ title: 'new table works' });
-      assert.equal((await owner.tasks.get(task.id)).title, 'new table works');
+      assert.equal((await owner.tasks.get({ taskId: task.id })).title, 'new table works');
     } finally {
       client.close();
     }

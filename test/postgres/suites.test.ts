@@ -44,7 +44,7 @@ test('with AGENTTEAM_TEST_DB the test server runs on a fresh PostgreSQL database
     await c.end();
     assert.deepEqual(rows, [{ title: 'stored in postgres' }]);
     assert.equal(await t.runSql('UPDATE tasks SET title = ? WHERE id = ?', ['changed', task.id]), 1);
-    assert.equal((await t.owner.tasks.get(task.id)).title, 'changed');
+    assert.equal((await t.owner.tasks.get({ taskId: task.id })).title, 'changed');
     await t.stop();
     assert.ok(!(await databases()).includes(name), 'dropped');
   } finally {

@@ -66,7 +66,7 @@ test('concurrent updates of one task at the same revision: exactly one wins, the
     assert.equal(won.length, 1, `round ${round}: exactly one winner`);
     const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     assert.ok(isCode('conflict')(lost.reason), String(lost.reason));
-    const now = await ownerB.tasks.get(task.id);
+    const now = await ownerB.tasks.get({ taskId: task.id });
     assert.equal(now.revision, rev + 1);
     assert.equal(now.title, won[0]!.value.title);
     rev = now.revision;
@@ -85,7 +85,7 @@ test('racing transitions: one start wins; racing assigns both apply (no lost rev
       ownerA.tasks.comment({ taskId: task.id, body: 'both servers' }),
     ]);
     assert.equal(assigns.length, 3);
-    const final = await ownerA.tasks.get(task.id);
+    const final = await ownerA.tasks.get({ taskId: task.id });
     assert.equal(final.status, 'in_progress');
     assert.equal(final.revision, task.revision + 4, 'start + two assigns + one comment, none lost');
   }

@@ -179,7 +179,7 @@ test("a removed member's name stays taken, and its old messages and tasks read w
   const marked = `leaver (removed ${gone.agent.id})`;
   const page = await t.owner.messages.list({ target: 'channel:general', limit: 100 });
   assert.equal(page.messages.find((m) => m.id === msg.id)?.author.name, marked);
-  assert.equal((await t.owner.tasks.get(task.id)).creator.name, marked);
+  assert.equal((await t.owner.tasks.get({ taskId: task.id })).creator.name, marked);
 });
 
 test('a removal stops what the removed own, in its transaction: schedules disabled (logged), live runs cancelled with their steps and approvals, triggers disabled (failed before: they kept posting as the removed)', async () => {

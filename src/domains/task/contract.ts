@@ -1,8 +1,8 @@
 // Owns the `task` domain contract: the Task and TaskComment DTOs (TypeBox, used by server, client and Exec output), bodies and bounds.
 import { Type, type Static } from '@sinclair/typebox';
-import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { ID_PATTERN } from '../../shared/ids.js';
-import type { Page } from '../../shared/page.js';
 import type { TextBound } from '../../shared/bounds.js';
 import { CONTENT } from '../message/contract.js';
 
@@ -55,28 +55,46 @@ export const TaskComment = Strict({
 });
 export type TaskCommentDto = Static<typeof TaskComment>;
 
-export interface TaskPage extends Page {
-  tasks: TaskDto[];
-}
+export const TaskPage = PageOf('tasks', Task);
+export type TaskPage = Static<typeof TaskPage>;
 
-const strict = { additionalProperties: false } as const;
 const Id = Type.String({ pattern: ID_PATTERN });
-export const CreateTaskBody = Type.Object(
-  { title: Type.String({ minLength: 1, maxLength: TITLE_MAX }), description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })), assigneeId: Type.Optional(Id), projectId: Type.Optional(Id) },
-  strict,
-);
-export const UpdateTaskBody = Type.Object(
-  {
-    expectedRevision: Type.Integer({ minimum: 1 }),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: TITLE_MAX })),
-    description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
-    projectId: Type.Optional(Type.Union([Id, Type.Null()])),
+const Title = Type.String({ minLength: 1, maxLength: TITLE_MAX });
+const Description = Type.String({ maxLength: DESCRIPTION_MAX });
+const Reason = Type.String({ minLength: 1, maxLength: REASON_MAX });
+
+/** The task server calls: each one is a route on the server and a method of the daemon's `api.tasks`. */
+export const TASK = endpoints({
+  create: {
+    method: 'POST',
+    path: '/v1/tasks',
+    body: Strict({ title: Title, description: Type.Optional(Description), assigneeId: Type.Optional(Id), projectId: Type.Optional(Id) }),
+    output: Task,
+    bounds: { title: TASK_BOUNDS.title, description: TASK_BOUNDS.description },
   },
-  strict,
-);
-export const AssignTaskBody = Type.Object({ assigneeId: Type.Union([Id, Type.Null()]) }, strict);
-export const TransitionTaskBody = Type.Object(
-  { transition: Type.Union(TASK_TRANSITIONS.map((t) => Type.Literal(t))), reason: Type.Optional(Type.String({ minLength: 1, maxLength: REASON_MAX })) },
-  strict,
-);
-export const CommentTaskBody = Type.Object({ body: Type.String({ minLength: 1, maxLength: COMMENT_MAX }) }, strict);
+  /** Ordered createdAt DESC, id DESC. limit 1..100, default 20. */
+  list: {
+    method: 'GET',
+    path: '/v1/tasks',
+    query: Type.Object({ status: Type.Optional(TaskStatus), assigneeId: Type.Optional(Type.String()), projectId: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }),
+    output: TaskPage,
+  },
+  get: { method: 'GET', path: '/v1/tasks/{taskId}', output: Task },
+  /** Revision-checked: a stale expectedRevision is a conflict. */
+  update: {
+    method: 'PATCH',
+    path: '/v1/tasks/{taskId}',
+    body: Strict({ expectedRevision: Type.Integer({ minimum: 1 }), title: Type.Optional(Title), description: Type.Optional(Description), projectId: Type.Optional(Type.Union([Id, Type.Null()])) }),
+    output: Task,
+    bounds: { title: TASK_BOUNDS.title, description: TASK_BOUNDS.description },
+  },
+  assign: { method: 'POST', path: '/v1/tasks/{taskId}/assignment', body: Strict({ assigneeId: Type.Union([Id, Type.Null()]) }), output: Task },
+  transition: {
+    method: 'POST',
+    path: '/v1/tasks/{taskId}/transitions',
+    body: Strict({ transition: Type.Union(TASK_TRANSITIONS.map((t) => Type.Literal(t))), reason: Type.Optional(Reason) }),
+    output: Task,
+    bounds: { reason: TASK_BOUNDS.reason },
+  },
+  comment: { method: 'POST', path: '/v1/tasks/{taskId}/comments', body: Strict({ body: Type.String({ minLength: 1, maxLength: COMMENT_MAX }) }), output: TaskComment, bounds: { body: TASK_BOUNDS.comment } },
+});

@@ -1,12 +1,11 @@
-// Owns the `task` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
+// Owns the `task` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
 import { defineDomain } from '../module.js';
-import type { InventoryRow } from '../../catalog/types.js';
-import rows from './inventory.json' with { type: 'json' };
-import { taskActions } from './actions/index.js';
-import { taskClient } from './client.js';
-import { TASK_DESCRIPTORS } from './descriptors.js';
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
+import { TASK_ACTIONS } from './actions.js';
+import { TASK } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Tasks } from './service.js';
 
 export const taskDomain = defineDomain({
@@ -14,11 +13,9 @@ export const taskDomain = defineDomain({
   key: 'tasks',
   summary: 'Tasks and their lifecycle.',
   selector: 'taskId',
-  descriptors: TASK_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: taskActions(),
-  client: taskClient,
+  ...declaredActions(TASK_ACTIONS),
+  client: (send) => clientOf(send, TASK),
   service: (deps) => new Tasks(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof TASK, Tasks>(TASK, { get: (s, a, i) => s.get(a, i.taskId) }),
   migrations: MIGRATIONS,
 });

@@ -1,7 +1,7 @@
 // Owns tasks: create/get/list (keyset), revision-checked update, assign, validated status transitions, and comments.
 import { AppError } from '../../shared/errors.js';
 import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js';
-import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { memberById } from '../member/service.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
@@ -187,11 +187,7 @@ export class Tasks {
     if (input.projectId !== undefined && (typeof input.projectId !== 'string' || !ID_RE.test(input.projectId))) throw new AppError('validation_failed', 'projectId must be a project id');
     normalizeLimit(input.limit);
     const filter = { status: input.status ?? null, assigneeId: input.assigneeId ?? null, ...(input.projectId ? { projectId: input.projectId } : {}) };
-    const p = await keysetPage<TaskRow & Record<string, unknown>>(this.deps.store, this.deps.cursors, { ...taskPageQuery(filter), limit: input.limit, cursor: input.cursor });
-    const fit = fitPage(p, await rowsToDtos(this.deps.store, p.rows));
-    const page: TaskPage = { tasks: fit.items, hasMore: fit.hasMore };
-    if (fit.nextCursor) page.nextCursor = fit.nextCursor;
-    return page;
+    return listPage(this.deps.store, this.deps.cursors, 'tasks', { ...taskPageQuery(filter), limit: input.limit, cursor: input.cursor }, (rows: TaskRow[]) => rowsToDtos(this.deps.store, rows));
   }
 
   async update(_actor: Actor, input: { taskId: string; expectedRevision: number; title?: string; description?: string; projectId?: string | null }): Promise<TaskDto> {

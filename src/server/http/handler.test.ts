@@ -57,7 +57,7 @@ test('dot segments and off-grammar ids in a path are not_found, never another ro
   }
   assert.equal((await rawPath('GET', '/v1/tasks')).status, 200);
   // The client refuses such ids itself, before any request.
-  await assert.rejects(t.owner.tasks.get('..'), (e: { code?: string }) => e.code === 'validation_failed');
+  await assert.rejects(t.owner.tasks.get({ taskId: '..' }), (e: { code?: string }) => e.code === 'validation_failed');
   await assert.rejects(t.owner.reviews.resolve('.'), (e: { code?: string }) => e.code === 'validation_failed');
 });
 
@@ -121,7 +121,7 @@ test('a __proto__ key, a NUL or a lone surrogate in a body is invalid_input on b
     const r = await raw('PATCH', `/v1/tasks/${task.id}`, `{"expectedRevision":${n},"title":"x"}`);
     assert.equal(r.json.error.code, 'validation_failed', n);
   }
-  assert.equal((await t.owner.tasks.get(task.id)).title, 'numbers');
+  assert.equal((await t.owner.tasks.get({ taskId: task.id })).title, 'numbers');
   assert.equal(await taskCount(), before + 1);
   assert.equal(await messages(), beforeMessages);
   assert.equal(({} as Record<string, unknown>).title, undefined);

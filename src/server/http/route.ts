@@ -1,6 +1,7 @@
 // Owns the server route contract a domain declares: method, path, strict body schema, allowed query names, and the call on its own service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TSchema } from '@sinclair/typebox';
+import { TypeGuard, type TSchema } from '@sinclair/typebox';
+import type { Endpoint, EndpointInput, EndpointOutput } from '../../shared/endpoint.js';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../context.js';
 
@@ -61,4 +62,45 @@ export function limitOf(q: Readonly<Record<string, string>>): number | undefined
 /** camelCase → snake_case, for the legacy request aliases. */
 export function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A service method an endpoint's derived route calls: the member, then the endpoint's one input object. */
+type ServiceCall<E> = (actor: Actor, input: EndpointInput<E>) => Promise<EndpointOutput<E>>;
+/** Route options an endpoint does not declare (server-side only). */
+export type RouteExtras = Pick<DomainRoute, 'maxBody' | 'canonical' | 'paramPatterns'>;
+
+/** The input an endpoint's route hands its service: query parameters (integers decoded), the body, the path parameters. */
+export function inputOf(e: Endpoint, c: RouteContext): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [k, s] of Object.entries(e.query?.properties ?? {})) {
+    const v = c.query[k];
+    if (v === undefined) continue;
+    if (TypeGuard.IsInteger(s)) {
+      if (!/^[0-9]{1,6}$/.test(v)) throw new AppError('validation_failed', k === 'limit' ? 'limit must be an integer from 1 to 100' : `${k} must be a non-negative integer`);
+      input[k] = Number(v);
+    } else input[k] = v;
+  }
+  if (c.body && typeof c.body === 'object') Object.assign(input, c.body);
+  // Path parameters last: the strict body never names them, and nothing in a body can stand in for one.
+  return Object.assign(input, c.params);
+}
+
+/**
+ * The server routes of a domain's endpoints, derived: each validates its declared query names and strict body and calls
+ * the service method of the same name with `(actor, input)`. `bind` overrides the call for a service whose method has
+ * another shape; `extras` adds server-only options (body cap, canonical spelling, parameter grammar) per endpoint.
+ */
+export function bindRoutes<M extends Record<string, Endpoint>, Svc>(
+  endpoints: M,
+  bind: { [K in keyof M]?: (svc: Svc, actor: Actor, input: EndpointInput<M[K]>) => Promise<unknown> } & { [K in keyof M as K extends keyof Svc ? never : K]-?: (svc: Svc, actor: Actor, input: EndpointInput<M[K]>) => Promise<unknown> } = {} as never,
+  extras: { [K in keyof M]?: RouteExtras } = {},
+): DomainRoute<Svc>[] {
+  return Object.entries(endpoints).map(([name, e]) => {
+    const custom = (bind as Record<string, ((svc: Svc, actor: Actor, input: any) => Promise<unknown>) | undefined>)[name];
+    const call = custom ?? ((svc: Svc, actor: Actor, input: unknown) => (svc as unknown as Record<string, ServiceCall<Endpoint>>)[name]!.call(svc, actor, input as never));
+    const route: DomainRoute<Svc> = { method: e.method, path: e.path, handle: (c, svc) => call(svc, c.actor, inputOf(e, c)), ...extras[name] };
+    if (e.body) route.body = e.body;
+    if (e.query) route.query = Object.keys(e.query.properties);
+    return route;
+  });
 }
