@@ -35,7 +35,7 @@ async function timed(n: number, warm: number, f: (i: number) => Promise<unknown>
 export async function kbFixture(dir: string) {
   const t = await startTestServer();
   const a = await t.owner.members.createAgent({ name: 'kbbench' });
-  await t.owner.channels.addMember('general', a.agent.id);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
   const agent = t.client.as(a.credential);
   const msg = await t.owner.messages.send({ target: 'channel:general', content: 'question' });
   const src = await t.owner.knowledge.createSource({ name: 'bench', kind: 'upload', scopes: ['channel:general'] });

@@ -48,7 +48,7 @@ export async function knowledgeRows(tok: (s: string) => number): Promise<TokenRo
   const memory = new MemorySearch({ memoryRoot: join(home, 'memory'), indexRoot: join(home, 'memory-index'), clock: systemClock });
   try {
     const a = await t.owner.members.createAgent({ name: 'builder' });
-    await t.owner.channels.addMember('general', a.agent.id);
+    await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
     const msg = await t.owner.messages.send({ target: 'channel:general', content: 'how do we deploy?' });
     const src = await t.owner.knowledge.createSource({ name: 'docs', kind: 'upload', scopes: ['channel:general'] });
     for (const [path, content] of Object.entries(DOCS)) await t.owner.knowledge.putDocument(src.id, { path, hash: sha(content), mtime: 1, content });

@@ -47,7 +47,7 @@ test('a mention in #general is exactly one turn; the prompt and env name the exa
 
 test('DMs, thread replies and task comments are turns answered in the same target', async () => {
   const a = await addTurnAgent(d, 'dex', log('dex'), 'reply');
-  const dm = await owner.api.channels.openDm([a.id]);
+  const dm = await owner.api.channels.openDm({ memberIds: [a.id] });
   const inDm = await post(d, `dm:${dm.id}`, 'hello in private');
   await waitFor('the DM reply', async () => (await messages(d, `dm:${dm.id}`)).find((x) => x.content === `reply to ${inDm.id}` && x.author.id === a.id));
 
@@ -115,7 +115,7 @@ test('agent-to-agent mentions stop at the loop bound with one notice', async () 
   await owner.api.channels.create({ id: 'loops' });
   const ping = await addTurnAgent(d, 'ping', log('ping'), 'mention', 'pong');
   const pong = await addTurnAgent(d, 'pong', log('pong'), 'mention', 'ping');
-  for (const a of [ping, pong]) await owner.api.channels.addMember('loops', a.id);
+  for (const a of [ping, pong]) await owner.api.channels.addMember({ channelId: 'loops', memberId: a.id });
   await post(d, target, '@ping start the exchange');
   const notice = await waitFor('the loop notice', async () => (await messages(d, target)).find((x) => /stopped: 3 agent messages in a row/.test(x.content)));
   assert.equal(notice.author.id, ping.id);
@@ -134,7 +134,7 @@ test('workflow runs an agent starts stop at the loop bound like its messages, al
   // bee answers only once every run has started, so the feed order (and each step's agent run) is fixed: steps 1..12.
   const gate = join(dir, 'bee-gate');
   const bee = await addTurnAgent(d, 'bee', log('bee'), 'slow', gate);
-  for (const a of [boss, bee]) await owner.api.channels.addMember('wfloop', a.id);
+  for (const a of [boss, bee]) await owner.api.channels.addMember({ channelId: 'wfloop', memberId: a.id });
   // A plan a Human wrote: its steps are posted as the Human, yet the runs the agent starts count.
   const plan = await owner.api.workflows.createPlan({ name: 'Poke bee', steps: [{ title: 'Look again', assignee: bee.id }] });
   await owner.api.workflows.planOp(plan.id, 'publish', plan.revision);
@@ -172,7 +172,7 @@ test('workflow runs an agent starts stop at the loop bound like its messages, al
 test('owner + two failing agents in a group DM: one Human message gives exactly one notice per agent and no further turns', async () => {
   const x = await addTurnAgent(d, 'xfail', log('xfail'), 'fail');
   const y = await addTurnAgent(d, 'yfail', log('yfail'), 'fail');
-  const dm = `dm:${(await owner.api.channels.openDm([x.id, y.id])).id}`;
+  const dm = `dm:${(await owner.api.channels.openDm({ memberIds: [x.id, y.id] })).id}`;
   await post(d, dm, 'hello you two');
   await waitFor('both notices', async () => (await messages(d, dm)).filter((m) => m.kind === 'notice').length >= 2);
   await new Promise((r) => setTimeout(r, 1500));

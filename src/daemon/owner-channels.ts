@@ -41,7 +41,7 @@ export class OwnerChannels {
   }
 
   async list(): Promise<OwnerChannel[]> {
-    return (await this.api().channels.list()).map((c) => ({ ...c, target: `channel:${c.id}` }));
+    return (await this.api().channels.list({})).map((c) => ({ ...c, target: `channel:${c.id}` }));
   }
 
   async create(input: { id: string; name?: string }): Promise<OwnerChannel> {
@@ -52,21 +52,21 @@ export class OwnerChannels {
   async addMember(channel: string, member: string): Promise<{ channel: string; member: { id: string; name: string } }> {
     const id = slug(channel);
     const [m] = await this.members([member]);
-    await this.api().channels.addMember(id, m!.id);
+    await this.api().channels.addMember({ channelId: id, memberId: m!.id });
     return { channel: `channel:${id}`, member: { id: m!.id, name: m!.name } };
   }
 
   async removeMember(channel: string, member: string): Promise<{ channel: string; member: { id: string; name: string } }> {
     const id = slug(channel);
     const [m] = await this.members([member]);
-    await this.api().channels.removeMember(id, m!.id);
+    await this.api().channels.removeMember({ channelId: id, memberId: m!.id });
     return { channel: `channel:${id}`, member: { id: m!.id, name: m!.name } };
   }
 
   /** Opens (or returns) the DM of the owner and these members; the server fixes the member set. */
   async openDm(names: readonly string[]): Promise<OwnerDm> {
     const ms = await this.members(names);
-    const dm = await this.api().channels.openDm([...new Set(ms.map((m) => m.id))]);
+    const dm = await this.api().channels.openDm({ memberIds: [...new Set(ms.map((m) => m.id))] });
     const all = await this.api().members.list();
     return { id: dm.id, target: `dm:${dm.id}`, members: dm.memberIds.map((id) => ({ id, name: all.find((m) => m.id === id)?.name ?? id })) };
   }

@@ -135,7 +135,7 @@ export class OwnerService {
     // Keyed, so a failover retry to another server process replays instead of creating a second agent; the receipt
     // holding the agent's credential is sealed with this member's own credential (server idempotency.ts).
     const created = await api.members.createAgent({ name: input.name }, { idempotencyKey: `agent-add-${randomUUID()}` });
-    await api.channels.addMember(this.deps.generalChannel, created.agent.id);
+    await api.channels.addMember({ channelId: this.deps.generalChannel, memberId: created.agent.id });
     const profile: AgentProfile = { id: created.agent.id, name: created.agent.name, runtime: input.runtime ?? 'command', createdAt: created.agent.createdAt, credential: created.credential };
     if (input.model !== undefined) profile.model = input.model;
     if (workdir !== undefined) profile.workdir = workdir;

@@ -79,7 +79,7 @@ test('a rolled-back transaction never makes a later id repeat one that was kept 
 test('guessable ids give an outsider nothing: walking every message id, a DM it is not in answers exactly as a missing id does', async () => {
   const insider = await ts.owner.members.createAgent({ name: 'insider' });
   const outsider = ts.client.as((await ts.owner.members.createAgent({ name: 'outsider' })).credential);
-  const dm = await ts.owner.channels.openDm([insider.agent.id]);
+  const dm = await ts.owner.channels.openDm({ memberIds: [insider.agent.id] });
   const hidden: string[] = [];
   for (const content of ['the key is in the vault', 'rotate it friday']) hidden.push((await ts.owner.messages.send({ target: `dm:${dm.id}`, content })).id);
   const last = Number(hidden.at(-1)!.slice(4));

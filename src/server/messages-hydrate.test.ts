@@ -13,7 +13,7 @@ before(async () => {
   const a = await t.owner.members.createAgent({ name: 'reactor' });
   agent = t.client.as(a.credential);
   agentId = a.agent.id;
-  await t.owner.channels.addMember('general', agentId);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: agentId });
 });
 after(async () => t.stop());
 

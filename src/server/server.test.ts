@@ -40,7 +40,7 @@ test('bootstrap is idempotent and returns the owner credential only once', async
   assert.equal(info.serverId, t.server.serverId);
   assert.equal(info.workspaceId, again.workspaceId);
   assert.match(info.serverId, /^srv_/);
-  const channels = await t.owner.channels.list();
+  const channels = await t.owner.channels.list({});
   assert.deepEqual(channels.map((c) => c.id), ['general']);
   await fails(t.client.bootstrap('wrong-admin-token-000000'), 'denied');
   await fails(t.client.bootstrap(t.ownerCredential), 'denied');
@@ -55,7 +55,7 @@ test('a bad credential is denied with a generic message that never echoes it', a
 test('owner-only calls deny agents', async () => {
   await fails(agent.members.createAgent({ name: 'x' }), 'denied');
   await fails(agent.channels.create({ id: 'secret' }), 'denied');
-  await fails(agent.channels.addMember('general', agentId), 'denied');
+  await fails(agent.channels.addMember({ channelId: 'general', memberId: agentId }), 'denied');
   assert.equal((await agent.members.me()).kind, 'agent');
 });
 
@@ -91,10 +91,10 @@ test('an agent reads and posts only in channels it is a member of; the owner rea
   const e2 = await fails(agent.messages.list({ target: 'channel:does-not-exist' }), 'not_found');
   assert.equal(e1.message.replace('ops', 'X'), e2.message.replace('does-not-exist', 'X'));
   await fails(agent.messages.send({ target: 'channel:ops', content: 'let me in' }), 'not_found');
-  assert.deepEqual((await agent.channels.list()).map((c) => c.id), []);
-  await t.owner.channels.addMember('ops', agentId);
-  await t.owner.channels.addMember('ops', agentId); // idempotent
-  assert.deepEqual((await agent.channels.list()).map((c) => c.id), ['ops']);
+  assert.deepEqual((await agent.channels.list({})).map((c) => c.id), []);
+  await t.owner.channels.addMember({ channelId: 'ops', memberId: agentId });
+  await t.owner.channels.addMember({ channelId: 'ops', memberId: agentId }); // idempotent
+  assert.deepEqual((await agent.channels.list({})).map((c) => c.id), ['ops']);
   const m = await agent.messages.send({ target: 'channel:ops', content: 'hello ops' });
   assert.equal(m.author.id, agentId);
   const page = await t.owner.messages.list({ target: 'channel:ops' });
@@ -108,7 +108,7 @@ test('an agent reads and posts only in channels it is a member of; the owner rea
 
 test('reactions are per member and removable; reacting needs read access', async () => {
   const m = await t.owner.messages.send({ target: 'channel:general', content: 'react to me' });
-  await t.owner.channels.addMember('general', agentId);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: agentId });
   await agent.messages.react({ messageId: m.id, emoji: '👍' });
   await agent.messages.react({ messageId: m.id, emoji: '👍' }); // adding twice is one reaction
   let r = await t.owner.messages.react({ messageId: m.id, emoji: '👍' });
@@ -155,7 +155,7 @@ test('thread targets hang off a channel message and share its membership; DMs ha
   assert.equal(reply.target, thread);
   assert.equal(reply.replyTo, root.id);
   await fails(agent.messages.list({ target: thread }), 'not_found');
-  await t.owner.channels.addMember('design', agentId);
+  await t.owner.channels.addMember({ channelId: 'design', memberId: agentId });
   const page = await agent.messages.list({ target: thread });
   assert.deepEqual(page.messages.map((m) => m.content), ['in thread']);
   // A thread whose root is not a top-level message of that channel does not exist.
@@ -164,16 +164,16 @@ test('thread targets hang off a channel message and share its membership; DMs ha
   // Channel listing does not include thread messages.
   assert.deepEqual((await agent.messages.list({ target: 'channel:design' })).messages.map((m) => m.content), ['root']);
 
-  const dm = await agent.channels.openDm([t.ownerId]);
+  const dm = await agent.channels.openDm({ memberIds: [t.ownerId] });
   assert.deepEqual(dm.memberIds, [agentId, t.ownerId].sort());
-  const same = await t.owner.channels.openDm([agentId]);
+  const same = await t.owner.channels.openDm({ memberIds: [agentId] });
   assert.equal(same.id, dm.id);
   await agent.messages.send({ target: `dm:${dm.id}`, content: 'psst' });
   assert.equal((await t.owner.messages.list({ target: `dm:${dm.id}` })).messages[0]!.content, 'psst');
   await fails(other.messages.list({ target: `dm:${dm.id}` }), 'not_found');
   await fails(other.messages.send({ target: `dm:${dm.id}`, content: 'hi' }), 'not_found');
-  await fails(agent.channels.openDm([agentId]), 'validation_failed');
-  await fails(agent.channels.openDm(['mem_nobody']), 'not_found');
+  await fails(agent.channels.openDm({ memberIds: [agentId] }), 'validation_failed');
+  await fails(agent.channels.openDm({ memberIds: ['mem_nobody'] }), 'not_found');
 });
 
 test('task lifecycle: every transition is validated, revisions bump, stale revisions conflict', async () => {

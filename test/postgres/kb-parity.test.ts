@@ -37,7 +37,7 @@ async function engine(db: string | undefined): Promise<Engine> {
   try {
     const t = await startTestServer();
     const a = await t.owner.members.createAgent({ name: 'reader' });
-    await t.owner.channels.addMember('general', a.agent.id);
+    await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
     const messageId = (await t.owner.messages.send({ target: 'channel:general', content: '@reader look this up' })).id;
     const src = await t.owner.knowledge.createSource({ name: 'corpus', kind: 'upload', scopes: ['channel:general'] });
     for (const [path, content] of Object.entries(CORPUS)) await t.owner.knowledge.putDocument(src.id, { path, hash: sha(content), mtime: 1, content });

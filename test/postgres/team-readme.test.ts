@@ -144,9 +144,9 @@ test("the README's team section, step by step: both people's agents answer each 
     const asAna = client.as(cred(join(anaBase, 'home')));
     const replied = async (api: typeof asOlga, target: string, from: string, to: MessageDto) =>
       waitFor(`${from} answers in ${target}`, async () => (await api.messages.list({ target, limit: 50 })).messages.find((m) => m.author.id === from && m.content === `reply to ${to.id}`), 60_000);
-    const dmA = await asOlga.channels.openDm([anaBot.id]);
+    const dmA = await asOlga.channels.openDm({ memberIds: [anaBot.id] });
     const toAnaBot = await asOlga.messages.send({ target: `dm:${dmA.id}`, content: 'what are you working on?' });
-    const dmB = await asAna.channels.openDm([olgaBot.id]);
+    const dmB = await asAna.channels.openDm({ memberIds: [olgaBot.id] });
     const toOlgaBot = await asAna.messages.send({ target: `dm:${dmB.id}`, content: 'hi from Ana' });
     await replied(asOlga, `dm:${dmA.id}`, anaBot.id, toAnaBot);
     await replied(asAna, `dm:${dmB.id}`, olgaBot.id, toOlgaBot);

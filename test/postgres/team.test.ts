@@ -71,14 +71,14 @@ test('invite → join: a second person is a new Human member with their own cred
     const general = cliJson(await ana.run(['message', 'ls', '--target', 'channel:general'])).messages as Array<{ content: string; author: { id: string } }>;
     assert.deepEqual(general.slice(0, 2).map((m) => [m.content, m.author.id]), [['hi from Ana', her.memberId], ['hi from owner', me.memberId]]);
     // A DM between the owner and the bot is private to them: Ana cannot read it, nor post in it.
-    const dm = await api.as(me.credential).channels.openDm([bot.id]);
+    const dm = await api.as(me.credential).channels.openDm({ memberIds: [bot.id] });
     await api.as(me.credential).messages.send({ target: `dm:${dm.id}`, content: 'private' });
     const peek = await ana.run(['message', 'ls', '--target', `dm:${dm.id}`]);
     assert.equal(peek.code, 1);
     assert.match(peek.stderr, /not_found/);
     assert.doesNotMatch(peek.stdout + peek.stderr, /private/);
     // Ana's own DM with the owner is hers and the owner's only.
-    const ours = await api.as(her.credential).channels.openDm([me.memberId]);
+    const ours = await api.as(her.credential).channels.openDm({ memberIds: [me.memberId] });
     await api.as(her.credential).messages.send({ target: `dm:${ours.id}`, content: 'just us' });
     assert.equal(cliJson(await owner.run(['message', 'ls', '--target', `dm:${ours.id}`])).messages[0].content, 'just us');
   } finally {

@@ -36,7 +36,7 @@ test('mentions posted concurrently through two servers each become exactly one t
   const ownerA = ca.as(boot.ownerCredential!);
   const ownerB = cb.as(boot.ownerCredential!);
   const agent = await ownerA.members.createAgent({ name: 'pg-agent' });
-  await ownerA.channels.addMember('general', agent.agent.id);
+  await ownerA.channels.addMember({ channelId: 'general', memberId: agent.agent.id });
   const readers: ServerApi[] = [ca.as(agent.credential), cb.as(agent.credential)];
   const seen: string[] = [];
   let cursor = 0;

@@ -49,7 +49,7 @@ test('both servers are one product owner: same serverId, same workspace, credent
   assert.equal((await ca.as(agent.credential).members.me()).id, agent.agent.id);
   const m = await ca.as(agent.credential).messages.send({ target: 'channel:general', content: 'via A' }).catch((e) => e);
   assert.ok(isCode('not_found')(m), 'the agent is not in #general yet: membership is shared state');
-  await ownerA.channels.addMember('general', agent.agent.id);
+  await ownerA.channels.addMember({ channelId: 'general', memberId: agent.agent.id });
   await cb.as(agent.credential).messages.send({ target: 'channel:general', content: 'via B' });
   assert.equal((await ownerA.messages.list({ target: 'channel:general' })).messages[0]!.content, 'via B');
 });
@@ -162,7 +162,7 @@ test('bootstrap racing on two servers over a fresh database creates one workspac
     assert.equal(new Set(boots.map((r) => r.owner.id)).size, 1);
     const members = await cy.as(created[0]!.ownerCredential!).members.list();
     assert.equal(members.filter((m) => m.role === 'owner').length, 1);
-    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).channels.list()).map((c) => c.id), ['general']);
+    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).channels.list({})).map((c) => c.id), ['general']);
   } finally {
     cx.close();
     cy.close();

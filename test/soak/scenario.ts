@@ -130,21 +130,21 @@ export class World {
     for (let c = 0; c < 3 && all.length > 1; c++) {
       const members = all.filter((_, i) => i % 3 !== c);
       await this.api.channels.create({ id: `soak${c}` });
-      for (const a of members) await this.api.channels.addMember(`soak${c}`, a.id);
+      for (const a of members) await this.api.channels.addMember({ channelId: `soak${c}`, memberId: a.id });
       this.add({ target: `channel:soak${c}`, kind: 'channel', members: new Set([this.ownerId, ...members.map((a) => a.id)]) });
     }
     if (this.backlogAgent && this.victim) {
       await this.api.channels.create({ id: 'backlog' });
-      for (const a of [this.backlogAgent, this.victim]) await this.api.channels.addMember('backlog', a.id);
+      for (const a of [this.backlogAgent, this.victim]) await this.api.channels.addMember({ channelId: 'backlog', memberId: a.id });
       this.add({ target: 'channel:backlog', kind: 'channel', members: new Set([this.ownerId, this.backlogAgent.id, this.victim.id]) });
     }
     for (let g = 0; g + 1 < all.length && g < 6; g += 3) {
       const ids = all.slice(g, g + 3).map((a) => a.id);
-      const dm = await this.api.channels.openDm(ids);
+      const dm = await this.api.channels.openDm({ memberIds: ids });
       this.add({ target: `dm:${dm.id}`, kind: 'dm', members: new Set(dm.memberIds) });
     }
     for (const a of all.slice(0, 3)) {
-      const dm = await this.api.channels.openDm([a.id]);
+      const dm = await this.api.channels.openDm({ memberIds: [a.id] });
       this.add({ target: `dm:${dm.id}`, kind: 'dm', members: new Set(dm.memberIds) });
     }
     for (const a of all.slice(0, 2)) {

@@ -149,10 +149,10 @@ test('walks with random page sizes and filters equal the full scan in createdAt 
 });
 
 test('an approval is visible only to members who may read its notify target: others get not_found for get, list, decide and cancel', async () => {
-  const dm = await t.owner.channels.openDm([aliceId]);
+  const dm = await t.owner.channels.openDm({ memberIds: [aliceId] });
   const secret = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'private: rotate the payroll key', notify: `dm:${dm.id}` });
   await t.owner.channels.create({ id: 'apr-ops' });
-  await t.owner.channels.addMember('apr-ops', aliceId);
+  await t.owner.channels.addMember({ channelId: 'apr-ops', memberId: aliceId });
   const ops = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'ops only', notify: 'channel:apr-ops' });
   const ids = async (who: ServerApi) => {
     const out: string[] = [];
@@ -177,7 +177,7 @@ test('an approval is visible only to members who may read its notify target: oth
   const ownerSees = await ids(t.owner);
   assert.ok(ownerSees.includes(ops.id) && ownerSees.includes(secret.id), 'the owner is a member of the DM it opened');
   const carol = await t.owner.members.createAgent({ name: 'carol-apr' });
-  const dm2 = await alice.channels.openDm([carol.agent.id]);
+  const dm2 = await alice.channels.openDm({ memberIds: [carol.agent.id] });
   const theirs = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'between alice and carol', notify: `dm:${dm2.id}` });
   await assert.rejects(t.owner.approvals.approve({ approvalId: theirs.id }), code('not_found'), 'a Human outside the DM cannot decide it');
   assert.ok(!(await ids(t.owner)).includes(theirs.id));

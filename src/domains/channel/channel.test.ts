@@ -24,25 +24,25 @@ const members = async (channel: string) => (await t.querySql<{ member_id: string
 
 test('the owner removes a member from a channel: it no longer lists or reads it, and its messages stay', async () => {
   await t.owner.channels.create({ id: 'crew' });
-  await t.owner.channels.addMember('crew', agentId);
+  await t.owner.channels.addMember({ channelId: 'crew', memberId: agentId });
   await agent.messages.send({ target: 'channel:crew', content: 'agent was here' });
-  assert.deepEqual(await t.owner.channels.removeMember('crew', agentId), { channelId: 'crew', memberId: agentId });
+  assert.deepEqual(await t.owner.channels.removeMember({ channelId: 'crew', memberId: agentId }), { channelId: 'crew', memberId: agentId });
   assert.deepEqual(await members('crew'), [t.ownerId]);
-  assert.deepEqual((await agent.channels.list()).map((c) => c.id), []);
+  assert.deepEqual((await agent.channels.list({})).map((c) => c.id), []);
   await fails(agent.messages.list({ target: 'channel:crew' }), 'not_found');
   assert.deepEqual((await t.owner.messages.list({ target: 'channel:crew' })).messages.map((m) => m.content), ['agent was here']);
   // Added back: a member again.
-  await t.owner.channels.addMember('crew', agentId);
-  assert.deepEqual((await agent.channels.list()).map((c) => c.id), ['crew']);
+  await t.owner.channels.addMember({ channelId: 'crew', memberId: agentId });
+  assert.deepEqual((await agent.channels.list({})).map((c) => c.id), ['crew']);
 });
 
 test('removing a member who is not in the channel, from a channel that does not exist, or as a non-admin changes nothing', async () => {
   await t.owner.channels.create({ id: 'quiet' });
-  await fails(t.owner.channels.removeMember('quiet', agentId), 'not_found', /is not in channel quiet/);
-  await fails(t.owner.channels.removeMember('nowhere', agentId), 'not_found', /channel nowhere not found/);
-  await t.owner.channels.addMember('quiet', agentId);
-  await fails(agent.channels.removeMember('quiet', agentId), 'denied');
-  await fails(agent.channels.removeMember('quiet', t.ownerId), 'denied');
+  await fails(t.owner.channels.removeMember({ channelId: 'quiet', memberId: agentId }), 'not_found', /is not in channel quiet/);
+  await fails(t.owner.channels.removeMember({ channelId: 'nowhere', memberId: agentId }), 'not_found', /channel nowhere not found/);
+  await t.owner.channels.addMember({ channelId: 'quiet', memberId: agentId });
+  await fails(agent.channels.removeMember({ channelId: 'quiet', memberId: agentId }), 'denied');
+  await fails(agent.channels.removeMember({ channelId: 'quiet', memberId: t.ownerId }), 'denied');
   assert.deepEqual(await members('quiet'), [agentId, t.ownerId].sort());
 });
 
@@ -50,7 +50,7 @@ test('an admin manages channels like the owner', async () => {
   const inv = await t.owner.members.invite({ name: 'Ada', role: 'admin' });
   const ada = t.client.as((await t.client.join(inv.code)).credential);
   await ada.channels.create({ id: 'admins' });
-  await ada.channels.addMember('admins', agentId);
-  await ada.channels.removeMember('admins', agentId);
+  await ada.channels.addMember({ channelId: 'admins', memberId: agentId });
+  await ada.channels.removeMember({ channelId: 'admins', memberId: agentId });
   assert.equal((await members('admins')).includes(agentId), false);
 });

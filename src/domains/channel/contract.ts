@@ -1,7 +1,8 @@
-// Owns the `channel` domain contract: channel and DM DTOs, request bodies and their bounds.
+// Owns the `channel` domain contract: channel and DM DTOs, their bounds, and the channel server calls.
 import { Type } from '@sinclair/typebox';
+import { Strict } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { ID_PATTERN } from '../../shared/ids.js';
-
 import type { TextBound } from '../../shared/bounds.js';
 
 /** A channel's display name in characters and serialized JSON bytes (the one place; server and daemon check it). */
@@ -24,8 +25,18 @@ export interface DmDto {
   memberIds: string[];
 }
 
-const strict = { additionalProperties: false } as const;
 const Id = Type.String({ pattern: ID_PATTERN });
-export const CreateChannelBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 63 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: CHANNEL_NAME_MAX })) }, strict);
-export const AddChannelMemberBody = Type.Object({ memberId: Id }, strict);
-export const OpenDmBody = Type.Object({ memberIds: Type.Array(Id, { minItems: 1, maxItems: DM_MEMBERS_MAX }) }, strict);
+const Membership = Type.Unsafe<{ channelId: string; memberId: string }>();
+
+/** The channel server calls: each one is a route on the server and a method of the daemon's `api.channels`. */
+export const CHANNEL = endpoints({
+  /** Agents see the channels they are in; the owner sees all. Ordered by id. */
+  list: { method: 'GET', path: '/v1/channels', output: Type.Unsafe<ChannelDto[]>() },
+  /** Owner or admin. */
+  create: { method: 'POST', path: '/v1/channels', body: Strict({ id: Type.String({ minLength: 1, maxLength: 63 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: CHANNEL_NAME_MAX })) }), output: Type.Unsafe<ChannelDto>() },
+  /** Owner or admin; adding an existing member is a no-op. */
+  addMember: { method: 'POST', path: '/v1/channels/{channelId}/members', body: Strict({ memberId: Id }), output: Membership },
+  /** Owner or admin. */
+  removeMember: { method: 'POST', path: '/v1/channels/{channelId}/members/{memberId}/removal', output: Membership },
+  openDm: { method: 'POST', path: '/v1/dms', body: Strict({ memberIds: Type.Array(Id, { minItems: 1, maxItems: DM_MEMBERS_MAX }) }), output: Type.Unsafe<DmDto>() },
+});

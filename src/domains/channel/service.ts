@@ -18,7 +18,7 @@ export class Channels {
   constructor(private readonly deps: DomainDeps) {}
 
   /** Owner-only; the owner becomes a member of the new channel. */
-  async createChannel(actor: Actor, input: { id: string; name?: string }): Promise<ChannelDto> {
+  async create(actor: Actor, input: { id: string; name?: string }): Promise<ChannelDto> {
     requireAdmin(actor, 'create channels');
     if (typeof input.id !== 'string' || !CHANNEL_ID_RE.test(input.id)) {
       throw new AppError('validation_failed', 'channel id must match ^[a-z0-9][a-z0-9-]{0,62}$');
@@ -35,17 +35,18 @@ export class Channels {
   }
 
   /** Owner-only; adding an existing member is a no-op. */
-  async addChannelMember(actor: Actor, channelId: string, memberId: string): Promise<void> {
+  async addMember(actor: Actor, { channelId, memberId }: { channelId: string; memberId: string }): Promise<{ channelId: string; memberId: string }> {
     requireAdmin(actor, 'add channel members');
-    await this.deps.store.tx(async (sql) => {
+    return this.deps.store.tx(async (sql) => {
       if (!(await sql.get('SELECT 1 AS x FROM channels WHERE id = ?', [channelId]))) throw new AppError('not_found', `channel ${channelId} not found`);
       if (typeof memberId !== 'string' || !(await memberById(sql, memberId))) throw new AppError('not_found', 'member not found');
       await sql.run('INSERT INTO channel_members (channel_id, member_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [channelId, memberId]);
+      return { channelId, memberId };
     });
   }
 
   /** Owner or admin; a member not in the channel is not_found (nothing changes). The channel's messages stay. */
-  async removeChannelMember(actor: Actor, channelId: string, memberId: string): Promise<{ channelId: string; memberId: string }> {
+  async removeMember(actor: Actor, { channelId, memberId }: { channelId: string; memberId: string }): Promise<{ channelId: string; memberId: string }> {
     requireAdmin(actor, 'remove channel members');
     return this.deps.store.tx(async (sql) => {
       if (!(await sql.get('SELECT 1 AS x FROM channels WHERE id = ?', [channelId]))) throw new AppError('not_found', `channel ${channelId} not found`);
@@ -55,7 +56,7 @@ export class Channels {
   }
 
   /** Agents see the channels they are in; the owner sees all. Ordered by id. */
-  async listChannels(actor: Actor): Promise<ChannelDto[]> {
+  async list(actor: Actor): Promise<ChannelDto[]> {
     const rows = isOwner(actor)
       ? await this.deps.store.all<ChannelRow>('SELECT id, name, created_at FROM channels ORDER BY id ASC')
       : await this.deps.store.all<ChannelRow>(
@@ -66,7 +67,7 @@ export class Channels {
   }
 
   /** Opens (or returns) the DM whose member set is exactly the caller plus memberIds; the set never changes. */
-  async openDm(actor: Actor, memberIds: string[]): Promise<DmDto> {
+  async openDm(actor: Actor, { memberIds }: { memberIds: string[] }): Promise<DmDto> {
     if (!Array.isArray(memberIds) || memberIds.length < 1 || memberIds.length > DM_MEMBERS_MAX || !memberIds.every((m) => typeof m === 'string' && ID_RE.test(m))) {
       throw new AppError('validation_failed', 'memberIds must list 1 to 16 member ids');
     }

@@ -32,9 +32,9 @@ before(async () => {
   alice = t.client.as(a.credential);
   aliceId = a.agent.id;
   bob = t.client.as((await t.owner.members.createAgent({ name: 'bob' })).credential);
-  await t.owner.channels.addMember('general', aliceId);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: aliceId });
   await t.owner.channels.create({ id: 'eng' });
-  await t.owner.channels.addMember('eng', aliceId);
+  await t.owner.channels.addMember({ channelId: 'eng', memberId: aliceId });
   humanMsg = (await t.owner.messages.send({ target: 'channel:general', content: 'where is the deploy guide?' })).id;
   agentMsg = (await alice.messages.send({ target: 'channel:general', content: 'I wrote this' })).id;
   engMsg = (await t.owner.messages.send({ target: 'channel:eng', content: 'eng question' })).id;
@@ -187,7 +187,7 @@ test('tampered fetch positions: an unknown documentId shape, a section past the 
 });
 
 test('dm and task targets: a Human message there binds its own scope; a DM the agent is not in, or a task message off the task, is refused', async () => {
-  const dm = await t.owner.channels.openDm([aliceId]);
+  const dm = await t.owner.channels.openDm({ memberIds: [aliceId] });
   const dmMsg = (await t.owner.messages.send({ target: `dm:${dm.id}`, content: 'private question' })).id;
   const dmSrc = (await t.owner.knowledge.createSource({ name: 'dm notes', kind: 'upload', scopes: [`dm:${dm.id}`] })).id;
   await put(dmSrc, 'dm.md', '# Private runbook\nwalrus procedure');
@@ -246,7 +246,7 @@ test('the owner lists a source\'s documents in keyset pages by path; every docum
 
 test('a removed agent is refused on its very next search (credentials are looked up per request, never cached)', async () => {
   const c = await t.owner.members.createAgent({ name: 'carol' });
-  await t.owner.channels.addMember('general', c.agent.id);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: c.agent.id });
   const carol = t.client.as(c.credential);
   assert.ok((await carol.knowledge.search(turn())).hits.length > 0);
   await t.owner.members.remove(c.agent.id);
@@ -261,7 +261,7 @@ test('a Human has no turn to bind: search and fetch by a Human are refused, even
 });
 
 test('no oracle for DM traffic: for a DM the agent cannot read, every message id answers exactly as a missing target does (failed before: "not in the target" / "not written by a Human")', async () => {
-  const dm = await t.owner.channels.openDm([aliceId]);
+  const dm = await t.owner.channels.openDm({ memberIds: [aliceId] });
   const inDmHuman = (await t.owner.messages.send({ target: `dm:${dm.id}`, content: 'private' })).id;
   const inDmAgent = (await alice.messages.send({ target: `dm:${dm.id}`, content: 'private reply' })).id;
   const answer = (e: unknown) => { const x = e as { code?: string; message?: string }; return JSON.stringify([x.code, stageOf(e), x.message]); };

@@ -49,7 +49,7 @@ test('every request reads its credential anew: a rename, a rotated credential or
   assert.equal((await api.members.me()).name, 'renamed-elsewhere');
   await t.runSql('UPDATE members SET credential_hash = ? WHERE id = ?', [Buffer.alloc(32, 7), a.agent.id]);
   await assert.rejects(api.members.me(), denied);
-  await assert.rejects(api.channels.list(), denied);
+  await assert.rejects(api.channels.list({}), denied);
   const apiB = t.client.as(b.credential);
   assert.equal((await apiB.members.me()).id, b.agent.id);
   await t.runSql('UPDATE members SET removed_at = 1 WHERE id = ?', [b.agent.id]);
@@ -155,7 +155,7 @@ test('names stored before the rule keep working (listed, authenticated, posting)
   await t.runSql('UPDATE members SET name = ?, name_key = NULL, name_skeleton = NULL WHERE id = ?', ['Old Name (bot)', legacy.agent.id]);
   const api = t.client.as(legacy.credential);
   assert.equal((await api.members.me()).name, 'Old Name (bot)');
-  await t.owner.channels.addMember('general', legacy.agent.id);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: legacy.agent.id });
   const msg = await api.messages.send({ target: 'channel:general', content: 'still here' });
   assert.equal(msg.author.name, 'Old Name (bot)');
   // A rename onto a name breaking the rule is refused; one meeting it is taken.
@@ -166,7 +166,7 @@ test('names stored before the rule keep working (listed, authenticated, posting)
 
 test("a removed member's name stays taken, and its old messages and tasks read with its id and a removed marker", async () => {
   const gone = await t.owner.members.createAgent({ name: 'leaver' });
-  await t.owner.channels.addMember('general', gone.agent.id);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: gone.agent.id });
   const api = t.client.as(gone.credential);
   const msg = await api.messages.send({ target: 'channel:general', content: 'written before removal' });
   const task = await api.tasks.create({ title: 'made before removal' });
@@ -249,13 +249,13 @@ test(`a workspace holds at most ${CHANNELS_MAX} channels`, async () => {
 });
 
 test(`a member opens at most ${DMS_OPENED_MAX} DMs; a DM it already has still opens, and other members are not limited by it`, async () => {
-  const known = await t.owner.channels.openDm([peer.id]);
+  const known = await t.owner.channels.openDm({ memberIds: [peer.id] });
   const mine = await count(`SELECT COUNT(*) AS n FROM dms WHERE created_by = '${t.ownerId}'`);
   await fill(DMS_OPENED_MAX - mine, `INSERT INTO dms (id, member_key, created_at, created_by) SELECT 'dm_fill' || i, 'fill' || i, 1, '${t.ownerId}' FROM s`);
   const before = await count('SELECT COUNT(*) AS n FROM dms');
-  await assert.rejects(t.owner.channels.openDm([other.id]), refused(/at most 10000 DMs/));
+  await assert.rejects(t.owner.channels.openDm({ memberIds: [other.id] }), refused(/at most 10000 DMs/));
   assert.equal(await count('SELECT COUNT(*) AS n FROM dms'), before, 'the refused open stored nothing');
-  assert.equal((await t.owner.channels.openDm([peer.id])).id, known.id, 'an existing DM still opens');
-  const theirs = await t.client.as(other.credential).channels.openDm([peer.id]);
+  assert.equal((await t.owner.channels.openDm({ memberIds: [peer.id] })).id, known.id, 'an existing DM still opens');
+  const theirs = await t.client.as(other.credential).channels.openDm({ memberIds: [peer.id] });
   assert.deepEqual(theirs.memberIds, [peer.id, other.id].sort());
 });

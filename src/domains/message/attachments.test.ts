@@ -19,7 +19,7 @@ before(async () => {
   const a = await t.owner.members.createAgent({ name: 'uploader' });
   agent = t.client.as(a.credential);
   agentCred = a.credential;
-  await t.owner.channels.addMember('general', a.agent.id);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
 });
 after(async () => t.stop());
 

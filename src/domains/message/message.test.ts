@@ -15,7 +15,7 @@ before(async () => {
   const a = await t.owner.members.createAgent({ name: 'flood' });
   flood = t.client.as(a.credential);
   await t.owner.channels.create({ id: 'busy' });
-  await t.owner.channels.addMember('busy', a.agent.id);
+  await t.owner.channels.addMember({ channelId: 'busy', memberId: a.agent.id });
 });
 after(async () => t.stop());
 

@@ -179,7 +179,7 @@ test('a window whose creator may no longer read the target is recorded skipped w
   withEnv('2026-05-01T00:00:00Z', async (e) => {
     await e.t.owner.channels.create({ id: 'ops' });
     const member = (await e.t.querySql<{ id: string }>("SELECT id FROM members WHERE name = 'alice'"))[0]!.id;
-    await e.t.owner.channels.addMember('ops', member);
+    await e.t.owner.channels.addMember({ channelId: 'ops', memberId: member });
     const s = await e.alice.schedules.create({ target: 'channel:ops', content: 'to ops', at: '2026-05-01T00:10:00Z' });
     await e.t.runSql('DELETE FROM channel_members WHERE channel_id = ? AND member_id = ?', ['ops', member]);
     await e.tickAt(Z('2026-05-01T00:10:00Z'));

@@ -27,7 +27,7 @@ before(async () => {
   const b = await t.owner.members.createAgent({ name: 'bob' });
   alice = t.client.as(a.credential);
   bob = t.client.as(b.credential);
-  dm = `dm:${(await t.owner.channels.openDm([a.agent.id, b.agent.id])).id}`;
+  dm = `dm:${(await t.owner.channels.openDm({ memberIds: [a.agent.id, b.agent.id] })).id}`;
 });
 after(async () => t?.stop());
 

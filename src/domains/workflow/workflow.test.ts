@@ -34,8 +34,8 @@ before(async () => {
   bobId = b.agent.id;
   carolId = c.agent.id;
   await t.owner.channels.create({ id: 'ops' });
-  await t.owner.channels.addMember('ops', aliceId);
-  await t.owner.channels.addMember('ops', bobId);
+  await t.owner.channels.addMember({ channelId: 'ops', memberId: aliceId });
+  await t.owner.channels.addMember({ channelId: 'ops', memberId: bobId });
 });
 after(async () => t.stop());
 
@@ -314,7 +314,7 @@ test('idempotent replays: the same key returns the same result and applies once;
 });
 
 test('a run is read only by members who may read its target: a DM run, its steps and logs are not_found to a member outside the DM, and absent from its run list', async () => {
-  const dm = await t.owner.channels.openDm([aliceId]);
+  const dm = await t.owner.channels.openDm({ memberIds: [aliceId] });
   const plan = await publishedPlan('Private', [{ title: 'Private step', instructions: 'secret runbook', assignee: aliceId }]);
   const run = await t.owner.workflows.startRun({ planId: plan.id, target: `dm:${dm.id}` });
   const ops = await t.owner.workflows.startRun({ planId: plan.id, target });
@@ -354,7 +354,7 @@ async function turnsAfter(api: ServerApi, after: number) {
 
 test("a run an agent starts itself reaches it, each step counted toward the loop bound like its own messages (failed before: agentRun 0 for every step); its own ordinary messages and a copied step text are not turns", async () => {
   await t.owner.channels.create({ id: 'solo' });
-  await t.owner.channels.addMember('solo', aliceId);
+  await t.owner.channels.addMember({ channelId: 'solo', memberId: aliceId });
   const solo = 'channel:solo';
   await t.owner.messages.send({ target: solo, content: 'a Human message: the count starts here' });
   let { cursor } = await turnsAfter(alice, 0);
@@ -386,7 +386,7 @@ test("a run an agent starts itself reaches it, each step counted toward the loop
 
 test('runs an agent starts count toward the loop bound of their target, across runs and through cancel and restart; a Human-started run still reaches its agent and resets nothing; a step is posted as its plan\'s author (failed before: 12 one-step runs were 12 turns with agentRun 0, posted as the starter)', async () => {
   await t.owner.channels.create({ id: 'loopy' });
-  for (const id of [aliceId, bobId]) await t.owner.channels.addMember('loopy', id);
+  for (const id of [aliceId, bobId]) await t.owner.channels.addMember({ channelId: 'loopy', memberId: id });
   const loopy = 'channel:loopy';
   // A plan a Human wrote, started by an agent: its step is the Human's text, but the agent started it.
   const humanPlan = await t.owner.workflows.createPlan({ name: 'Poke bob', steps: [{ title: 'Look again', assignee: bobId }] });
@@ -458,7 +458,7 @@ test('a step is named as an approval subject only by a member who may read its r
   const plan = await publishedPlan('Subject check');
   const run = await t.owner.workflows.startRun({ planId: plan.id, target });
   const stepId = run.steps[0]!.id;
-  await t.owner.channels.addMember('general', carolId);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: carolId });
   const before = (await t.owner.approvals.list({ limit: 100 })).approvals.length;
   const hidden = await carol.approvals.request({ subject: stepId, reason: 'probe', notify: 'channel:general' }).catch((e: { code?: string; message?: string }) => e);
   const missing = await carol.approvals.request({ subject: 'wfs9999999999', reason: 'probe', notify: 'channel:general' }).catch((e: { code?: string; message?: string }) => e);
@@ -484,7 +484,7 @@ test("a run whose agent step's assignee cannot read its target is refused at sta
 
 test('a step whose assignee lost the target mid-run is a logged delivery failure, not a message they never see', async () => {
   const dave = await t.owner.members.createAgent({ name: 'dave' });
-  await t.owner.channels.addMember('ops', dave.agent.id);
+  await t.owner.channels.addMember({ channelId: 'ops', memberId: dave.agent.id });
   const plan = await publishedPlan('Lost reader', [
     { title: 'First', assignee: aliceId },
     { title: 'Second', assignee: dave.agent.id },
@@ -498,7 +498,7 @@ test('a step whose assignee lost the target mid-run is a logged delivery failure
 });
 
 test('a DM trigger, run and step answer a non-member exactly as missing ones do, for every read and write, before any other check (failed before: listed, shown, denied or named its target)', async () => {
-  const dm = await t.owner.channels.openDm([aliceId]);
+  const dm = await t.owner.channels.openDm({ memberIds: [aliceId] });
   const plan = await publishedPlan('DM flow', [{ title: 'Private', assignee: aliceId }]);
   const tr = await t.owner.workflows.createTrigger({ planId: plan.id, name: 'DM trigger', target: `dm:${dm.id}` });
   const run = await t.owner.workflows.startRun({ triggerId: tr.id });
@@ -542,7 +542,7 @@ test("a run's approval step is decided only by its starter, an owner/admin or a 
     return { id: j.member.id, api: t.client.as(j.credential) };
   };
   const [hana, ivan, adam, nora] = [await human('hana'), await human('ivan'), await human('adam', 'admin'), await human('nora')];
-  for (const m of [hana, ivan, adam]) await t.owner.channels.addMember('ops', m.id);
+  for (const m of [hana, ivan, adam]) await t.owner.channels.addMember({ channelId: 'ops', memberId: m.id });
   await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: aliceId, deciders: [hana.id] }] }), code('validation_failed'), 'deciders only on an approval step');
   await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: 'approval', deciders: [bobId] }] }), code('validation_failed'), 'an agent never decides');
   await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: 'approval', deciders: [hana.id, hana.id] }] }), code('validation_failed'), 'distinct');
@@ -578,7 +578,7 @@ test("a run's approval step is decided only by its starter, an owner/admin or a 
 test('a member has at most LIVE_PLANS_PER_MEMBER_MAX live plans and LIVE_TRIGGERS_PER_MEMBER_MAX live triggers: one more is a conflict naming the limit that stores nothing; archiving makes room; others are not limited (failed before: unbounded)', async () => {
   const dave = await t.owner.members.createAgent({ name: 'planner' });
   const d = t.client.as(dave.credential);
-  await t.owner.channels.addMember('ops', dave.agent.id);
+  await t.owner.channels.addMember({ channelId: 'ops', memberId: dave.agent.id });
   const p = await d.workflows.createPlan({ name: 'First', steps: [{ title: 'x', assignee: bobId }] });
   const plans = async () => Number((await t.querySql<{ n: number }>('SELECT COUNT(*) AS n FROM workflow_plans'))[0]?.n);
   await t.runSql(

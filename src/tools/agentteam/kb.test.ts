@@ -75,7 +75,7 @@ test('stage target_scope_resolution: no turn in session metadata, a turn started
   assert.deepEqual([none.stage, none.code], ['target_scope_resolution', 'denied']);
   const a = structured(await call('kb_search', { query: 'release' }, { ...turn, authorKind: 'agent' }));
   assert.deepEqual([a.stage, a.code], ['target_scope_resolution', 'denied']);
-  const other = await fx.srv.owner.messages.send({ target: `dm:${(await fx.srv.owner.channels.openDm([fx.agentId])).id}`, content: 'elsewhere' });
+  const other = await fx.srv.owner.messages.send({ target: `dm:${(await fx.srv.owner.channels.openDm({ memberIds: [fx.agentId] })).id}`, content: 'elsewhere' });
   const b = structured(await call('kb_fetch', { documentId: 'kbd_x' }, { ...turn, messageId: other.id }));
   assert.deepEqual([b.stage, b.code], ['target_scope_resolution', 'denied']);
 });

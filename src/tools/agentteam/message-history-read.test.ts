@@ -45,10 +45,10 @@ async function pageAll(target: string, limit?: number): Promise<{ ids: string[];
 before(async () => {
   fx = await startToolsFixture();
   await fx.srv.owner.channels.create({ id: 'busy' });
-  await fx.srv.owner.channels.addMember('busy', fx.agentId);
+  await fx.srv.owner.channels.addMember({ channelId: 'busy', memberId: fx.agentId });
   for (let i = 0; i < 250; i++) await fx.srv.owner.messages.send({ target: 'channel:busy', content: `message ${i}` });
   await fx.srv.owner.channels.create({ id: 'wordy' });
-  await fx.srv.owner.channels.addMember('wordy', fx.agentId);
+  await fx.srv.owner.channels.addMember({ channelId: 'wordy', memberId: fx.agentId });
   // 60 messages of 2,000 quote characters: JSON escaping makes any page of 100 far larger than 64 KiB.
   for (let i = 0; i < 60; i++) await fx.srv.owner.messages.send({ target: 'channel:wordy', content: `${i}:${'"'.repeat(2000)}` });
 });
@@ -79,7 +79,7 @@ test('pages that would exceed 64 KiB shrink and still continue exactly: the page
 
 test('a message can never exceed the budget: oversized content is refused, one stored by an older version reads back clipped and the walk goes on', async () => {
   await fx.srv.owner.channels.create({ id: 'huge' });
-  await fx.srv.owner.channels.addMember('huge', fx.agentId);
+  await fx.srv.owner.channels.addMember({ channelId: 'huge', memberId: fx.agentId });
   const older = await fx.srv.owner.messages.send({ target: 'channel:huge', content: 'small and older' });
   // 2,000 control characters are 12,000 bytes once escaped: over the 8,000-byte content bound (fails before: accepted).
   await assert.rejects(fx.srv.owner.messages.send({ target: 'channel:huge', content: '\u0001'.repeat(2000) }), (e: Error & { code?: string }) => e.code === 'validation_failed' && /content is 12000 bytes as JSON; the limit is 8000 bytes/.test(e.message));

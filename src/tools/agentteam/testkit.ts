@@ -32,7 +32,7 @@ export function tokenInfo(serverId: string, agentId: string, workdir: string, ru
 export async function startToolsFixture(): Promise<ToolsFixture> {
   const srv = await startTestServer();
   const created = await srv.owner.members.createAgent({ name: 'Bot' });
-  await srv.owner.channels.addMember('general', created.agent.id);
+  await srv.owner.channels.addMember({ channelId: 'general', memberId: created.agent.id });
   const agent = srv.client.as(created.credential);
   const workdir = mkdtempSync(join(tmpdir(), 'tools-work-'));
   const info = tokenInfo(srv.server.serverId, created.agent.id, workdir);

@@ -32,7 +32,7 @@ export async function startExtensionFixture(opts: { agentName: string; providers
   const providers: Partial<Record<ProviderName, FakeProvider>> = {};
   for (const p of opts.providers) providers[p] = await FakeProvider.start(p);
   const a = await t.owner.members.createAgent({ name: opts.agentName });
-  await t.owner.channels.addMember('general', a.agent.id);
+  await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
   const agent = t.client.as(a.credential);
   return {
     t,
