@@ -1,4 +1,6 @@
-// Owns the `turn` domain contract: one message addressed to the calling agent, and a page of them after a feed cursor.
+// Owns the `turn` domain contract: one message addressed to the calling agent, a page of them after a feed cursor, the read call.
+import { Type } from '@sinclair/typebox';
+import { endpoints } from '../../shared/endpoint.js';
 import type { TargetKind } from '../../shared/target.js';
 import type { MemberKind } from '../member/contract.js';
 
@@ -21,3 +23,9 @@ export interface TurnPage {
   /** Pass as `after` next time: the last feed position scanned. */
   cursor: number;
 }
+
+/** The turn server call (agents only): the long poll the turn engine follows. */
+export const TURN = endpoints({
+  /** Messages addressed to the caller after a feed cursor; waits up to waitMs (≤ 8 s) when none are new. */
+  read: { method: 'GET', path: '/v1/turns', query: Type.Object({ after: Type.Integer(), waitMs: Type.Optional(Type.Integer()) }), output: Type.Unsafe<TurnPage>() },
+});
