@@ -154,7 +154,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     }
     const ownerApi = client.as(ownerCred);
     // The owning profile: this daemon's Human owner. Profiles another owner added are never loaded.
-    const ownerId = ownerMemberId ?? (await ownerApi.members.me()).id;
+    const ownerId = ownerMemberId ?? (await ownerApi.members.me({})).id;
 
     const profiles = new ProfileStore(paths.profiles, ownerId);
     const agentApis = new Map<string, ServerApi>();
@@ -237,7 +237,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       runtimes: launcher,
       turns: engine,
       leftovers: [journal, memory],
-      agentMembers: async () => new Set((await ownerApi.members.list()).filter((m) => m.kind === 'agent').map((m) => m.id)),
+      agentMembers: async () => new Set((await ownerApi.members.list({})).filter((m) => m.kind === 'agent').map((m) => m.id)),
       log: log.child({ component: 'agents' }),
     });
     // Orphan cleanup before any turn runs: a profile whose server member is gone leaves nothing behind.
@@ -343,7 +343,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
  */
 async function memberStanding(api: ServerApi): Promise<{ current: boolean; id?: string; role?: string; reason?: string } | undefined> {
   try {
-    const me = await api.members.me({ signal: AbortSignal.timeout(3000) });
+    const me = await api.members.me({}, { signal: AbortSignal.timeout(3000) });
     return { current: true, id: me.id, role: me.role };
   } catch (e) {
     if (e instanceof AppError && e.code === 'denied') {

@@ -92,12 +92,12 @@ export class OwnerService {
     // The server member is renamed first (its messages show the new name); a refusal there changes nothing here, and a
     // refusal here renames it back.
     const renamed = input.name !== undefined && input.name !== p.name;
-    if (renamed) await this.deps.owner().members.renameAgent(p.id, { name: input.name! });
+    if (renamed) await this.deps.owner().members.renameAgent({ memberId: p.id, name: input.name! });
     let next: AgentProfile;
     try {
       next = this.deps.index.update(p.id, patch);
     } catch (e) {
-      if (renamed) await this.deps.owner().members.renameAgent(p.id, { name: p.name }).catch(() => undefined);
+      if (renamed) await this.deps.owner().members.renameAgent({ memberId: p.id, name: p.name }).catch(() => undefined);
       throw e;
     }
     if (input.enabled !== undefined) await this.deps.lifecycle.setEnabled(next);
@@ -110,7 +110,7 @@ export class OwnerService {
     await this.deps.lifecycle.quiesce(p.id);
     try {
       // The server member goes too (its credential stops everywhere); one already gone is fine.
-      await this.deps.owner().members.remove(p.id, { idempotencyKey: `agent-rm-${randomUUID()}` });
+      await this.deps.owner().members.remove({ memberId: p.id }, { idempotencyKey: `agent-rm-${randomUUID()}` });
     } catch (e) {
       if (!(e instanceof AppError && e.code === 'not_found')) {
         await this.deps.lifecycle.setEnabled(p); // nothing removed: the agent follows its turns again if it was enabled
@@ -162,16 +162,16 @@ export class OwnerService {
   }
 
   revokeInvite(inviteId: string) {
-    return this.deps.owner().members.revokeInvite(inviteId, { idempotencyKey: `invite-revoke-${randomUUID()}` });
+    return this.deps.owner().members.revokeInvite({ inviteId }, { idempotencyKey: `invite-revoke-${randomUUID()}` });
   }
 
   listMembers() {
-    return this.deps.owner().members.list();
+    return this.deps.owner().members.list({});
   }
 
   /** A current member by id or unique name. */
   private async member(who: string): Promise<MemberDto> {
-    const all = await this.deps.owner().members.list();
+    const all = await this.deps.owner().members.list({});
     const byId = all.find((m) => m.id === who);
     const named = all.filter((m) => m.name === who);
     if (!byId && named.length > 1) throw new AppError('conflict', `${named.length} members are named ${who}; give the member id (agentteam member ls)`);
@@ -183,13 +183,13 @@ export class OwnerService {
   /** Owner or admin (the server decides): removes a member by id or unique name; a Human's agents go with it. */
   async removeMember(who: string) {
     const m = await this.member(who);
-    return this.deps.owner().members.remove(m.id, { idempotencyKey: `member-rm-${randomUUID()}` });
+    return this.deps.owner().members.remove({ memberId: m.id }, { idempotencyKey: `member-rm-${randomUUID()}` });
   }
 
   /** Owner only (the server decides): a person's role by id or unique name. */
   async setRole(who: string, role: 'admin' | 'member') {
     const m = await this.member(who);
-    return this.deps.owner().members.setRole(m.id, role, { idempotencyKey: `member-role-${randomUUID()}` });
+    return this.deps.owner().members.setRole({ memberId: m.id, role }, { idempotencyKey: `member-role-${randomUUID()}` });
   }
 
   /** Recent turns of one agent, newest first, with outcome and duration. */

@@ -47,7 +47,7 @@ test('bootstrap is idempotent and returns the owner credential only once', async
 });
 
 test('a bad credential is denied with a generic message that never echoes it', async () => {
-  const e = await fails(t.client.as('ats_' + 'x'.repeat(43)).members.me(), 'denied');
+  const e = await fails(t.client.as('ats_' + 'x'.repeat(43)).members.me({}), 'denied');
   assert.equal(e.message, 'forbidden');
   assert.equal(e.httpStatus, 403);
 });
@@ -56,7 +56,7 @@ test('owner-only calls deny agents', async () => {
   await fails(agent.members.createAgent({ name: 'x' }), 'denied');
   await fails(agent.channels.create({ id: 'secret' }), 'denied');
   await fails(agent.channels.addMember({ channelId: 'general', memberId: agentId }), 'denied');
-  assert.equal((await agent.members.me()).kind, 'agent');
+  assert.equal((await agent.members.me({})).kind, 'agent');
 });
 
 test('removal and rename: an admin removes members and renames agents; a Human who is no longer an admin still does both for the agents they created, nobody else', async () => {
@@ -65,20 +65,20 @@ test('removal and rename: an admin removes members and renames agents; a Human w
   const mine = await patApi.members.createAgent({ name: 'pats-bot' });
   const spare = await patApi.members.createAgent({ name: 'pats-spare' });
   await t.runSql('UPDATE members SET admin = 0 WHERE id = ?', [pat.member.id]);
-  await fails(patApi.members.remove(agentId), 'denied');
-  await fails(patApi.members.remove(t.ownerId), 'denied');
-  await fails(patApi.members.remove(pat.member.id), 'denied');
-  await fails(agent.members.remove(spare.agent.id), 'denied');
-  assert.equal((await patApi.members.renameAgent(mine.agent.id, { name: 'pats-bot-2' })).name, 'pats-bot-2');
-  await fails(patApi.members.renameAgent(agentId, { name: 'taken-over' }), 'denied');
-  await fails(agent.members.renameAgent(spare.agent.id, { name: 'x' }), 'denied');
-  await fails(t.owner.members.renameAgent(spare.agent.id, { name: 'pats-bot-2' }), 'conflict');
-  await fails(t.owner.members.renameAgent(t.ownerId, { name: 'bot' }), 'not_found');
-  assert.equal((await t.owner.members.renameAgent(spare.agent.id, { name: 'pats-spare-2' })).name, 'pats-spare-2');
-  assert.deepEqual((await patApi.members.remove(mine.agent.id)).removed, [mine.agent.id]);
-  await fails(t.client.as(mine.credential).members.me(), 'denied');
-  await fails(patApi.members.remove(mine.agent.id), 'not_found');
-  assert.equal((await t.client.as(spare.credential).members.me()).id, spare.agent.id);
+  await fails(patApi.members.remove({ memberId: agentId }), 'denied');
+  await fails(patApi.members.remove({ memberId: t.ownerId }), 'denied');
+  await fails(patApi.members.remove({ memberId: pat.member.id }), 'denied');
+  await fails(agent.members.remove({ memberId: spare.agent.id }), 'denied');
+  assert.equal((await patApi.members.renameAgent({ memberId: mine.agent.id, name: 'pats-bot-2' })).name, 'pats-bot-2');
+  await fails(patApi.members.renameAgent({ memberId: agentId, name: 'taken-over' }), 'denied');
+  await fails(agent.members.renameAgent({ memberId: spare.agent.id, name: 'x' }), 'denied');
+  await fails(t.owner.members.renameAgent({ memberId: spare.agent.id, name: 'pats-bot-2' }), 'conflict');
+  await fails(t.owner.members.renameAgent({ memberId: t.ownerId, name: 'bot' }), 'not_found');
+  assert.equal((await t.owner.members.renameAgent({ memberId: spare.agent.id, name: 'pats-spare-2' })).name, 'pats-spare-2');
+  assert.deepEqual((await patApi.members.remove({ memberId: mine.agent.id })).removed, [mine.agent.id]);
+  await fails(t.client.as(mine.credential).members.me({}), 'denied');
+  await fails(patApi.members.remove({ memberId: mine.agent.id }), 'not_found');
+  assert.equal((await t.client.as(spare.credential).members.me({})).id, spare.agent.id);
 });
 
 test('an agent reads and posts only in channels it is a member of; the owner reads all', async () => {

@@ -249,7 +249,7 @@ test('a removed agent is refused on its very next search (credentials are looked
   await t.owner.channels.addMember({ channelId: 'general', memberId: c.agent.id });
   const carol = t.client.as(c.credential);
   assert.ok((await carol.knowledge.search(turn())).hits.length > 0);
-  await t.owner.members.remove(c.agent.id);
+  await t.owner.members.remove({ memberId: c.agent.id });
   await assert.rejects(carol.knowledge.search(turn()), (e: { code?: string; message?: string }) => e.code === 'denied' && e.message === 'forbidden');
 });
 

@@ -1,5 +1,7 @@
-// Owns the `member` domain contract: member DTOs, bootstrap/agent results, request bodies and their bounds.
+// Owns the `member` domain contract: member DTOs, bootstrap/agent results, their bounds, and the member server calls.
 import { Type } from '@sinclair/typebox';
+import { Strict } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 
 import type { MemberKind } from '../../server/context.js';
 export type { MemberKind };
@@ -87,17 +89,30 @@ export interface AgentCreated {
 
 const strict = { additionalProperties: false } as const;
 export const BootstrapBody = Type.Object({ ownerName: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX })) }, strict);
-export const CreateAgentBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: NAME_MAX }) }, strict);
-export const InviteBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: NAME_MAX }),
-    role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')])),
-    expires: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
-  },
-  strict,
-);
-export const RoleBody = Type.Object({ role: Type.Union([Type.Literal('member'), Type.Literal('admin')]) }, strict);
 export const JoinBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) }, strict);
+const Name = Strict({ name: Type.String({ minLength: 1, maxLength: NAME_MAX }) });
+const Role = Type.Union([Type.Literal('member'), Type.Literal('admin')]);
+const Member = Type.Unsafe<MemberDto>();
+
+/** The member server calls: each one is a route on the server and a method of the daemon's `api.members`. Bootstrap and join (invite code) are the server's account routes. */
+export const MEMBER = endpoints({
+  me: { method: 'GET', path: '/v1/me', output: Member },
+  list: { method: 'GET', path: '/v1/members', output: Type.Unsafe<MemberDto[]>() },
+  /** Owner or admin. */
+  createAgent: { method: 'POST', path: '/v1/agents', body: Name, output: Type.Unsafe<AgentCreated>() },
+  /** An admin, or the Human who created the agent. */
+  renameAgent: { method: 'POST', path: '/v1/agents/{memberId}/rename', body: Name, output: Member },
+  /** Owner or admin. */
+  invite: { method: 'POST', path: '/v1/invites', body: Strict({ name: Type.String({ minLength: 1, maxLength: NAME_MAX }), role: Type.Optional(Role), expires: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })) }), output: Type.Unsafe<InviteCreated>() },
+  /** Owner or admin: invites newest first, without their codes. */
+  invites: { method: 'GET', path: '/v1/invites', query: Type.Object({ limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }), output: Type.Unsafe<InvitePage>() },
+  /** Owner or admin (an admin invite: the owner). */
+  revokeInvite: { method: 'POST', path: '/v1/invites/{inviteId}/revoke', output: Type.Unsafe<InviteDto>() },
+  /** Owner or admin: the member (and a Human's agents) can no longer authenticate. */
+  remove: { method: 'POST', path: '/v1/members/{memberId}/removal', output: Type.Unsafe<{ removed: string[] }>() },
+  /** Owner only: a person's role; a demoted admin's open invites are revoked. */
+  setRole: { method: 'POST', path: '/v1/members/{memberId}/role', body: Strict({ role: Role }), output: Member },
+});
 
 // The server machinery's account routes (bootstrap, join) answer with this domain's shapes (see server-client/api.ts).
 declare module '../../server-client/api.js' {

@@ -42,21 +42,21 @@ test('invites are listed newest first, keyset-paged, with their status and never
   assert.deepEqual(Object.keys(all[0]!).sort(), ['createdAt', 'createdBy', 'expiresAt', 'id', 'name', 'role', 'status']);
   assert.ok(all.every((i) => i.status === 'open' && i.createdBy === t.ownerId));
 
-  const revoked = await t.owner.members.revokeInvite(b.inviteId);
+  const revoked = await t.owner.members.revokeInvite({ inviteId: b.inviteId });
   assert.equal(revoked.status, 'revoked');
-  assert.equal((await t.owner.members.revokeInvite(b.inviteId)).status, 'revoked', 'revoking twice changes nothing');
+  assert.equal((await t.owner.members.revokeInvite({ inviteId: b.inviteId })).status, 'revoked', 'revoking twice changes nothing');
   await assert.rejects(t.client.join(b.code), code('denied', UNKNOWN), 'a revoked code answers like an unknown one');
   const joined = await t.client.join(a.code);
   assert.equal(joined.member.name, 'List-A');
-  await assert.rejects(t.owner.members.revokeInvite(a.inviteId), code('conflict', /already used/));
-  await assert.rejects(t.owner.members.revokeInvite('inv_nope'), code('not_found'));
+  await assert.rejects(t.owner.members.revokeInvite({ inviteId: a.inviteId }), code('conflict', /already used/));
+  await assert.rejects(t.owner.members.revokeInvite({ inviteId: 'inv_nope' }), code('not_found'));
   const statuses = new Map((await t.owner.members.invites({ limit: 100 })).invites.map((i) => [i.id, i.status]));
   assert.deepEqual([statuses.get(a.inviteId), statuses.get(b.inviteId), statuses.get(c.inviteId)], ['used', 'revoked', 'open']);
   // A plain member may neither list nor revoke.
   const plain = t.client.as(joined.credential);
   await assert.rejects(plain.members.invites({}), code('denied'));
-  await assert.rejects(plain.members.revokeInvite(c.inviteId), code('denied'));
-  await t.owner.members.revokeInvite(c.inviteId);
+  await assert.rejects(plain.members.revokeInvite({ inviteId: c.inviteId }), code('denied'));
+  await t.owner.members.revokeInvite({ inviteId: c.inviteId });
 });
 
 test('expiry is settable in minutes, hours or days (default 7 days, at most 30); bad values are typed errors that store nothing', async () => {
@@ -75,14 +75,14 @@ test('expiry is settable in minutes, hours or days (default 7 days, at most 30);
   // An expired code gets the unknown-code answer.
   await t.runSql('UPDATE invites SET expires_at = created_at WHERE id = ?', [made['30m'].inviteId]);
   await assert.rejects(t.client.join(made['30m'].code), code('denied', UNKNOWN));
-  for (const inv of Object.values(made)) await t.owner.members.revokeInvite(inv.inviteId);
+  for (const inv of Object.values(made)) await t.owner.members.revokeInvite({ inviteId: inv.inviteId });
 });
 
 test("an admin's invites die with its removal: revoked in the removal, and refused at redemption even if a row escaped that", async () => {
   const admin = await person('Inv-Admin', 'admin');
   const one = await admin.api.members.invite({ name: 'From-Admin-1' });
   const two = await admin.api.members.invite({ name: 'From-Admin-2' });
-  await t.owner.members.remove(admin.id);
+  await t.owner.members.remove({ memberId: admin.id });
   const rows = await t.querySql<{ id: string; revoked_at: number | null }>(`SELECT id, revoked_at FROM invites WHERE created_by = '${admin.id}' ORDER BY id`);
   assert.equal(rows.length, 2);
   assert.ok(rows.every((r) => r.revoked_at !== null), 'revoked in the removal transaction');
@@ -97,23 +97,23 @@ test('roles: only the owner changes them; the owner stays owner; a demoted admin
   const admin = await person('Role-Admin2', 'admin');
   const plain = await person('Role-Plain');
   const agent = await t.owner.members.createAgent({ name: 'role-agent' });
-  await assert.rejects(admin.api.members.setRole(plain.id, 'admin'), code('denied', /only the workspace owner may change roles/));
-  await assert.rejects(plain.api.members.setRole(plain.id, 'admin'), code('denied'));
-  await assert.rejects(t.owner.members.setRole(t.ownerId, 'member'), code('denied', /owner's role cannot change/));
-  await assert.rejects(t.owner.members.setRole(agent.agent.id, 'admin'), code('validation_failed', /only a person has a role/));
-  await assert.rejects(t.owner.members.setRole('mem_nope', 'admin'), code('not_found'));
+  await assert.rejects(admin.api.members.setRole({ memberId: plain.id, role: 'admin' }), code('denied', /only the workspace owner may change roles/));
+  await assert.rejects(plain.api.members.setRole({ memberId: plain.id, role: 'admin' }), code('denied'));
+  await assert.rejects(t.owner.members.setRole({ memberId: t.ownerId, role: 'member' }), code('denied', /owner's role cannot change/));
+  await assert.rejects(t.owner.members.setRole({ memberId: agent.agent.id, role: 'admin' }), code('validation_failed', /only a person has a role/));
+  await assert.rejects(t.owner.members.setRole({ memberId: 'mem_nope', role: 'admin' }), code('not_found'));
 
   const inv = await admin.api.members.invite({ name: 'Admin-Guest' });
   // An admin may add agents, end to end: the agent works with its own credential.
   const made = await admin.api.members.createAgent({ name: 'admins-agent' });
-  assert.equal((await t.client.as(made.credential).members.me()).id, made.agent.id);
-  assert.equal((await t.owner.members.setRole(admin.id, 'member')).role, 'member');
-  assert.equal((await t.owner.members.list()).find((m) => m.id === admin.id)?.role, 'member');
+  assert.equal((await t.client.as(made.credential).members.me({})).id, made.agent.id);
+  assert.equal((await t.owner.members.setRole({ memberId: admin.id, role: 'member' })).role, 'member');
+  assert.equal((await t.owner.members.list({})).find((m) => m.id === admin.id)?.role, 'member');
   await assert.rejects(t.client.join(inv.code), code('denied', UNKNOWN), 'demotion killed the invite');
   await assert.rejects(admin.api.members.invite({ name: 'Too-Late' }), code('denied'));
   await assert.rejects(admin.api.members.createAgent({ name: 'too-late-agent' }), code('denied'));
 
-  assert.equal((await t.owner.members.setRole(plain.id, 'admin')).role, 'admin');
+  assert.equal((await t.owner.members.setRole({ memberId: plain.id, role: 'admin' })).role, 'admin');
   const promoted = await plain.api.members.createAgent({ name: 'promoted-agent' });
   assert.equal(promoted.agent.kind, 'agent');
   assert.equal((await plain.api.members.invites({ limit: 1 })).invites.length, 1);
@@ -124,7 +124,7 @@ test(`a member holds at most ${INVITES_OPEN_MAX} open invites; dead ones do not 
   const made: string[] = [];
   for (let i = 0; i < INVITES_OPEN_MAX; i++) made.push((await admin.api.members.invite({ name: `cap${i}` })).inviteId);
   await assert.rejects(admin.api.members.invite({ name: 'cap-over' }), code('validation_failed', /at most 100 open invites/));
-  await admin.api.members.revokeInvite(made[0]!);
+  await admin.api.members.revokeInvite({ inviteId: made[0]! });
   await admin.api.members.invite({ name: 'cap-after' });
   assert.equal(await count(`SELECT COUNT(*) AS n FROM invites WHERE created_by = '${admin.id}'`), INVITES_OPEN_MAX, 'the revoked one was cleared');
 });

@@ -3,7 +3,7 @@ import { keyedHash, newId, newToken } from '../../shared/ids.js';
 import { AppError } from '../../shared/errors.js';
 import { iso, requireAdmin, type Actor, type DomainDeps } from '../../server/context.js';
 import { checkName } from '../../shared/bounds.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import { INVITE_TTL_MS, INVITES_OPEN_MAX, MEMBER_NAME, MEMBERS_MAX, parseInviteExpiry, type InviteCreated, type InviteDto, type InvitePage, type InviteStatus, type Joined } from './contract.js';
 import type { Sql } from '../../server/store/types.js';
 import { claimName } from './name-key.js';
@@ -85,10 +85,8 @@ export class Invites {
     requireAdmin(actor, 'list invites');
     normalizeLimit(input.limit);
     const now = this.deps.clock.now();
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<InviteRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: INVITE_ORDER, columns: INVITE_COLS, from: 'invites', where: '1 = 1', params: [], filter: {}, limit: input.limit, cursor: input.cursor }),
-    );
-    return { invites: p.rows.map((r) => inviteDto(r, now)), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const q = { ordering: INVITE_ORDER, columns: INVITE_COLS, from: 'invites', where: '1 = 1', params: [], filter: {}, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'invites', q, (rows: InviteRow[]) => rows.map((r) => inviteDto(r, now))));
   }
 
   /** Owner or admin (an admin invite: the owner only): the invite can no longer be redeemed. Revoking a revoked one changes nothing. */

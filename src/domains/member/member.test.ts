@@ -35,7 +35,7 @@ test('a member name is one line of visible text: control characters, newlines an
   assert.equal(await count('SELECT COUNT(*) AS n FROM members'), before);
   const ok = await t.owner.members.createAgent({ name: 'Zoë-Ng' });
   assert.equal(ok.agent.name, 'Zoë-Ng');
-  await t.owner.members.remove(ok.agent.id);
+  await t.owner.members.remove({ memberId: ok.agent.id });
 });
 
 test('every request reads its credential anew: a rename, a rotated credential or a removal written by another server process shows on the very next call', async () => {
@@ -43,18 +43,18 @@ test('every request reads its credential anew: a rename, a rotated credential or
   const a = await t.owner.members.createAgent({ name: 'fresh-reads' });
   const b = await t.owner.members.createAgent({ name: 'fresh-reads-2' });
   const api = t.client.as(a.credential);
-  assert.equal((await api.members.me()).name, 'fresh-reads');
+  assert.equal((await api.members.me({})).name, 'fresh-reads');
   // /v1/me answers from the row its own request was authenticated with: never an older one.
   await t.runSql('UPDATE members SET name = ? WHERE id = ?', ['renamed-elsewhere', a.agent.id]);
-  assert.equal((await api.members.me()).name, 'renamed-elsewhere');
+  assert.equal((await api.members.me({})).name, 'renamed-elsewhere');
   await t.runSql('UPDATE members SET credential_hash = ? WHERE id = ?', [Buffer.alloc(32, 7), a.agent.id]);
-  await assert.rejects(api.members.me(), denied);
+  await assert.rejects(api.members.me({}), denied);
   await assert.rejects(api.channels.list({}), denied);
   const apiB = t.client.as(b.credential);
-  assert.equal((await apiB.members.me()).id, b.agent.id);
+  assert.equal((await apiB.members.me({})).id, b.agent.id);
   await t.runSql('UPDATE members SET removed_at = 1 WHERE id = ?', [b.agent.id]);
-  await assert.rejects(apiB.members.me(), denied);
-  await t.owner.members.remove(a.agent.id);
+  await assert.rejects(apiB.members.me({}), denied);
+  await t.owner.members.remove({ memberId: a.agent.id });
 });
 
 const taken = (e: unknown) => (e as { code?: string }).code === 'conflict' && /is taken in this workspace/.test((e as Error).message);
@@ -75,10 +75,10 @@ test('a name is unique per workspace across kinds, ignoring case, NFKC forms, wi
   const kelvin = await t.owner.members.createAgent({ name: 'Kay' });
   await assert.rejects(t.owner.members.createAgent({ name: '\u212aay' }), taken);
   // A rename onto another member's name (a Human's here) is refused and changes nothing; a member keeps its own name in another case.
-  await assert.rejects(t.owner.members.renameAgent(kelvin.agent.id, { name: 'ｏｗｎｅｒ' }), taken);
-  await assert.rejects(t.owner.members.renameAgent(kelvin.agent.id, { name: 'zoë-fix' }), taken);
-  assert.equal((await t.owner.members.list()).find((m) => m.id === kelvin.agent.id)?.name, 'Kay');
-  assert.equal((await t.owner.members.renameAgent(kelvin.agent.id, { name: 'KAY' })).name, 'KAY');
+  await assert.rejects(t.owner.members.renameAgent({ memberId: kelvin.agent.id, name: 'ｏｗｎｅｒ' }), taken);
+  await assert.rejects(t.owner.members.renameAgent({ memberId: kelvin.agent.id, name: 'zoë-fix' }), taken);
+  assert.equal((await t.owner.members.list({})).find((m) => m.id === kelvin.agent.id)?.name, 'Kay');
+  assert.equal((await t.owner.members.renameAgent({ memberId: kelvin.agent.id, name: 'KAY' })).name, 'KAY');
   // An invite reserves nothing: a name taken after the invite was made refuses the redemption, which stores nothing and leaves the invite unused.
   const invite = await t.owner.members.invite({ name: 'Grace' });
   const grace = await t.owner.members.createAgent({ name: 'grace' });
@@ -86,23 +86,23 @@ test('a name is unique per workspace across kinds, ignoring case, NFKC forms, wi
   assert.equal(await count("SELECT COUNT(*) AS n FROM members WHERE kind = 'human'"), 1);
   assert.equal(await count('SELECT COUNT(*) AS n FROM invites WHERE used_by IS NOT NULL'), 0);
   // A removed member's name stays taken (its old messages keep naming it): the invite still does not redeem.
-  await t.owner.members.remove(grace.agent.id);
+  await t.owner.members.remove({ memberId: grace.agent.id });
   await assert.rejects(t.client.join(invite.code), taken);
   assert.equal(await count('SELECT COUNT(*) AS n FROM invites WHERE used_by IS NOT NULL'), 0);
-  for (const id of [zoe.agent.id, kelvin.agent.id]) await t.owner.members.remove(id);
+  for (const id of [zoe.agent.id, kelvin.agent.id]) await t.owner.members.remove({ memberId: id });
 });
 
 test('racing creates and renames onto one name (in different spellings) end in exactly one holder; the others are typed conflicts', async () => {
   const spellings = ['Racer', 'racer', 'RACER', '\uff32acer', 'rAcer', 'RACEr'];
   const spare = await t.owner.members.createAgent({ name: 'spare' });
-  const results = await Promise.allSettled([...spellings.map((name) => t.owner.members.createAgent({ name })), t.owner.members.renameAgent(spare.agent.id, { name: 'rAcEr' })]);
+  const results = await Promise.allSettled([...spellings.map((name) => t.owner.members.createAgent({ name })), t.owner.members.renameAgent({ memberId: spare.agent.id, name: 'rAcEr' })]);
   const won = results.filter((r) => r.status === 'fulfilled');
   assert.equal(won.length, 1, JSON.stringify(results.map((r) => r.status)));
   for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'conflict');
-  const holders = (await t.owner.members.list()).filter((m) => m.name.normalize('NFKC').toLowerCase() === 'racer');
+  const holders = (await t.owner.members.list({})).filter((m) => m.name.normalize('NFKC').toLowerCase() === 'racer');
   assert.equal(holders.length, 1);
-  for (const m of holders) if (m.id !== spare.agent.id) await t.owner.members.remove(m.id);
-  await t.owner.members.remove(spare.agent.id);
+  for (const m of holders) if (m.id !== spare.agent.id) await t.owner.members.remove({ memberId: m.id });
+  await t.owner.members.remove({ memberId: spare.agent.id });
 });
 
 test('members that share a name from before names were unique (rows without a name key) still block that name; renaming one frees nothing else', async () => {
@@ -111,12 +111,12 @@ test('members that share a name from before names were unique (rows without a na
     await t.runSql(`INSERT INTO members (id, name, kind, role, credential_hash, created_at, admin) SELECT ?, ?, 'agent', 'member', ${hash}, 1, 0 FROM (SELECT ? AS id) x`, [id, name, id]);
   }
   await assert.rejects(t.owner.members.createAgent({ name: 'Twin' }), taken);
-  await assert.rejects(t.owner.members.renameAgent('agt_olddup1', { name: 'twin' }), taken, 'the others still hold the name');
-  assert.equal((await t.owner.members.renameAgent('agt_olddup2', { name: 'Twin-two' })).name, 'Twin-two');
+  await assert.rejects(t.owner.members.renameAgent({ memberId: 'agt_olddup1', name: 'twin' }), taken, 'the others still hold the name');
+  assert.equal((await t.owner.members.renameAgent({ memberId: 'agt_olddup2', name: 'Twin-two' })).name, 'Twin-two');
   await assert.rejects(t.owner.members.invite({ name: 'twin' }), taken);
-  await t.owner.members.remove('agt_olddup1');
+  await t.owner.members.remove({ memberId: 'agt_olddup1' });
   await assert.rejects(t.owner.members.createAgent({ name: 'tWin' }), taken, 'agt_olddup3 still holds it');
-  for (const id of ['agt_olddup2', 'agt_olddup3']) await t.owner.members.remove(id);
+  for (const id of ['agt_olddup2', 'agt_olddup3']) await t.owner.members.remove({ memberId: id });
   await assert.rejects(t.owner.members.createAgent({ name: 'twin' }), taken, 'removed members keep their names taken');
 });
 
@@ -135,11 +135,11 @@ test('one name rule for people and agents: homoglyph, mixed-script, invisible an
   for (const name of bad) {
     await assert.rejects(t.owner.members.createAgent({ name }), ruled, JSON.stringify(name));
     await assert.rejects(t.owner.members.invite({ name }), ruled, JSON.stringify(name));
-    await assert.rejects(t.owner.members.renameAgent(spare.agent.id, { name }), ruled, JSON.stringify(name));
+    await assert.rejects(t.owner.members.renameAgent({ memberId: spare.agent.id, name }), ruled, JSON.stringify(name));
   }
   assert.equal(await count('SELECT COUNT(*) AS n FROM members'), members);
   assert.equal(await count("SELECT COUNT(*) AS n FROM invites WHERE name <> 'Grace'"), 0);
-  assert.equal((await t.owner.members.list()).find((m) => m.id === spare.agent.id)?.name, 'rule-spare');
+  assert.equal((await t.owner.members.list({})).find((m) => m.id === spare.agent.id)?.name, 'rule-spare');
   // One script per name, any script: Cyrillic, Greek, Japanese (Han + kana) and Korean (Hangul + Han) names are fine.
   for (const name of ['\u0418\u0432\u0430\u043d', '\u0393\u03b9\u03ac\u03bd\u03bd\u03b7\u03c2', '\u65e5\u672c\u30c6\u30b9\u30c8', '\ud55c\uad6d\u6f22', 'ana-bot_2.x']) {
     assert.equal((await t.owner.members.createAgent({ name })).agent.name, name);
@@ -147,21 +147,21 @@ test('one name rule for people and agents: homoglyph, mixed-script, invisible an
   // Unique by confusable skeleton (UTS #39): "rn" reads as "m", "0" as "O".
   await t.owner.members.createAgent({ name: 'mia' });
   for (const name of ['rnia', 'RNIA']) await assert.rejects(t.owner.members.createAgent({ name }), taken, name);
-  await t.owner.members.remove(spare.agent.id);
+  await t.owner.members.remove({ memberId: spare.agent.id });
 });
 
 test('names stored before the rule keep working (listed, authenticated, posting); a rename must meet the rule and the new name', async () => {
   const legacy = await t.owner.members.createAgent({ name: 'legacy-holder' });
   await t.runSql('UPDATE members SET name = ?, name_key = NULL, name_skeleton = NULL WHERE id = ?', ['Old Name (bot)', legacy.agent.id]);
   const api = t.client.as(legacy.credential);
-  assert.equal((await api.members.me()).name, 'Old Name (bot)');
+  assert.equal((await api.members.me({})).name, 'Old Name (bot)');
   await t.owner.channels.addMember({ channelId: 'general', memberId: legacy.agent.id });
   const msg = await api.messages.send({ target: 'channel:general', content: 'still here' });
   assert.equal(msg.author.name, 'Old Name (bot)');
   // A rename onto a name breaking the rule is refused; one meeting it is taken.
-  await assert.rejects(t.owner.members.renameAgent(legacy.agent.id, { name: 'Old Name (bot2)' }), ruled);
-  assert.equal((await t.owner.members.renameAgent(legacy.agent.id, { name: 'Old-Name' })).name, 'Old-Name');
-  await t.owner.members.remove(legacy.agent.id);
+  await assert.rejects(t.owner.members.renameAgent({ memberId: legacy.agent.id, name: 'Old Name (bot2)' }), ruled);
+  assert.equal((await t.owner.members.renameAgent({ memberId: legacy.agent.id, name: 'Old-Name' })).name, 'Old-Name');
+  await t.owner.members.remove({ memberId: legacy.agent.id });
 });
 
 test("a removed member's name stays taken, and its old messages and tasks read with its id and a removed marker", async () => {
@@ -171,7 +171,7 @@ test("a removed member's name stays taken, and its old messages and tasks read w
   const msg = await api.messages.send({ target: 'channel:general', content: 'written before removal' });
   const task = await api.tasks.create({ title: 'made before removal' });
   assert.equal(msg.author.name, 'leaver');
-  await t.owner.members.remove(gone.agent.id);
+  await t.owner.members.remove({ memberId: gone.agent.id });
   for (const name of ['leaver', 'LEAVER', '1eaver']) {
     await assert.rejects(t.owner.members.createAgent({ name }), taken, name);
     await assert.rejects(t.owner.members.invite({ name }), taken, name);
@@ -202,7 +202,7 @@ test('a removal stops what the removed own, in its transaction: schedules disabl
   const trigger = await botApi.workflows.createTrigger({ planId: work.id, name: 'nightly', target });
   const other = await t.owner.schedules.create({ target, content: 'as owner', cron: '0 * * * *' });
 
-  assert.deepEqual((await t.owner.members.remove(joined.member.id)).removed.sort(), [joined.member.id, bot.agent.id].sort());
+  assert.deepEqual((await t.owner.members.remove({ memberId: joined.member.id })).removed.sort(), [joined.member.id, bot.agent.id].sort());
   const state = async (id: string) => ((r) => [Number(r!.enabled), r!.next_run_at === null])((await t.querySql<{ enabled: number; next_run_at: number | null }>('SELECT enabled, next_run_at FROM scheduled_messages WHERE id = ?', [id]))[0]);
   for (const s of sched) assert.deepEqual(await state(s.id), [0, true]);
   assert.deepEqual(await state(other.id), [1, false], 'only the removed members\' schedules stop');
@@ -234,7 +234,7 @@ test(`a workspace holds at most ${MEMBERS_MAX} current members: a new agent or a
   await assert.rejects(t.client.join(invite.code), refused(/at most 10000 members/));
   assert.equal(await count(`SELECT COUNT(*) AS n FROM invites WHERE used_by IS NOT NULL AND id = '${invite.inviteId}'`), 0);
   assert.equal(await count('SELECT COUNT(*) AS n FROM members WHERE removed_at IS NULL'), MEMBERS_MAX);
-  await t.owner.members.remove('agt_fill1');
+  await t.owner.members.remove({ memberId: 'agt_fill1' });
   const joined = (await t.client.join(invite.code)).member;
   assert.equal(joined.name, 'Late');
   // A joined person gets a numbered id like the owner's and the agents' (it used to be mem_ + 16 base64url characters).

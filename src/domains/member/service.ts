@@ -157,7 +157,7 @@ export class Members {
    * Renames an agent (an admin, or the Human who created it). The new name meets the name rule like any new name and is
    * unique (claimName); the old one is released (the agent's messages show its current name, by id).
    */
-  async renameAgent(actor: Actor, memberId: string, input: { name: string }): Promise<MemberDto> {
+  async renameAgent(actor: Actor, { memberId, ...input }: { memberId: string; name: string }): Promise<MemberDto> {
     const name = checkNewName(checkName(input.name, MEMBER_NAME));
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
@@ -174,7 +174,7 @@ export class Members {
    * ones it added) go too. Each credential is replaced by the hash of a fresh secret nobody holds, so it stops
    * authenticating at once on every server process; channel seats are freed; messages and tasks stay as history.
    */
-  async remove(actor: Actor, memberId: string): Promise<{ removed: string[] }> {
+  async remove(actor: Actor, { memberId }: { memberId: string }): Promise<{ removed: string[] }> {
     return this.deps.store.tx(async (sql) => {
       const target = await memberById(sql, memberId);
       await requireAdminOrCreator(sql, actor, memberId, 'remove members');
@@ -198,7 +198,7 @@ export class Members {
    * Owner only: makes a person an admin or a plain member. The owner's own role never changes; a demoted admin's open
    * invites are revoked in the same transaction.
    */
-  async setRole(actor: Actor, memberId: string, role: 'admin' | 'member'): Promise<MemberDto> {
+  async setRole(actor: Actor, { memberId, role }: { memberId: string; role: 'admin' | 'member' }): Promise<MemberDto> {
     // Security invariant: only the owner grants or takes the admin role.
     requireOwner(actor, 'change roles');
     return this.deps.store.tx(async (sql) => {
@@ -218,11 +218,11 @@ export class Members {
     return new Invites(this.deps).create(actor, input);
   }
 
-  listInvites(actor: Actor, input: { limit?: number; cursor?: string }): Promise<InvitePage> {
+  invites(actor: Actor, input: { limit?: number; cursor?: string }): Promise<InvitePage> {
     return new Invites(this.deps).list(actor, input);
   }
 
-  revokeInvite(actor: Actor, inviteId: string): Promise<InviteDto> {
+  revokeInvite(actor: Actor, { inviteId }: { inviteId: string }): Promise<InviteDto> {
     return new Invites(this.deps).revoke(actor, inviteId);
   }
 

@@ -229,7 +229,7 @@ test('bad input is a typed failure and stores nothing; validate reports without 
   }
   await assert.rejects(alice.workflows.createPlan({ name: ' ', steps: steps() }), code('validation_failed'));
   const gone = await t.owner.members.createAgent({ name: 'gone' });
-  await t.owner.members.remove(gone.agent.id);
+  await t.owner.members.remove({ memberId: gone.agent.id });
   await assert.rejects(alice.workflows.createPlan({ name: 'Gone', steps: [{ title: 'x', assignee: gone.agent.id }] }), code('validation_failed'), 'a removed agent is no assignee');
   assert.deepEqual(await alice.workflows.validatePlan({ name: 'Good', steps: steps() }), { valid: true });
   assert.deepEqual(await t.querySql('SELECT COUNT(*) AS n FROM workflow_plans'), before, 'nothing stored');
