@@ -125,9 +125,9 @@ test('attachments round-trip as bytes; over 10 MiB or more than 4 are refused wi
   const m = await agent.messages.send({ target: 'channel:general', content: 'with files', attachmentIds: ids });
   assert.deepEqual(m.attachments.map((a) => [a.id, a.name, a.size]), [[ids[0], 'bin.dat', 7], [ids[1], 'b.txt', 1]]);
   assert.deepEqual(await readBytes(t.owner, m.attachments[0]!.id), bytes);
-  const got = await t.owner.messages.getAttachment(m.attachments[0]!.id);
+  const got = await t.owner.messages.getAttachment({ attachmentId: m.attachments[0]!.id });
   assert.deepEqual(got, { id: ids[0], name: 'bin.dat', contentType: 'application/octet-stream', size: 7 });
-  await fails(other.messages.getAttachment(m.attachments[0]!.id), 'not_found');
+  await fails(other.messages.getAttachment({ attachmentId: m.attachments[0]!.id }), 'not_found');
   await fails(readBytes(other, m.attachments[0]!.id), 'not_found');
   const before = (await t.owner.messages.list({ target: 'channel:general', limit: 100 })).messages.length;
   await fails(uploadBytes(agent, 'big', 'application/octet-stream', Buffer.alloc(10 * 1024 * 1024 + 1, 7)), 'payload_too_large');

@@ -1,5 +1,7 @@
-// Owns the `message` domain contract: message, reaction and attachment DTOs, request bodies and every bound.
+// Owns the `message` domain contract: message, reaction and attachment DTOs, every bound, and the message server calls.
 import { Type } from '@sinclair/typebox';
+import { Strict } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { ID_PATTERN } from '../../shared/ids.js';
 import type { Page } from '../../shared/page.js';
 import type { MemberKind } from '../member/contract.js';
@@ -62,17 +64,31 @@ export interface NewAttachment {
   body: AsyncIterable<Buffer>;
 }
 
-const strict = { additionalProperties: false } as const;
-export const SendMessageBody = Type.Object(
-  {
-    target: Type.String({ minLength: 1, maxLength: TARGET_MAX }),
-    content: Type.String({ maxLength: MAX_CONTENT_CHARS }),
-    replyTo: Type.Optional(Type.String({ pattern: ID_PATTERN })),
-    /** Completed uploads of the sender (POST /v1/attachments), claimed by this message. */
-    attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_ATTACHMENTS })),
-    /** Only an agent's own daemon (the agent's server credential, never model-visible) marks its message a system notice. */
-    kind: Type.Optional(Type.Literal('notice')),
+const Message = Type.Unsafe<MessageDto>();
+
+/** The message server calls with JSON bodies (each a route and a method of `api.messages`); the streamed attachment upload and download are hand-written beside them (index.ts). */
+export const MESSAGE = endpoints({
+  /**
+   * Targets are exact canonical strings; the server authorizes membership. attachmentIds: the caller's own uploads, at
+   * most 4, each claimable once within 15 minutes. kind 'notice': the daemon's own system notice as the agent (turn
+   * engine only; no runtime tool passes it).
+   */
+  send: {
+    method: 'POST',
+    path: '/v1/messages',
+    body: Strict({
+      target: Type.String({ minLength: 1, maxLength: TARGET_MAX }),
+      content: Type.String({ maxLength: MAX_CONTENT_CHARS }),
+      replyTo: Type.Optional(Type.String({ pattern: ID_PATTERN })),
+      /** Completed uploads of the sender (POST /v1/attachments), claimed by this message. */
+      attachmentIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: MAX_ATTACHMENTS })),
+      /** Only an agent's own daemon (the agent's server credential, never model-visible) marks its message a system notice. */
+      kind: Type.Optional(Type.Literal('notice')),
+    }),
+    output: Message,
   },
-  strict,
-);
-export const ReactBody = Type.Object({ emoji: Type.String({ minLength: 1, maxLength: EMOJI_MAX }), remove: Type.Optional(Type.Boolean()) }, strict);
+  /** Newest first. limit 1..100, default 20. */
+  list: { method: 'GET', path: '/v1/messages', query: Type.Object({ target: Type.String(), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }), output: Type.Unsafe<MessagePage>() },
+  react: { method: 'POST', path: '/v1/messages/{messageId}/reactions', body: Strict({ emoji: Type.String({ minLength: 1, maxLength: EMOJI_MAX }), remove: Type.Optional(Type.Boolean()) }), output: Message, bounds: { emoji: EMOJI } },
+  getAttachment: { method: 'GET', path: '/v1/attachments/{attachmentId}', output: Type.Unsafe<AttachmentMeta>() },
+});

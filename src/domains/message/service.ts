@@ -1,7 +1,7 @@
 // Owns messages on exact targets: send (with attachments), newest-first keyset listing, reactions, attachment reads.
 import { AppError } from '../../shared/errors.js';
 import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js';
-import { fitPage, keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
@@ -160,11 +160,7 @@ export class Messages {
     normalizeLimit(input.limit);
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
-      const p = await keysetPage<MessageRow & Record<string, unknown>>(sql, this.deps.cursors, { ...messagePageQuery(target), limit: input.limit, cursor: input.cursor });
-      const fit = fitPage(p, await hydrate(sql, p.rows));
-      const page: MessagePage = { messages: fit.items, hasMore: fit.hasMore };
-      if (fit.nextCursor) page.nextCursor = fit.nextCursor;
-      return page;
+      return listPage(sql, this.deps.cursors, 'messages', { ...messagePageQuery(target), limit: input.limit, cursor: input.cursor }, (rows: MessageRow[]) => hydrate(sql, rows));
     });
   }
 
@@ -190,7 +186,7 @@ export class Messages {
   }
 
   /** An attachment's metadata, when the actor may read its message; its bytes stream from Attachments.chunks. */
-  async getAttachment(actor: Actor, attachmentId: string): Promise<AttachmentMeta> {
+  async getAttachment(actor: Actor, { attachmentId }: { attachmentId: string }): Promise<AttachmentMeta> {
     return this.deps.store.tx(async (sql) => {
       const a = await sql.get<{ id: string; message_id: string; name: string; content_type: string; size: number }>(
         'SELECT id, message_id, name, content_type, size FROM attachments WHERE id = ?',

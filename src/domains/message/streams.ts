@@ -1,11 +1,13 @@
-// Owns the `message` server routes: send (attachments by upload id), list, reactions, attachment metadata, and the two
-// streamed attachment routes (upload: raw body → chunk rows; download: chunk rows → raw body).
+// Owns the `message` calls that do not fit a JSON endpoint: the streamed attachment upload (raw body → chunk rows) and
+// download (chunk rows → raw body), server routes and daemon client calls, and the send call's attachment-aware bound.
 import type { ServerResponse } from 'node:http';
-import type { Static } from '@sinclair/typebox';
 import { AppError } from '../../shared/errors.js';
-import { limitOf, STREAMED, type DomainRoute } from '../../server/http/route.js';
+import { checkText } from '../../shared/bounds.js';
+import { qs, seg, type CallOptions, type Send } from '../../server-client/send.js';
+import type { ClientOf } from '../../server-client/derive.js';
+import { STREAMED, type DomainRoute } from '../../server/http/route.js';
 import { checkUploadMeta } from './attachments.js';
-import { ReactBody, SendMessageBody } from './contract.js';
+import { CONTENT, type AttachmentMeta, type MESSAGE, type NewAttachment } from './contract.js';
 import type { Messages } from './service.js';
 
 /** Resolves once `res` can take more, rejects when the client went away (so a slow reader holds one chunk at most). */
@@ -18,28 +20,7 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-export const ROUTES: readonly DomainRoute<Messages>[] = [
-  {
-    method: 'POST',
-    path: '/v1/messages',
-    body: SendMessageBody,
-    handle: (c, s) => {
-      const body = c.body as Static<typeof SendMessageBody>;
-      const input: Parameters<Messages['send']>[1] = { target: body.target, content: body.content };
-      if (body.replyTo !== undefined) input.replyTo = body.replyTo;
-      if (body.attachmentIds !== undefined) input.attachmentIds = body.attachmentIds;
-      if (body.kind !== undefined) input.kind = body.kind;
-      return s.send(c.actor, input);
-    },
-  },
-  { method: 'GET', path: '/v1/messages', query: ['target', 'limit', 'cursor'], handle: (c, s) => s.list(c.actor, { target: c.query.target ?? '', limit: limitOf(c.query), cursor: c.query.cursor }) },
-  {
-    method: 'POST',
-    path: '/v1/messages/{messageId}/reactions',
-    body: ReactBody,
-    handle: (c, s) => s.react(c.actor, { messageId: c.params.messageId!, emoji: c.body.emoji, remove: c.body.remove ?? false }),
-  },
-  { method: 'GET', path: '/v1/attachments/{attachmentId}', handle: (c, s) => s.getAttachment(c.actor, c.params.attachmentId!) },
+export const STREAMED_ROUTES: readonly DomainRoute<Messages>[] = [
   {
     // ?name&contentType, application/octet-stream, Content-Length ≤ 10 MiB → an upload id, claimable for 15 min.
     method: 'POST',
@@ -62,7 +43,7 @@ export const ROUTES: readonly DomainRoute<Messages>[] = [
     stream: true,
     async handle(c, s) {
       const res = c.res!;
-      const meta = await s.getAttachment(c.actor, c.params.attachmentId!);
+      const meta = await s.getAttachment(c.actor, { attachmentId: c.params.attachmentId! });
       res.writeHead(200, {
         'content-type': 'application/octet-stream',
         'content-length': meta.size,
@@ -89,3 +70,16 @@ export const ROUTES: readonly DomainRoute<Messages>[] = [
     },
   },
 ];
+
+/** The daemon's hand-written message calls, spread over the derived ones. */
+export function streamedCalls(send: Send, derived: ClientOf<typeof MESSAGE>) {
+  return {
+    /** The content bound depends on the attachments (empty content only with one); checked before anything travels. */
+    send: (input: Parameters<typeof derived.send>[0], o?: CallOptions) => (checkText(input.content, { ...CONTENT, min: input.attachmentIds?.length ? 0 : 1 }), derived.send(input, o)),
+    /** Streams one attachment (≤ 10 MiB) to the server; the returned id is what send references. */
+    upload: (input: NewAttachment, o?: CallOptions) => send.streams.upload<AttachmentMeta>(`/v1/attachments${qs({ name: input.name, contentType: input.contentType })}`, input.size, input.body, o),
+    /** Streams an attachment's bytes into `consume`; the body throws if it arrives short or long. */
+    read: <R>(attachmentId: string, consume: (meta: AttachmentMeta, body: AsyncIterable<Buffer>) => Promise<R>, o?: CallOptions): Promise<R> =>
+      send.streams.download(`/v1/attachments/${seg(attachmentId, 'attachmentId')}/content`, consume, o),
+  };
+}
