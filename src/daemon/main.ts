@@ -8,6 +8,7 @@ import { scrubProcessEnv } from '../authz/env.js';
 import { RuntimeAuthorizationStore } from '../authz/store.js';
 import { sweepStale } from '../authz/credential-file.js';
 import { RuntimeCatalogs } from '../domains/extension/snapshot.js';
+import type { ExtensionName } from '../domains/extension/definitions.js';
 import { RuntimeLauncher } from '../runtime/launcher.js';
 import { stopOrphans } from '../runtime/orphans.js';
 import { startServerInWorker } from '../server/in-worker.js';
@@ -319,7 +320,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       openDm: async (name) => ({ target: (await service.channels.openDm([name])).target }),
     });
     registerMcpRoutes(router, { gate: store, diag, log: log.child({ component: 'mcp' }), handler: withChildEffectCheck(mcpHandler, diag), apiFor, turnOf: (info) => metadata.currentTurn(info) });
-    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions(), extensionsFor: (i) => (call, signal) => apiFor(i).extensions.call(call, { signal }) });
+    registerExecRoutes(router, { gate: store, diag, log: log.child({ component: 'exec' }), apiFor, localsFor, catalog: builtinCatalog(), actions: builtinActions(), extensionsFor: (i) => (call, signal) => apiFor(i).extensions.call({ ...call, extension: call.extension as ExtensionName }, { signal }) });
 
     const http = createLocalApiServer(router, log, limits.limits, metrics);
     await new Promise<void>((resolve, reject) => {

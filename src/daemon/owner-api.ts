@@ -181,8 +181,8 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced(p.sourceId!))));
   // App installations: thin proxies to the server's owner-only routes; the token goes to the server and nowhere else.
   const ext = () => service.extensions();
-  router.add('GET', '/api/daemon/extensions', owner(async (_q, res) => ok(res, await ext().installations())));
+  router.add('GET', '/api/daemon/extensions', owner(async (_q, res) => ok(res, await ext().installations({}))));
   router.add('POST', '/api/daemon/extensions', owner(async (req, res) => ok(res, await ext().install(parseStrict(InstallBody, await jsonBody(req))), 201)));
-  router.add('POST', '/api/daemon/extensions/{name}/status', owner(async (req, res, p) => ok(res, await ext().setStatus(p.name!, parseStrict(StatusBody, await jsonBody(req)).status))));
+  router.add('POST', '/api/daemon/extensions/{name}/status', owner(async (req, res, p) => ok(res, await ext().setStatus({ name: p.name!, status: parseStrict(StatusBody, await jsonBody(req)).status }))));
   router.add('POST', '/api/daemon/runtimes/{runId}/stop', owner(async (_q, res, p) => ok(res, await service.stopRuntime(p.runId!))));
 }

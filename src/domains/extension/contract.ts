@@ -1,5 +1,7 @@
-// Owns the extension domain's DTOs and request bodies (daemon ⇄ server), every one bounded.
+// Owns the extension domain's DTOs and request bodies (daemon ⇄ server), every one bounded, and its server calls.
 import { Type } from '@sinclair/typebox';
+import { endpoints } from '../../shared/endpoint.js';
+import type { ClientOf } from '../../server-client/derive.js';
 import { EXTENSION_NAMES, type ExtensionName } from './definitions.js';
 
 const strict = { additionalProperties: false } as const;
@@ -59,3 +61,13 @@ export interface ExtensionSnapshot {
 
 /** A forwarded call's outcome; provider and catalog failures are typed here so their hint and next survive the hop. */
 export type CallOutcome = { outcome: 'ok'; data: unknown } | { outcome: 'failed'; error: { code: 'provider_unauthorized' | 'provider_failed' | 'conflict'; message: string; hint: string; next?: string } };
+
+/** The extension server calls (each a route and a method of `api.extensions`); the provider webhook is hand-written (index.ts). */
+export const EXTENSION = endpoints({
+  install: { method: 'POST', path: '/v1/extensions/installations', body: InstallBody, output: Type.Unsafe<InstallationDto>() },
+  installations: { method: 'GET', path: '/v1/extensions/installations', output: Type.Unsafe<{ installations: InstallationDto[] }>() },
+  setStatus: { method: 'POST', path: '/v1/extensions/installations/{name}/status', body: StatusBody, output: Type.Unsafe<InstallationDto>() },
+  snapshot: { method: 'GET', path: '/v1/runtime/ext/catalog', output: Type.Unsafe<ExtensionSnapshot>() },
+  call: { method: 'POST', path: '/v1/runtime/ext', body: CallBody, output: Type.Unsafe<CallOutcome>() },
+});
+export type ExtensionApi = ClientOf<typeof EXTENSION>;

@@ -124,7 +124,7 @@ export class Extensions {
   }
 
   /** Suspends or resumes an installation (owner only); a suspended one refuses every call and poll. */
-  async setStatus(actor: Actor, name: string, status: 'active' | 'suspended'): Promise<InstallationDto> {
+  async setStatus(actor: Actor, { name, status }: { name: string; status: 'active' | 'suspended' }): Promise<InstallationDto> {
     requireOwner(actor, 'suspend or resume an App');
     const n = await this.deps.store.run('UPDATE extension_installations SET status = ?, updated_at = ? WHERE name = ?', [status, this.deps.clock.now(), name]);
     if (n !== 1) throw new AppError('not_found', `App ${name} is not installed`);

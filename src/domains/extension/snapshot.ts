@@ -4,7 +4,7 @@
 import { buildRuntimeCatalog } from '../../catalog/runtime-catalog.js';
 import type { ActionDescriptor, DescriptorCatalog, RuntimeCatalog } from '../../catalog/types.js';
 import { definitionDigest, extensionCatalogVersion } from './definitions.js';
-import type { ExtensionApi } from './client.js';
+import type { ExtensionApi } from './contract.js';
 import { schemaFromJson } from './schema-json.js';
 
 const MAX_DEFINITIONS = 16;
@@ -59,7 +59,7 @@ export class RuntimeCatalogs {
 
   async forAgent(api: Pick<ExtensionApi, 'snapshot'>): Promise<RuntimeCatalog> {
     try {
-      const snap = await api.snapshot({ signal: AbortSignal.timeout(5000) });
+      const snap = await api.snapshot({}, { signal: AbortSignal.timeout(5000) });
       const key = JSON.stringify([snap.catalogVersion, snap.definitions.map((d) => d.digest)]);
       if (this.last?.key === key) return this.last.catalog;
       const v = verifySnapshot(snap);
