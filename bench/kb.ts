@@ -49,17 +49,17 @@ export async function kbFixture(dir: string) {
   for (let d = 0; d < DOCS; d++) {
     const content = Array.from({ length: per }, (_, s) => noteLines(r, vocab, d * per + s, SECTION_BYTES, [`## Part ${d}-${s}`, `unique${d}x${s}`], false).join('\n')).join('\n');
     bytes += Buffer.byteLength(content);
-    const put = await t.owner.knowledge.putDocument(src.id, { path: `doc${d}.md`, hash: sha(content), mtime: 1, content });
+    const put = await t.owner.knowledge.putDocument({ sourceId: src.id, path: `doc${d}.md`, hash: sha(content), mtime: 1, content });
     if (put.sections !== per) throw new Error(`doc${d}.md split into ${put.sections} sections, not ${per}`);
     writeFileSync(join(dir, `doc${d}.md`), content);
   }
   // As `kb sync` ends: the source is marked synced (on SQLite this merges the index the uploads left in segments).
-  await t.owner.knowledge.markSynced(src.id);
+  await t.owner.knowledge.markSynced({ sourceId: src.id });
   const buildMs = performance.now() - t0;
   const common = `${vocab[0]} ${vocab[1]}`;
   const hiddenText = Array.from({ length: 200 }, (_, i) => `## Hidden ${i}\n${common} ${common} unique0x${i % per}`).join('\n');
-  await t.owner.knowledge.putDocument(hidden.id, { path: 'hidden.md', title: 'hidden', hash: sha(hiddenText), mtime: 1, content: hiddenText });
-  await t.owner.knowledge.markSynced(hidden.id);
+  await t.owner.knowledge.putDocument({ sourceId: hidden.id, path: 'hidden.md', title: 'hidden', hash: sha(hiddenText), mtime: 1, content: hiddenText });
+  await t.owner.knowledge.markSynced({ sourceId: hidden.id });
   const bind = { serverId: t.server.serverId, target: 'channel:general', targetType: 'channel' as const, messageId: msg.id };
   const h = createAgentteamHandler(testToolDeps());
   const ctx = { info: tokenInfo(t.server.serverId, a.agent.id, dir), signal: new AbortController().signal, api: agent, turn: { turnId: 'trn_bench', ...bind, authorKind: 'human' as const } };
@@ -107,7 +107,7 @@ export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
       const fresh = `freshword${i}x${Date.now() % 1e6}`;
       const content = `# Changed ${i}\n${fresh} ${common}`;
       const s = performance.now();
-      await t.owner.knowledge.putDocument(src.id, { path: `changed${i % 3}.md`, hash: sha(content), mtime: 2 + i, content });
+      await t.owner.knowledge.putDocument({ sourceId: src.id, path: `changed${i % 3}.md`, hash: sha(content), mtime: 2 + i, content });
       await tool(fresh);
       delays.push(performance.now() - s);
     }

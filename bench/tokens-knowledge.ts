@@ -51,8 +51,8 @@ export async function knowledgeRows(tok: (s: string) => number): Promise<TokenRo
     await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
     const msg = await t.owner.messages.send({ target: 'channel:general', content: 'how do we deploy?' });
     const src = await t.owner.knowledge.createSource({ name: 'docs', kind: 'upload', scopes: ['channel:general'] });
-    for (const [path, content] of Object.entries(DOCS)) await t.owner.knowledge.putDocument(src.id, { path, hash: sha(content), mtime: 1, content });
-    await t.owner.knowledge.markSynced(src.id);
+    for (const [path, content] of Object.entries(DOCS)) await t.owner.knowledge.putDocument({ sourceId: src.id, path, hash: sha(content), mtime: 1, content });
+    await t.owner.knowledge.markSynced({ sourceId: src.id });
 
     const agentId = a.agent.id;
     const dir = memory.dir(agentId);

@@ -173,12 +173,12 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/runtimes', owner(async (req, res) => service.startRuntime(parseStrict(StartRuntime, await jsonBody(req)), res)));
   // Knowledge sources: thin proxies to the server's owner-only knowledge routes (`agentteam kb …` walks the folder itself).
   const kb = () => service.knowledge();
-  router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources())));
+  router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources({}))));
   router.add('POST', '/api/daemon/kb/sources', owner(async (req, res) => ok(res, await kb().createSource(parseStrict(CreateSourceBody, await jsonBody(req))), 201)));
-  router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().documents(p.sourceId!, query(req).get('cursor') ?? undefined))));
-  router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument(p.sourceId!, parseStrict(PutDocumentBody, await jsonBody(req))))));
-  router.add('POST', '/api/daemon/kb/sources/{sourceId}/remove', owner(async (req, res, p) => ok(res, await kb().removeDocument(p.sourceId!, parseStrict(RemoveDocumentBody, await jsonBody(req)).path))));
-  router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced(p.sourceId!))));
+  router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().documents({ sourceId: p.sourceId!, cursor: query(req).get('cursor') ?? undefined }))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument({ sourceId: p.sourceId!, ...parseStrict(PutDocumentBody, await jsonBody(req)) }))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/remove', owner(async (req, res, p) => ok(res, await kb().removeDocument({ sourceId: p.sourceId!, path: parseStrict(RemoveDocumentBody, await jsonBody(req)).path }))));
+  router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced({ sourceId: p.sourceId! }))));
   // App installations: thin proxies to the server's owner-only routes; the token goes to the server and nowhere else.
   const ext = () => service.extensions();
   router.add('GET', '/api/daemon/extensions', owner(async (_q, res) => ok(res, await ext().installations({}))));

@@ -40,7 +40,7 @@ async function engine(db: string | undefined): Promise<Engine> {
     await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
     const messageId = (await t.owner.messages.send({ target: 'channel:general', content: '@reader look this up' })).id;
     const src = await t.owner.knowledge.createSource({ name: 'corpus', kind: 'upload', scopes: ['channel:general'] });
-    for (const [path, content] of Object.entries(CORPUS)) await t.owner.knowledge.putDocument(src.id, { path, hash: sha(content), mtime: 1, content });
+    for (const [path, content] of Object.entries(CORPUS)) await t.owner.knowledge.putDocument({ sourceId: src.id, path, hash: sha(content), mtime: 1, content });
     return { t, agent: t.client.as(a.credential), bind: { serverId: t.server.serverId, target: 'channel:general', targetType: 'channel', messageId } };
   } finally {
     if (prev === undefined) delete process.env.AGENTTEAM_TEST_DB;
@@ -106,7 +106,7 @@ test('GIN keeps no pending list: right after a sync of 800 sections (no vacuum) 
   const words = Array.from({ length: 120 }, (_, i) => `w${i.toString(36)}`);
   for (let d = 0; d < 4; d++) {
     const content = Array.from({ length: 200 }, (_, s) => `## Bulk ${d}-${s}\nrare${d}x${s} ${Array.from({ length: 150 }, (_, k) => words[(d * 31 + s * 7 + k * 13) % words.length]).join(' ')}`).join('\n');
-    await post.t.owner.knowledge.putDocument(src.id, { path: `bulk${d}.md`, hash: sha(content), mtime: 1, content });
+    await post.t.owner.knowledge.putDocument({ sourceId: src.id, path: `bulk${d}.md`, hash: sha(content), mtime: 1, content });
   }
   const c = new pg.Client({ connectionString: post.t.db });
   await c.connect();

@@ -1,6 +1,7 @@
-// Owns the `knowledge` domain contract: sources with scope ACLs, documents split into sections, search/fetch requests bound to a Human turn, and every bound.
+// Owns the `knowledge` domain contract: sources with scope ACLs, documents split into sections, search/fetch requests bound to a Human turn, every bound, and its server calls.
 import { Type, type Static } from '@sinclair/typebox';
 import type { TextBound } from '../../shared/bounds.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { targetPattern } from '../../shared/target.js';
 
 /** Stored text fields, in characters and serialized (JSON, UTF-8) bytes. A folder source's name is its absolute path. */
@@ -111,3 +112,17 @@ export interface KbDocument {
   sectionCount: number;
   nextSection?: number;
 }
+
+const SOURCE = '/v1/knowledge/sources/{sourceId}';
+/** The knowledge server calls: owner source management and document sync, and turn-bound search and fetch (revalidated per call). */
+export const KNOWLEDGE = endpoints({
+  createSource: { method: 'POST', path: '/v1/knowledge/sources', body: CreateSourceBody, output: Type.Unsafe<SourceDto>() },
+  listSources: { method: 'GET', path: '/v1/knowledge/sources', output: Type.Unsafe<{ sources: SourceDto[] }>() },
+  /** One page by path; pass the previous page's nextCursor. */
+  documents: { method: 'GET', path: `${SOURCE}/documents`, query: Type.Object({ cursor: Type.Optional(Type.String()) }), output: Type.Unsafe<DocumentStatePage>() },
+  putDocument: { method: 'POST', path: `${SOURCE}/documents`, body: PutDocumentBody, output: Type.Unsafe<PutResult>() },
+  removeDocument: { method: 'POST', path: `${SOURCE}/remove`, body: RemoveDocumentBody, output: Type.Unsafe<{ removed: boolean }>() },
+  markSynced: { method: 'POST', path: `${SOURCE}/synced`, output: Type.Unsafe<SourceDto>() },
+  search: { method: 'POST', path: '/v1/knowledge/search', body: SearchBody, output: Type.Unsafe<{ hits: KbHit[] }>() },
+  fetch: { method: 'POST', path: '/v1/knowledge/fetch', body: FetchBody, output: Type.Unsafe<KbDocument>() },
+});

@@ -21,7 +21,7 @@ let generalSrc: string;
 let engSrc: string;
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const put = (src: string, path: string, content: string, mtime = 1) => t.owner.knowledge.putDocument(src, { path, hash: sha(content), mtime, content });
+const put = (src: string, path: string, content: string, mtime = 1) => t.owner.knowledge.putDocument({ sourceId: src, path, hash: sha(content), mtime, content });
 const stageOf = (e: unknown) => ((e as { details?: { stage?: string } }).details ?? {}).stage;
 const failsAt = (stage: string, code: string) => (e: unknown) => stageOf(e) === stage && (e as { code?: string }).code === code;
 
@@ -53,16 +53,16 @@ const turn = (over: Partial<SearchInput> = {}): SearchInput => ({ serverId, targ
 
 test('only the owner manages sources; a sync upsert with the same hash changes nothing', async () => {
   await assert.rejects(alice.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['workspace'] }), (e: { code?: string }) => e.code === 'denied');
-  await assert.rejects(alice.knowledge.listSources(), (e: { code?: string }) => e.code === 'denied');
+  await assert.rejects(alice.knowledge.listSources({}), (e: { code?: string }) => e.code === 'denied');
   await assert.rejects(t.owner.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['channel:Bad Name'] }), (e: { code?: string }) => e.code === 'validation_failed');
   // Generated ids are base64url: `-` and `_` are id characters, so every scope of a real DM, thread or task is accepted.
   const idChars = (await t.owner.knowledge.createSource({ name: 'id chars', kind: 'upload', scopes: ['dm:dm_-a_b-', 'thread:general/msg_x-y', 'task:tsk_-q'] })).scopes;
   assert.deepEqual(idChars, ['dm:dm_-a_b-', 'task:tsk_-q', 'thread:general/msg_x-y']);
   const again = await put(generalSrc, 'deploy.md', '# Deploy guide\nRun the pipeline, then verify canary health.\n## Rollback\nRevert the release tag.', 5);
   assert.equal(again.changed, false);
-  const docs = (await t.owner.knowledge.documents(generalSrc)).documents;
+  const docs = (await t.owner.knowledge.documents({ sourceId: generalSrc })).documents;
   assert.deepEqual(docs.map((d) => [d.path, d.mtime]), [['deploy.md', 5]]);
-  const listed = (await t.owner.knowledge.listSources()).sources.find((s) => s.id === generalSrc)!;
+  const listed = (await t.owner.knowledge.listSources({})).sources.find((s) => s.id === generalSrc)!;
   assert.deepEqual([listed.documents, listed.sections, listed.scopes], [1, 2, ['channel:general']]);
 });
 
@@ -132,7 +132,7 @@ test('a large document is fetched section by section, each page bounded', async 
   }
   assert.deepEqual(seen, Array.from({ length: 40 }, (_, i) => i));
   await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: d.documentId, section: 40 }), failsAt('request_validation', 'validation_failed'));
-  assert.equal((await t.owner.knowledge.removeDocument(generalSrc, 'big.md')).removed, true);
+  assert.equal((await t.owner.knowledge.removeDocument({ sourceId: generalSrc, path: 'big.md' })).removed, true);
   await assert.rejects(alice.knowledge.fetch({ ...bind(), documentId: d.documentId }), failsAt('upstream', 'not_found'));
 });
 
@@ -169,14 +169,14 @@ test('bounds in serialized bytes: worst-case characters split into byte-bounded 
   const hits = (await alice.knowledge.search(turn({ query: 'canary quoted', limit: 20 }))).hits;
   assert.ok(hits.length >= 1 && jsonBytes(hits) <= HITS_BYTES_MAX, `${hits.length} hits, ${jsonBytes(hits)} bytes`);
 
-  const before = (await t.owner.knowledge.documents(generalSrc)).documents.length;
+  const before = (await t.owner.knowledge.documents({ sourceId: generalSrc })).documents.length;
   const tooBig = '\u0001'.repeat(400_000);
   await assert.rejects(put(generalSrc, 'huge.md', tooBig), (e: Error & { code?: string }) => e.code === 'validation_failed' && /content is 2400000 bytes as JSON; the limit is 2000000 bytes/.test(e.message));
   await assert.rejects(put(generalSrc, 'headings.md', '# h\n'.repeat(SECTIONS_MAX + 1)), (e: Error & { code?: string }) => e.code === 'validation_failed' && e.message.includes(`limit is ${SECTIONS_MAX}`));
   await assert.rejects(put(generalSrc, '"'.repeat(1001), 'x'), (e: { code?: string }) => e.code === 'validation_failed');
   await assert.rejects(put(generalSrc, '\u0001'.repeat(400), 'x'), (e: Error & { code?: string }) => e.code === 'validation_failed' && /path is 2400 bytes as JSON; the limit is 2000 bytes/.test(e.message));
-  assert.equal((await t.owner.knowledge.documents(generalSrc)).documents.length, before, 'nothing stored');
-  assert.equal((await t.owner.knowledge.removeDocument(generalSrc, 'nasty.md')).removed, true);
+  assert.equal((await t.owner.knowledge.documents({ sourceId: generalSrc })).documents.length, before, 'nothing stored');
+  assert.equal((await t.owner.knowledge.removeDocument({ sourceId: generalSrc, path: 'nasty.md' })).removed, true);
 });
 
 test('tampered fetch positions: an unknown documentId shape, a section past the bound, another scope\'s document', async () => {
@@ -214,7 +214,7 @@ test('a sync ends by merging the index: every search answers exactly as before, 
   const run = () => Promise.all(queries.map(async (query) => (await alice.knowledge.search(turn({ query, limit: 20 }))).hits));
   const before = await run();
   assert.ok(before.every((hits) => hits.length > 0), JSON.stringify(before.map((h) => h.length)));
-  const synced = await t.owner.knowledge.markSynced(src);
+  const synced = await t.owner.knowledge.markSynced({ sourceId: src });
   assert.ok(synced.syncedAt !== null && synced.sections === 60);
   assert.deepEqual(await run(), before);
   await put(src, 'm0.md', '## Merge again\nwombat freshafter');
@@ -231,7 +231,7 @@ test('the owner lists a source\'s documents in keyset pages by path; every docum
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await t.owner.knowledge.documents(src, cursor);
+    const page = await t.owner.knowledge.documents({ sourceId: src, cursor });
     assert.ok(page.documents.length <= 100 && page.hasMore === (page.nextCursor !== undefined));
     seen.push(...page.documents.map((d) => d.path));
     cursor = page.nextCursor;
@@ -239,9 +239,9 @@ test('the owner lists a source\'s documents in keyset pages by path; every docum
   } while (cursor);
   assert.deepEqual(seen, paths, 'sorted by path, no repeat, no gap');
   assert.equal(pages, 3);
-  const firstPage = await t.owner.knowledge.documents(src);
-  await assert.rejects(t.owner.knowledge.documents(other, firstPage.nextCursor), (e: { code?: string }) => e.code === 'validation_failed', 'a cursor of another source is refused');
-  await assert.rejects(alice.knowledge.documents(src), (e: { code?: string }) => e.code === 'denied');
+  const firstPage = await t.owner.knowledge.documents({ sourceId: src });
+  await assert.rejects(t.owner.knowledge.documents({ sourceId: other, cursor: firstPage.nextCursor }), (e: { code?: string }) => e.code === 'validation_failed', 'a cursor of another source is refused');
+  await assert.rejects(alice.knowledge.documents({ sourceId: src }), (e: { code?: string }) => e.code === 'denied');
 });
 
 test('a removed agent is refused on its very next search (credentials are looked up per request, never cached)', async () => {

@@ -22,7 +22,7 @@ before(async () => {
   const src = await fx.srv.owner.knowledge.createSource({ name: 'handbook', kind: 'folder', scopes: ['channel:general'] });
   const big = Array.from({ length: 30 }, (_, i) => `## Step ${i}\n${'release train notes '.repeat(400)}`).join('\n');
   for (const [path, content] of [['release.md', '# Release\nTag, then run the release train.'], ['big.md', big]] as const) {
-    await fx.srv.owner.knowledge.putDocument(src.id, { path, hash: sha(content), mtime: 1, content });
+    await fx.srv.owner.knowledge.putDocument({ sourceId: src.id, path, hash: sha(content), mtime: 1, content });
   }
 });
 after(async () => {
@@ -33,7 +33,7 @@ test('kb_search and kb_fetch answer a Human turn with the sources its target may
   const hits = structured(await call('kb_search', { query: 'release train', limit: 3 })).hits as { documentId: string; title: string }[];
   assert.ok(hits.length >= 1 && hits.length <= 3);
   const doc = hits.find((x) => x.title === 'Step 0') ?? hits[0]!;
-  const big = (await fx.srv.owner.knowledge.documents((await fx.srv.owner.knowledge.listSources()).sources[0]!.id)).documents.find((d) => d.path === 'big.md')!;
+  const big = (await fx.srv.owner.knowledge.documents({ sourceId: (await fx.srv.owner.knowledge.listSources({})).sources[0]!.id })).documents.find((d) => d.path === 'big.md')!;
   let section: number | undefined = 0;
   let pages = 0;
   while (section !== undefined) {
@@ -83,8 +83,8 @@ test('stage target_scope_resolution: no turn in session metadata, a turn started
 test('stage request_validation: a query with no words (server), a section past the end', async () => {
   const s = structured(await call('kb_search', { query: '"()*:^' }));
   assert.deepEqual([s.stage, s.code], ['request_validation', 'validation_failed']);
-  const src = (await fx.srv.owner.knowledge.listSources()).sources[0]!.id;
-  const big = (await fx.srv.owner.knowledge.documents(src)).documents.find((d) => d.path === 'big.md')!;
+  const src = (await fx.srv.owner.knowledge.listSources({})).sources[0]!.id;
+  const big = (await fx.srv.owner.knowledge.documents({ sourceId: src })).documents.find((d) => d.path === 'big.md')!;
   const p = structured(await call('kb_fetch', { documentId: big.id, section: 30 }));
   assert.deepEqual([p.stage, p.code], ['request_validation', 'validation_failed']);
 });
@@ -96,7 +96,7 @@ test('worst-case characters: every kb_fetch page and a 20-hit kb_search stay wit
   const body = `nasty ${'"\\\u0001'.repeat(3000)}`;
   const doc = Array.from({ length: 6 }, () => `# ${heading}\n${body}`).join('\n');
   let put = { documentId: '', sections: 0 };
-  for (let i = 0; i < 25; i++) put = await fx.srv.owner.knowledge.putDocument(src.id, { path: `n${i}.md`, hash: sha(`${i}${doc}`), mtime: 1, content: `${i}\n${doc}` });
+  for (let i = 0; i < 25; i++) put = await fx.srv.owner.knowledge.putDocument({ sourceId: src.id, path: `n${i}.md`, hash: sha(`${i}${doc}`), mtime: 1, content: `${i}\n${doc}` });
   const id = put.documentId;
   const s = await call('kb_search', { query: 'nasty', limit: 20 });
   assert.ok(!s.isError && resultBytes(s) <= RESULT_BUDGET_BYTES, `${resultBytes(s)} bytes`);
