@@ -68,3 +68,8 @@ test('a waiting read wakes when a message addressed to the agent is committed (n
   assert.notEqual(woke, 'stuck', 'the read was not woken by the commit');
   assert.deepEqual(woke !== 'stuck' && woke.turns.map((x) => x.messageId), [posted.id]);
 });
+
+test('a feed cursor past six digits is read as a number (the route decodes up to 15), a malformed one is refused', async () => {
+  assert.deepEqual(await bob.turns.read({ after: 12_345_678_901 }), { turns: [], cursor: 12_345_678_901 });
+  await assert.rejects(bob.turns.read({ after: -1 }), code('validation_failed'));
+});
