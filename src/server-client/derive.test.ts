@@ -27,7 +27,7 @@ test('the derived client fills the path from checked ids and sends only declared
   const { send, calls } = recorder();
   const api = clientOf(send, X);
   await api.list({ kind: 'a b', limit: 5 });
-  await api.list({});
+  await api.list();
   await api.annotate({ thingId: 'thg1', noteId: 'nte2', note: 'hi' });
   // An extra field in the input (a typed caller cannot write it; a cast one can) never reaches the body.
   await api.annotate({ thingId: 'thg1', noteId: 'nte2', note: 'x', smuggled: 1 } as never);
@@ -80,7 +80,7 @@ test('derived routes call the same-named service method with one input; an overr
 });
 
 test('an integer query parameter that is not digits is validation_failed, never NaN', () => {
-  for (const limit of ['abc', '-1', '1e3', '9999999']) {
+  for (const limit of ['abc', '-1', '1e3', '1'.repeat(16)]) {
     assert.throws(() => inputOf(X.list, { actor, params: {}, query: { limit }, body: undefined }), (e: { code?: string }) => e.code === 'validation_failed', limit);
   }
 });
