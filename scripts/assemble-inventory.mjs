@@ -1,4 +1,4 @@
-// Rewrites src/catalog/action-inventory.json from the registered domains' inventory.json rows (the catalog test checks they agree).
+// Rewrites src/catalog/action-inventory.json from the registered domains' declared actions (the catalog test checks they agree).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 

@@ -119,7 +119,7 @@ test('approval views show the subject as its bare id; request takes that form an
   assert.equal(shown.subject, task.id);
   const b = (await run('approval request', { subject: shown.subject, reason: 'again' })).data.approval;
   assert.deepEqual([b.subject, 'notify' in b], [task.id, false]);
-  assert.equal((await api.approvals.get(b.id)).subject, `task:${task.id}`, 'stored canonically: kind:<id>');
+  assert.equal((await api.approvals.get({ approvalId: b.id })).subject, `task:${task.id}`, 'stored canonically: kind:<id>');
   // A Human decides by the shown id; the decision names the subject canonically in the task's discussion.
   assert.equal((await ts.owner.approvals.approve({ approvalId: b.id })).status, 'approved');
   const team = (await run('team create', { handle: `ops${Date.now() % 100000}`, displayName: 'Ops' })).data.team;

@@ -4,7 +4,10 @@ import { checkText } from '../shared/bounds.js';
 import { pathParams, type Endpoint, type EndpointInput, type EndpointOutput } from '../shared/endpoint.js';
 import { qs, seg, type CallOptions, type Send } from './send.js';
 
-export type ClientOf<M> = { readonly [K in keyof M]: (input: EndpointInput<M[K]>, o?: CallOptions) => Promise<EndpointOutput<M[K]>> };
+/** One method per endpoint; a call whose every field is optional may omit its input. */
+export type ClientOf<M> = {
+  readonly [K in keyof M]: {} extends EndpointInput<M[K]> ? (input?: EndpointInput<M[K]>, o?: CallOptions) => Promise<EndpointOutput<M[K]>> : (input: EndpointInput<M[K]>, o?: CallOptions) => Promise<EndpointOutput<M[K]>>;
+};
 
 /** The request one endpoint makes for `input`: path, query string and body (only the body schema's fields). */
 export function requestOf(e: Endpoint, input: Record<string, unknown>): { path: string; body?: Record<string, unknown> } {

@@ -87,7 +87,7 @@ test('250 reviews: updatedAt DESC, id DESC; inserts never disturb a walk, a move
   const target = `task:${task.id}`;
   for (let i = 0; i < N; i++) await api.reviews.add({ target, verdict: 'comment', body: `r${i}` });
   const full: { id: string; updatedAt: string }[] = [];
-  for (const id of await walk((c) => api.reviews.list({ target, limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.reviews)) full.push(await api.reviews.get(id));
+  for (const id of await walk((c) => api.reviews.list({ target, limit: 100, ...(c ? { cursor: c } : {}) }), (p) => p.reviews)) full.push(await api.reviews.get({ reviewId: id }));
   assert.equal(full.length, N);
   assert.deepEqual(full.map((r) => r.id), descBy(full, (r) => r.updatedAt));
   // New reviews between pages do not move anything: the walk completes and every earlier row appears exactly once, in order.
@@ -100,7 +100,7 @@ test('250 reviews: updatedAt DESC, id DESC; inserts never disturb a walk, a move
   assert.deepEqual(during, full.map((r) => r.id), 'every earlier row, in order (new ones sort before the walk)');
   // A review that moves (resolve bumps updatedAt) between pages makes the rest of the walk stale: rejected, never skipped silently.
   const p1 = await api.reviews.list({ target, limit: 11 });
-  await api.reviews.resolve(full[200]!.id);
+  await api.reviews.resolve({ reviewId: full[200]!.id });
   await assert.rejects(api.reviews.list({ target, limit: 11, cursor: p1.nextCursor! }), (e) => e instanceof ServerCallError && e.code === 'validation_failed' && /stale/.test(e.message));
 });
 

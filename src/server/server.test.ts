@@ -234,32 +234,32 @@ test('reviews on task and thread targets: add, get, list, resolve, reopen with v
   const r2 = await t.owner.reviews.add({ target: `task:${task.id}`, verdict: 'approve', body: 'lgtm' });
   assert.equal(r1.status, 'open');
   assert.equal(r1.target, `task:${task.id}`);
-  const resolved = await agent.reviews.resolve(r1.id);
+  const resolved = await agent.reviews.resolve({ reviewId: r1.id });
   assert.equal(resolved.status, 'resolved');
   assert.equal(resolved.revision, 2);
-  await fails(agent.reviews.resolve(r1.id), 'conflict');
+  await fails(agent.reviews.resolve({ reviewId: r1.id }), 'conflict');
   const list = await agent.reviews.list({ target: `task:${task.id}` });
   // updatedAt DESC, id DESC: r1 was just resolved, so it leads unless both share one millisecond (then the id decides).
   const expected = [resolved, r2].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id)).map((r) => r.id);
   assert.deepEqual(list.reviews.map((r) => r.id), expected);
   // Each review names its author (display name and kind) beside the id, on add, get, list and resolve alike.
   const names = { [agentId]: { name: 'builder', kind: 'agent' }, [t.ownerId]: { name: 'Owner', kind: 'human' } };
-  for (const r of [r1, r2, resolved, await agent.reviews.get(r2.id), ...list.reviews]) assert.deepEqual([r.authorId, r.author], [r.authorId, names[r.authorId]]);
+  for (const r of [r1, r2, resolved, await agent.reviews.get({ reviewId: r2.id }), ...list.reviews]) assert.deepEqual([r.authorId, r.author], [r.authorId, names[r.authorId]]);
   assert.deepEqual(list.reviews.map((r) => r.author.kind).sort(), ['agent', 'human']);
   assert.ok(resolved.updatedAt >= r2.updatedAt);
   assert.deepEqual((await agent.reviews.list({ target: `task:${task.id}`, status: 'open' })).reviews.map((r) => r.id), [r2.id]);
-  const reopened = await agent.reviews.reopen(r1.id);
+  const reopened = await agent.reviews.reopen({ reviewId: r1.id });
   assert.equal(reopened.status, 'open');
   assert.equal(reopened.revision, 3);
-  await fails(agent.reviews.reopen(r1.id), 'conflict');
-  assert.equal((await t.owner.reviews.get(r1.id)).revision, 3);
+  await fails(agent.reviews.reopen({ reviewId: r1.id }), 'conflict');
+  assert.equal((await t.owner.reviews.get({ reviewId: r1.id })).revision, 3);
   await fails(agent.reviews.add({ target: 'channel:general', verdict: 'approve', body: 'x' }), 'validation_failed');
   // Thread reviews follow the channel's membership.
   await t.owner.channels.create({ id: 'private-review' });
   const root = await t.owner.messages.send({ target: 'channel:private-review', content: 'PR' });
   const rt = await t.owner.reviews.add({ target: `thread:private-review/${root.id}`, verdict: 'comment', body: 'note' });
-  await fails(agent.reviews.get(rt.id), 'not_found');
+  await fails(agent.reviews.get({ reviewId: rt.id }), 'not_found');
   await fails(agent.reviews.list({ target: `thread:private-review/${root.id}` }), 'not_found');
   await fails(agent.reviews.add({ target: `thread:private-review/${root.id}`, verdict: 'approve', body: 'x' }), 'not_found');
-  await fails(agent.reviews.resolve(rt.id), 'not_found');
+  await fails(agent.reviews.resolve({ reviewId: rt.id }), 'not_found');
 });

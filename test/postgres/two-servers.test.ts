@@ -94,9 +94,9 @@ test('racing transitions: one start wins; racing assigns both apply (no lost rev
 test('racing reviews resolve: one wins; racing channel creation: one wins', async () => {
   const task = await ownerA.tasks.create({ title: 'reviewed' });
   const r = await ownerA.reviews.add({ target: `task:${task.id}`, verdict: 'comment', body: 'x' });
-  const res = await Promise.allSettled([ownerA.reviews.resolve(r.id), ownerB.reviews.resolve(r.id)]);
+  const res = await Promise.allSettled([ownerA.reviews.resolve({ reviewId: r.id }), ownerB.reviews.resolve({ reviewId: r.id })]);
   assert.equal(res.filter((x) => x.status === 'fulfilled').length, 1);
-  assert.equal((await ownerB.reviews.get(r.id)).revision, 2);
+  assert.equal((await ownerB.reviews.get({ reviewId: r.id })).revision, 2);
   for (let i = 0; i < 5; i++) {
     const made = await Promise.allSettled([ownerA.channels.create({ id: `dup-${i}` }), ownerB.channels.create({ id: `dup-${i}` })]);
     assert.equal(made.filter((x) => x.status === 'fulfilled').length, 1);

@@ -42,7 +42,7 @@ test('a Human approves; the decision posts once to the notify target; repeating 
   const ok = await t.owner.approvals.approve({ approvalId: r.id, note: 'ship it' });
   assert.deepEqual([ok.status, ok.decidedBy, ok.note, ok.revision], ['approved', t.ownerId, 'ship it', 2]);
   // Both people by name beside their ids, on the decision, on get and in a list page (one batched lookup per page).
-  for (const x of [ok, await bob.approvals.get(r.id), (await bob.approvals.list({ requesterId: aliceId })).approvals.find((a) => a.id === r.id)!]) {
+  for (const x of [ok, await bob.approvals.get({ approvalId: r.id }), (await bob.approvals.list({ requesterId: aliceId })).approvals.find((a) => a.id === r.id)!]) {
     assert.deepEqual([x.requester, x.decider], [{ name: 'alice', kind: 'agent' }, { name: 'Owner', kind: 'human' }]);
   }
   const again = await t.owner.approvals.approve({ approvalId: r.id, note: 'ship it twice' });
@@ -59,7 +59,7 @@ test('an agent deciding is denied; only the requester cancels; denied calls chan
   await assert.rejects(alice.approvals.approve({ approvalId: r.id }), code('denied'));
   await assert.rejects(bob.approvals.reject({ approvalId: r.id, note: 'no' }), code('denied'));
   await assert.rejects(bob.approvals.cancel({ approvalId: r.id }), code('denied'));
-  assert.deepEqual(await bob.approvals.get(r.id), r);
+  assert.deepEqual(await bob.approvals.get({ approvalId: r.id }), r);
   const c = await alice.approvals.cancel({ approvalId: r.id });
   assert.deepEqual([c.status, c.revision], ['cancelled', 2]);
   assert.deepEqual(await alice.approvals.cancel({ approvalId: r.id }), c, 'cancel is idempotent');
@@ -87,7 +87,7 @@ test('bad input is a typed failure and stores nothing', async () => {
   await assert.rejects(t.owner.approvals.approve({ approvalId: 'apr_missing' }), code('not_found'));
   await assert.rejects(alice.approvals.list({ status: 'done' as 'pending' }), code('validation_failed'));
   await assert.rejects(alice.approvals.list({ limit: 101 }), code('validation_failed'));
-  assert.equal((await bob.approvals.get(p.id)).status, 'pending');
+  assert.equal((await bob.approvals.get({ approvalId: p.id })).status, 'pending');
   assert.equal((await t.owner.approvals.list({ limit: 100 })).approvals.length, n + 1);
   assert.equal((await alice.approvals.request({ subject: `team:${team.id}`, reason: 'x', notify: `task:${taskId}` })).subject, `team:${team.id}`);
   // The bare id names the same subject (its prefix says the kind): stored and posted as kind:<id>, the task default notify.
@@ -165,7 +165,7 @@ test('an approval is visible only to members who may read its notify target: oth
     return out;
   };
   for (const id of [secret.id, ops.id]) {
-    await assert.rejects(bob.approvals.get(id), (e: unknown) => code('not_found')(e) && /approval not found/.test((e as Error).message));
+    await assert.rejects(bob.approvals.get({ approvalId: id }), (e: unknown) => code('not_found')(e) && /approval not found/.test((e as Error).message));
     await assert.rejects(bob.approvals.cancel({ approvalId: id }), code('not_found'));
   }
   const bobSees = await ids(bob);
@@ -181,7 +181,7 @@ test('an approval is visible only to members who may read its notify target: oth
   const theirs = await alice.approvals.request({ subject: `task:${taskId}`, reason: 'between alice and carol', notify: `dm:${dm2.id}` });
   await assert.rejects(t.owner.approvals.approve({ approvalId: theirs.id }), code('not_found'), 'a Human outside the DM cannot decide it');
   assert.ok(!(await ids(t.owner)).includes(theirs.id));
-  assert.equal((await alice.approvals.get(theirs.id)).status, 'pending', 'the refused decision changed nothing');
+  assert.equal((await alice.approvals.get({ approvalId: theirs.id })).status, 'pending', 'the refused decision changed nothing');
   assert.equal((await t.owner.approvals.approve({ approvalId: ops.id })).status, 'approved', 'the owner decides what it can read');
 });
 

@@ -1,8 +1,9 @@
-// Owns the `approval` domain contract: the Approval DTO (TypeBox), the subject locator grammar, statuses, request bodies, every bound and who may decide.
+// Owns the `approval` domain contract: the Approval DTO (TypeBox), the subject locator grammar, statuses, every bound, who may decide, and its server calls.
 import { Type, type Static } from '@sinclair/typebox';
-import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { AppError } from '../../shared/errors.js';
-import type { Page } from '../../shared/page.js';
+import type { ClientOf } from '../../server-client/derive.js';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -64,18 +65,31 @@ export const Approval = Strict({
 });
 export type ApprovalDto = Static<typeof Approval>;
 
-export interface ApprovalPage extends Page {
-  approvals: ApprovalDto[];
-}
+export const ApprovalPage = PageOf('approvals', Approval);
+export type ApprovalPage = Static<typeof ApprovalPage>;
 
-const strict = { additionalProperties: false } as const;
 export const Subject = Type.String({ pattern: SUBJECT_PATTERN, maxLength: 110, description: 'What to approve: a task, project, team or step id (tsk…, prj…, team…, wfs…), or task:<id> etc.' });
 export const Reason = Type.String({ minLength: 1, maxLength: REASON_MAX });
 export const Note = Type.String({ maxLength: NOTE_MAX });
 export const NotifyTarget = Type.String({ minLength: 1, maxLength: 300, description: 'Exact message target for the decision; default the subject (task only).' });
-export const RequestBody = Type.Object({ subject: Subject, reason: Reason, notify: Type.Optional(NotifyTarget) }, strict);
-export const DecideBody = Type.Object({ note: Type.Optional(Note) }, strict);
-export const CancelBody = Type.Object({}, strict);
+const DecideBody = Strict({ note: Type.Optional(Note) });
+
+/** The approval server calls: each one is a route on the server and a method of the daemon's `api.approvals`. */
+export const APPROVAL = endpoints({
+  request: { method: 'POST', path: '/v1/approvals', body: Strict({ subject: Subject, reason: Reason, notify: Type.Optional(NotifyTarget) }), output: Approval },
+  /** Ordered createdAt DESC, id DESC. limit 1..100, default 20. */
+  list: {
+    method: 'GET',
+    path: '/v1/approvals',
+    query: Type.Object({ status: Type.Optional(Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)))), requesterId: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }),
+    output: ApprovalPage,
+  },
+  get: { method: 'GET', path: '/v1/approvals/{approvalId}', output: Approval },
+  approve: { method: 'POST', path: '/v1/approvals/{approvalId}/approve', body: DecideBody, output: Approval },
+  reject: { method: 'POST', path: '/v1/approvals/{approvalId}/reject', body: DecideBody, output: Approval },
+  cancel: { method: 'POST', path: '/v1/approvals/{approvalId}/cancel', body: Strict({}), output: Approval },
+});
+export type ApprovalApi = ClientOf<typeof APPROVAL>;
 
 /** A stored text field within its character and serialized-byte bounds. */
 export function boundedField(v: unknown, field: keyof typeof BYTES, min: number, max: number): string {

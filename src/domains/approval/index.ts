@@ -1,12 +1,11 @@
-// Owns the `approval` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
-import type { InventoryRow } from '../../catalog/types.js';
+// Owns the `approval` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
 import { defineDomain } from '../module.js';
-import rows from './inventory.json' with { type: 'json' };
-import { approvalActions } from './actions/index.js';
-import { approvalClient } from './client.js';
-import { APPROVAL_DESCRIPTORS } from './descriptors.js';
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
+import { APPROVAL_ACTIONS } from './actions.js';
+import { APPROVAL, canonicalSubject } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Approvals } from './service.js';
 
 export const approvalDomain = defineDomain({
@@ -14,11 +13,19 @@ export const approvalDomain = defineDomain({
   key: 'approvals',
   summary: 'Human approval of a subject.',
   selector: 'approvalId',
-  descriptors: APPROVAL_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: approvalActions(),
-  client: approvalClient,
+  ...declaredActions(APPROVAL_ACTIONS),
+  client: (send) => clientOf(send, APPROVAL),
   service: (deps) => new Approvals(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof APPROVAL, Approvals>(
+    APPROVAL,
+    {
+      get: (s, a, i) => s.get(a, i.approvalId),
+      approve: (s, a, i) => s.decide(a, i.approvalId, 'approved', i.note),
+      reject: (s, a, i) => s.decide(a, i.approvalId, 'rejected', i.note),
+      cancel: (s, a, i) => s.cancel(a, i.approvalId),
+    },
+    // `tsk242` and `task:tsk242` are one subject: one idempotency receipt.
+    { request: { canonical: (b: { subject: string }) => ({ ...b, subject: canonicalSubject(b.subject)?.subject ?? b.subject }) } },
+  ),
   migrations: MIGRATIONS,
 });

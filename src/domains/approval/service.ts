@@ -2,7 +2,7 @@
 // filters), Human-only idempotent decisions that post to the request's notify target, and cancel by the requester.
 import { AppError } from '../../shared/errors.js';
 import { idOf, iso, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
@@ -127,13 +127,8 @@ export class Approvals {
     const params: string[] = [...readable.params];
     if (input.status) (where.push('status = ?'), params.push(input.status));
     if (input.requesterId) (where.push('requested_by = ?'), params.push(input.requesterId));
-    const { p, approvals } = await this.deps.store.tx(async (sql) => {
-      const p = await keysetPage<ApprovalRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: APPROVAL_ORDER, columns: COLS, from: 'approvals', where: where.join(' AND '), params, filter: { status: input.status ?? null, requesterId: input.requesterId ?? null }, limit: input.limit, cursor: input.cursor });
-      return { p, approvals: await dtos(sql, p.rows) };
-    });
-    const page: ApprovalPage = { approvals, hasMore: p.hasMore };
-    if (p.nextCursor) page.nextCursor = p.nextCursor;
-    return page;
+    const q = { ordering: APPROVAL_ORDER, columns: COLS, from: 'approvals', where: where.join(' AND '), params, filter: { status: input.status ?? null, requesterId: input.requesterId ?? null }, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'approvals', q, (rows: ApprovalRow[]) => dtos(sql, rows)));
   }
 
   /**

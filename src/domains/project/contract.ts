@@ -1,7 +1,8 @@
-// Owns the `project` domain contract: the Project DTO (TypeBox), statuses, request bodies, every bound and who may do what.
+// Owns the `project` domain contract: the Project DTO (TypeBox), statuses, every bound, who may do what, and its server calls.
 import { Type, type Static } from '@sinclair/typebox';
-import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
-import type { Page } from '../../shared/page.js';
+import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
+import type { ClientOf } from '../../server-client/derive.js';
 
 export const NAME_MAX = 200;
 export const DESCRIPTION_MAX = 4000;
@@ -28,13 +29,32 @@ export const Project = Strict({
 });
 export type ProjectDto = Static<typeof Project>;
 
-export interface ProjectPage extends Page {
-  projects: ProjectDto[];
-}
+export const ProjectPage = PageOf('projects', Project);
+export type ProjectPage = Static<typeof ProjectPage>;
 
-const strict = { additionalProperties: false } as const;
 export const Name = Type.String({ minLength: 1, maxLength: NAME_MAX });
 export const Description = Type.String({ maxLength: DESCRIPTION_MAX });
-export const CreateProjectBody = Type.Object({ name: Name, description: Type.Optional(Description) }, strict);
-export const UpdateProjectBody = Type.Object({ expectedRevision: Type.Integer({ minimum: 1 }), name: Type.Optional(Name), description: Type.Optional(Description) }, strict);
-export const ArchiveProjectBody = Type.Object({ expectedRevision: Type.Optional(Type.Integer({ minimum: 1 })) }, strict);
+const ArchiveBody = Strict({ expectedRevision: Type.Optional(Type.Integer({ minimum: 1 })) });
+
+/** The project server calls: each one is a route on the server and a method of the daemon's `api.projects`. */
+export const PROJECT = endpoints({
+  create: { method: 'POST', path: '/v1/projects', body: Strict({ name: Name, description: Type.Optional(Description) }), output: Project },
+  /** Ordered updatedAt DESC, id ASC. limit 1..100, default 20. */
+  list: {
+    method: 'GET',
+    path: '/v1/projects',
+    query: Type.Object({ status: Type.Optional(ProjectStatus), query: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }),
+    output: ProjectPage,
+  },
+  get: { method: 'GET', path: '/v1/projects/{projectId}', output: Project },
+  /** Revision-checked: a stale expectedRevision is a conflict. */
+  update: {
+    method: 'PATCH',
+    path: '/v1/projects/{projectId}',
+    body: Strict({ expectedRevision: Type.Integer({ minimum: 1 }), name: Type.Optional(Name), description: Type.Optional(Description) }),
+    output: Project,
+  },
+  archive: { method: 'POST', path: '/v1/projects/{projectId}/archive', body: ArchiveBody, output: Project },
+  unarchive: { method: 'POST', path: '/v1/projects/{projectId}/unarchive', body: ArchiveBody, output: Project },
+});
+export type ProjectApi = ClientOf<typeof PROJECT>;

@@ -1,12 +1,11 @@
-// Owns the `project` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
-import type { InventoryRow } from '../../catalog/types.js';
+// Owns the `project` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
 import { defineDomain } from '../module.js';
-import rows from './inventory.json' with { type: 'json' };
-import { projectActions } from './actions/index.js';
-import { projectClient } from './client.js';
-import { PROJECT_DESCRIPTORS } from './descriptors.js';
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
+import { PROJECT_ACTIONS } from './actions.js';
+import { PROJECT } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Projects } from './service.js';
 
 export const projectDomain = defineDomain({
@@ -14,11 +13,13 @@ export const projectDomain = defineDomain({
   key: 'projects',
   summary: 'Projects that group tasks.',
   selector: 'projectId',
-  descriptors: PROJECT_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: projectActions(),
-  client: projectClient,
+  ...declaredActions(PROJECT_ACTIONS),
+  client: (send) => clientOf(send, PROJECT),
   service: (deps) => new Projects(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof PROJECT, Projects>(PROJECT, {
+    get: (s, a, i) => s.get(a, i.projectId),
+    archive: (s, a, i) => s.setStatus(a, i, 'archived'),
+    unarchive: (s, a, i) => s.setStatus(a, i, 'active'),
+  }),
   migrations: MIGRATIONS,
 });

@@ -30,9 +30,9 @@ const code = (c: string) => (e: unknown) => (e as { code?: string }).code === c;
 test('the creator and the owner change a project; every other member reads it and is denied any change', async () => {
   const p = await alice.projects.create({ name: 'Relaunch', description: 'site' });
   assert.deepEqual([p.status, p.revision, p.createdBy, p.creator], ['active', 1, aliceId, { name: 'alice', kind: 'agent' }]);
-  assert.equal((await bob.projects.get(p.id)).name, 'Relaunch');
+  assert.equal((await bob.projects.get({ projectId: p.id })).name, 'Relaunch');
   // Every read names the creator (one batched lookup per page), whoever reads and whoever last changed it.
-  assert.deepEqual((await bob.projects.get(p.id)).creator, { name: 'alice', kind: 'agent' });
+  assert.deepEqual((await bob.projects.get({ projectId: p.id })).creator, { name: 'alice', kind: 'agent' });
   assert.deepEqual((await bob.projects.list({ query: 'relaunch' })).projects.map((x) => x.creator), [{ name: 'alice', kind: 'agent' }]);
   await assert.rejects(bob.projects.update({ projectId: p.id, expectedRevision: 1, name: 'mine' }), code('denied'));
   await assert.rejects(bob.projects.archive({ projectId: p.id }), code('denied'));
@@ -46,7 +46,7 @@ test('the creator and the owner change a project; every other member reads it an
   assert.equal(arch.status, 'archived');
   await assert.rejects(alice.projects.archive({ projectId: p.id }), code('conflict'));
   assert.equal((await t.owner.projects.unarchive({ projectId: p.id })).status, 'active');
-  assert.equal((await bob.projects.get(p.id)).revision, 5, 'a denied call changed nothing');
+  assert.equal((await bob.projects.get({ projectId: p.id })).revision, 5, 'a denied call changed nothing');
 });
 
 test('bad input is validation_failed and changes nothing; unknown and off-grammar ids are not_found / refused', async () => {
@@ -57,8 +57,8 @@ test('bad input is validation_failed and changes nothing; unknown and off-gramma
   await assert.rejects(alice.projects.create({ name: '   ' }), code('validation_failed'));
   await assert.rejects(alice.projects.list({ status: 'gone' as never }), code('validation_failed'));
   await assert.rejects(alice.projects.list({ query: 'q'.repeat(201) }), code('validation_failed'));
-  await assert.rejects(alice.projects.get('prj_missing'), code('not_found'));
-  await assert.rejects(alice.projects.get('..'), code('validation_failed'));
+  await assert.rejects(alice.projects.get({ projectId: 'prj_missing' }), code('not_found'));
+  await assert.rejects(alice.projects.get({ projectId: '..' }), code('validation_failed'));
   const p = await alice.projects.create({ name: 'bounds' });
   await assert.rejects(alice.projects.update({ projectId: p.id, expectedRevision: 1 }), code('validation_failed'));
   assert.equal((await alice.projects.list({ limit: 100 })).projects.length, before + 1);
@@ -96,7 +96,7 @@ test('walks with random page sizes equal the full scan in updatedAt DESC, id ASC
     for (let i = 0; i < 9; i++) await bob.projects.create({ name: i % 2 ? 'Walk Alpha' : 'walk beta' });
   }
   const all: ProjectDto[] = [];
-  for (const id of await walk(bob, [100])) all.push(await bob.projects.get(id));
+  for (const id of await walk(bob, [100])) all.push(await bob.projects.get({ projectId: id }));
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }), fc.constantFrom(undefined, 'alpha', 'WALK', 'beta'), async (sizes, query) => {
       const expected = specOrder(all.filter((p) => query === undefined || p.name.toLowerCase().includes(query.toLowerCase())));
@@ -113,7 +113,7 @@ test('a project that moves between pages makes the cursor stale instead of being
   const page = await bob.projects.list({ limit: 3 });
   const later = (await walk(bob, [100])).at(-1)!;
   now += 1000;
-  const cur = await bob.projects.get(later);
+  const cur = await bob.projects.get({ projectId: later });
   await t.owner.projects.update({ projectId: later, expectedRevision: cur.revision, name: `${cur.name}!` });
   await assert.rejects(bob.projects.list({ limit: 3, cursor: page.nextCursor! }), (e: Error) => code('validation_failed')(e) && /stale/.test(e.message));
 });

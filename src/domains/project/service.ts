@@ -1,7 +1,7 @@
 // Owns projects on the server: create, get, keyset list (updatedAt DESC, id ASC; status and name filters), revision-checked update, archive/unarchive.
 import { AppError } from '../../shared/errors.js';
 import { idOf, isOwner, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { DESCRIPTION_MAX, NAME_MAX, PROJECT_STATUSES, QUERY_MAX, type ProjectDto, type ProjectPage, type ProjectStatus } from './contract.js';
@@ -114,22 +114,9 @@ export class Projects {
     const params: string[] = [];
     if (input.status) (where.push('status = ?'), params.push(input.status));
     if (query) (where.push("name_fold LIKE ? ESCAPE '\\'"), params.push(likePattern(query)));
-    const { p, projects } = await this.deps.store.tx(async (sql) => {
-      const p = await keysetPage<ProjectRow & Record<string, unknown>>(sql, this.deps.cursors, {
-        ordering: PROJECT_ORDER,
-        columns: COLS,
-        from: 'projects',
-        where: where.join(' AND '),
-        params,
-        filter: { status: input.status ?? null, query },
-        limit: input.limit,
-        cursor: input.cursor,
-      });
-      return { p, projects: await dtos(sql, p.rows) };
-    });
-    const page: ProjectPage = { projects, hasMore: p.hasMore };
-    if (p.nextCursor) page.nextCursor = p.nextCursor;
-    return page;
+    const filter = { status: input.status ?? null, query };
+    const q = { ordering: PROJECT_ORDER, columns: COLS, from: 'projects', where: where.join(' AND '), params, filter, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'projects', q, (rows: ProjectRow[]) => dtos(sql, rows)));
   }
 
   async update(actor: Actor, input: { projectId: string; expectedRevision: number; name?: string; description?: string }): Promise<ProjectDto> {

@@ -1,10 +1,10 @@
-// Owns the `review` domain contract: the Review DTO (TypeBox), verdicts, statuses, request bodies and bounds.
+// Owns the `review` domain contract: the Review DTO (TypeBox), verdicts, statuses, bounds and its server calls.
 import { Type, type Static } from '@sinclair/typebox';
-import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
-import type { Page } from '../../shared/page.js';
+import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { TARGET_MAX, targetPattern } from '../../shared/target.js';
-
 import type { TextBound } from '../../shared/bounds.js';
+import type { ClientOf } from '../../server-client/derive.js';
 
 /** The review body in characters and serialized JSON bytes (the one place; server and daemon check it). */
 export const REVIEW_BODY = { field: 'body', min: 1, chars: 12_000, bytes: 12_000 } as const satisfies TextBound;
@@ -33,9 +33,8 @@ export const Review = Strict({
 });
 export type ReviewDto = Static<typeof Review>;
 
-export interface ReviewPage extends Page {
-  reviews: ReviewDto[];
-}
+export const ReviewPage = PageOf('reviews', Review);
+export type ReviewPage = Static<typeof ReviewPage>;
 
 /** Exact review thread targets: task:<id> or thread:<channelId>/<rootMessageId> (the channel domain's grammar). */
 export const ReviewTarget = Type.String({
@@ -44,8 +43,26 @@ export const ReviewTarget = Type.String({
   description: 'Exact thread target: task:<taskId> or thread:<channelId>/<rootMessageId>.',
 });
 
-export const AddReviewBody = Type.Object(
-  { target: Type.String({ minLength: 1, maxLength: TARGET_MAX }), verdict: ReviewVerdict, body: Type.String({ minLength: 1, maxLength: REVIEW_BODY_MAX }) },
-  { additionalProperties: false },
-);
-export const EmptyBody = Type.Object({}, { additionalProperties: false });
+const EmptyBody = Strict({});
+
+/** The review server calls: each one is a route on the server and a method of the daemon's `api.reviews`. */
+export const REVIEW = endpoints({
+  add: {
+    method: 'POST',
+    path: '/v1/reviews',
+    body: Strict({ target: Type.String({ minLength: 1, maxLength: TARGET_MAX }), verdict: ReviewVerdict, body: Type.String({ minLength: 1, maxLength: REVIEW_BODY_MAX }) }),
+    output: Review,
+    bounds: { body: REVIEW_BODY },
+  },
+  /** Ordered updatedAt DESC, id DESC within the resolved thread. */
+  list: {
+    method: 'GET',
+    path: '/v1/reviews',
+    query: Type.Object({ target: Type.String(), status: Type.Optional(ReviewStatus), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }),
+    output: ReviewPage,
+  },
+  get: { method: 'GET', path: '/v1/reviews/{reviewId}', output: Review },
+  resolve: { method: 'POST', path: '/v1/reviews/{reviewId}/resolve', body: EmptyBody, output: Review },
+  reopen: { method: 'POST', path: '/v1/reviews/{reviewId}/reopen', body: EmptyBody, output: Review },
+});
+export type ReviewApi = ClientOf<typeof REVIEW>;

@@ -1,12 +1,11 @@
-// Owns the `review` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
+// Owns the `review` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
 import { defineDomain } from '../module.js';
-import type { InventoryRow } from '../../catalog/types.js';
-import rows from './inventory.json' with { type: 'json' };
-import { reviewActions } from './actions/index.js';
-import { reviewClient } from './client.js';
-import { REVIEW_DESCRIPTORS } from './descriptors.js';
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
+import { REVIEW_ACTIONS } from './actions.js';
+import { REVIEW } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Reviews } from './service.js';
 
 export const reviewDomain = defineDomain({
@@ -14,11 +13,13 @@ export const reviewDomain = defineDomain({
   key: 'reviews',
   summary: 'Reviews on tasks and threads.',
   selector: 'reviewId',
-  descriptors: REVIEW_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: reviewActions(),
-  client: reviewClient,
+  ...declaredActions(REVIEW_ACTIONS),
+  client: (send) => clientOf(send, REVIEW),
   service: (deps) => new Reviews(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof REVIEW, Reviews>(REVIEW, {
+    get: (s, a, i) => s.get(a, i.reviewId),
+    resolve: (s, a, i) => s.resolve(a, i.reviewId),
+    reopen: (s, a, i) => s.reopen(a, i.reviewId),
+  }),
   migrations: MIGRATIONS,
 });

@@ -1,7 +1,7 @@
 // Owns reviews on task:<id> and thread:<channelId>/<rootId> targets: add, get, keyset list, resolve and reopen.
 import { AppError } from '../../shared/errors.js';
 import { ID_RE, iso, type Actor, type DomainDeps } from '../../server/context.js';
-import { fitPage, keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
@@ -115,12 +115,10 @@ export class Reviews {
     normalizeLimit(input.limit);
     return this.deps.store.tx(async (sql) => {
       const target = await authorizeTarget(sql, actor, t);
-      const p = await keysetPage<ReviewRow & Record<string, unknown>>(sql, this.deps.cursors, { ...reviewPageQuery({ target, status: input.status ?? null }), limit: input.limit, cursor: input.cursor });
-      const names = await memberNames(sql, p.rows.map((r) => r.author_id));
-      const fit = fitPage(p, p.rows.map((r) => reviewDto(r, nameOf(names, r.author_id))));
-      const page: ReviewPage = { reviews: fit.items, hasMore: fit.hasMore };
-      if (fit.nextCursor) page.nextCursor = fit.nextCursor;
-      return page;
+      return listPage(sql, this.deps.cursors, 'reviews', { ...reviewPageQuery({ target, status: input.status ?? null }), limit: input.limit, cursor: input.cursor }, async (rows: ReviewRow[]) => {
+        const names = await memberNames(sql, rows.map((r) => r.author_id));
+        return rows.map((r) => reviewDto(r, nameOf(names, r.author_id)));
+      });
     });
   }
 

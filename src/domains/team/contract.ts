@@ -1,8 +1,9 @@
-// Owns the `team` domain contract: Team and TeamMember DTOs (TypeBox), the handle grammar, request bodies, every bound and who may do what.
+// Owns the `team` domain contract: Team and TeamMember DTOs (TypeBox), the handle grammar, every bound, who may do what, and its server calls.
 import { Type, type Static } from '@sinclair/typebox';
-import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { ID_PATTERN } from '../../shared/ids.js';
-import type { Page } from '../../shared/page.js';
+import type { ClientOf } from '../../server-client/derive.js';
 
 /** A handle is unique per workspace ignoring case (`Core` and `core` are one handle). */
 export const HANDLE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$';
@@ -37,18 +38,33 @@ export const TeamMember = Strict({
 });
 export type TeamMemberDto = Static<typeof TeamMember>;
 
-export interface TeamPage extends Page {
-  teams: TeamDto[];
-}
-export interface TeamMemberPage extends Page {
-  members: TeamMemberDto[];
-}
+export const TeamPage = PageOf('teams', Team);
+export type TeamPage = Static<typeof TeamPage>;
+export const TeamMemberPage = PageOf('members', TeamMember);
+export type TeamMemberPage = Static<typeof TeamMemberPage>;
 
-const strict = { additionalProperties: false } as const;
 export const Handle = Type.String({ pattern: HANDLE_PATTERN, maxLength: 40, description: 'Unique per workspace, any case; letters, digits, _ and -.' });
 export const DisplayName = Type.String({ minLength: 1, maxLength: DISPLAY_NAME_MAX });
 export const Description = Type.String({ maxLength: DESCRIPTION_MAX });
 const MemberId = Type.String({ pattern: ID_PATTERN });
-export const CreateTeamBody = Type.Object({ handle: Handle, displayName: DisplayName, description: Type.Optional(Description) }, strict);
-export const UpdateTeamBody = Type.Object({ expectedRevision: Type.Integer({ minimum: 1 }), handle: Type.Optional(Handle), displayName: Type.Optional(DisplayName), description: Type.Optional(Description) }, strict);
-export const TeamMemberBody = Type.Object({ memberId: MemberId }, strict);
+const PageQuery = Type.Object({ limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) });
+
+/** The team server calls: each one is a route on the server and a method of the daemon's `api.teams`. */
+export const TEAM = endpoints({
+  create: { method: 'POST', path: '/v1/teams', body: Strict({ handle: Handle, displayName: DisplayName, description: Type.Optional(Description) }), output: Team },
+  /** Ordered displayName ASC, handle ASC, teamId ASC. */
+  list: { method: 'GET', path: '/v1/teams', query: PageQuery, output: TeamPage },
+  get: { method: 'GET', path: '/v1/teams/{teamId}', output: Team },
+  /** Revision-checked: a stale expectedRevision is a conflict. */
+  update: {
+    method: 'PATCH',
+    path: '/v1/teams/{teamId}',
+    body: Strict({ expectedRevision: Type.Integer({ minimum: 1 }), handle: Type.Optional(Handle), displayName: Type.Optional(DisplayName), description: Type.Optional(Description) }),
+    output: Team,
+  },
+  addMember: { method: 'POST', path: '/v1/teams/{teamId}/members', body: Strict({ memberId: MemberId }), output: Strict({ teamId: Type.String(), member: TeamMember }) },
+  removeMember: { method: 'POST', path: '/v1/teams/{teamId}/members/{memberId}/remove', output: Strict({ teamId: Type.String(), memberId: Type.String(), removed: Type.Boolean() }) },
+  /** Ordered memberId ASC. */
+  members: { method: 'GET', path: '/v1/teams/{teamId}/members', query: PageQuery, output: TeamMemberPage },
+});
+export type TeamApi = ClientOf<typeof TEAM>;

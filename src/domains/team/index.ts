@@ -1,12 +1,11 @@
-// Owns the `team` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
-import type { InventoryRow } from '../../catalog/types.js';
+// Owns the `team` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
 import { defineDomain } from '../module.js';
-import rows from './inventory.json' with { type: 'json' };
-import { teamActions } from './actions/index.js';
-import { teamClient } from './client.js';
-import { TEAM_DESCRIPTORS } from './descriptors.js';
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
+import { TEAM_ACTIONS } from './actions.js';
+import { TEAM } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Teams } from './service.js';
 
 export const teamDomain = defineDomain({
@@ -14,11 +13,9 @@ export const teamDomain = defineDomain({
   key: 'teams',
   summary: 'Teams and their members.',
   selector: 'teamId',
-  descriptors: TEAM_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: teamActions(),
-  client: teamClient,
+  ...declaredActions(TEAM_ACTIONS),
+  client: (send) => clientOf(send, TEAM),
   service: (deps) => new Teams(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof TEAM, Teams>(TEAM, { get: (s, a, i) => s.get(a, i.teamId) }),
   migrations: MIGRATIONS,
 });

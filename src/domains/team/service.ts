@@ -1,7 +1,7 @@
 // Owns teams on the server: create (handle unique ignoring case), get, keyset list (displayName, handle, id ASC), revision-checked update, members.
 import { AppError } from '../../shared/errors.js';
 import { idOf, isOwner, iso, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, nextMoved, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { actorNames, nameOf, withNames, type MemberName } from '../member/names.js';
 import { memberById } from '../member/service.js';
@@ -114,13 +114,8 @@ export class Teams {
 
   async list(_actor: Actor, input: { limit?: number; cursor?: string }): Promise<TeamPage> {
     normalizeLimit(input.limit);
-    const { p, teams } = await this.deps.store.tx(async (sql) => {
-      const p = await keysetPage<TeamRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: TEAM_ORDER, columns: COLS, from: 'teams', where: '1 = 1', params: [], filter: {}, limit: input.limit, cursor: input.cursor });
-      return { p, teams: await dtos(sql, p.rows) };
-    });
-    const page: TeamPage = { teams, hasMore: p.hasMore };
-    if (p.nextCursor) page.nextCursor = p.nextCursor;
-    return page;
+    const q = { ordering: TEAM_ORDER, columns: COLS, from: 'teams', where: '1 = 1', params: [], filter: {}, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'teams', q, (rows: TeamRow[]) => dtos(sql, rows)));
   }
 
   async update(actor: Actor, input: { teamId: string; expectedRevision: number; handle?: string; displayName?: string; description?: string }): Promise<TeamDto> {
@@ -174,7 +169,7 @@ export class Teams {
     normalizeLimit(input.limit);
     return this.deps.store.tx(async (sql) => {
       const r = await this.load(sql, input.teamId);
-      const p = await keysetPage<{ member_id: string; name: string; kind: 'human' | 'agent'; added_at: number }>(sql, this.deps.cursors, {
+      const q = {
         ordering: TEAM_MEMBER_ORDER,
         columns: 'tm.member_id, m.name, m.kind, tm.added_at',
         from: 'team_members tm JOIN members m ON m.id = tm.member_id',
@@ -183,10 +178,10 @@ export class Teams {
         filter: { teamId: r.id },
         limit: input.limit,
         cursor: input.cursor,
-      });
-      const page: TeamMemberPage = { members: p.rows.map((x) => ({ memberId: x.member_id, name: x.name, kind: x.kind, addedAt: iso(x.added_at) })), hasMore: p.hasMore };
-      if (p.nextCursor) page.nextCursor = p.nextCursor;
-      return page;
+      };
+      return listPage(sql, this.deps.cursors, 'members', q, (rows: { member_id: string; name: string; kind: 'human' | 'agent'; added_at: number }[]) =>
+        rows.map((x) => ({ memberId: x.member_id, name: x.name, kind: x.kind, addedAt: iso(x.added_at) })),
+      );
     });
   }
 }

@@ -30,7 +30,7 @@ test('handles are unique per workspace ignoring case; the creator and the owner 
   const web = await alice.teams.create({ handle: 'Web', displayName: 'Web team' });
   assert.deepEqual(web.creator, { name: 'alice', kind: 'agent' });
   // Every read names the creator (one batched lookup per page).
-  assert.deepEqual((await bob.teams.get(web.id)).creator, { name: 'alice', kind: 'agent' });
+  assert.deepEqual((await bob.teams.get({ teamId: web.id })).creator, { name: 'alice', kind: 'agent' });
   assert.ok((await bob.teams.list({ limit: 100 })).teams.every((x) => x.creator.kind === 'agent' && typeof x.creator.name === 'string'));
   await assert.rejects(bob.teams.create({ handle: 'web', displayName: 'copy' }), code('conflict'));
   await assert.rejects(bob.teams.create({ handle: 'WEB', displayName: 'copy' }), code('conflict'));
@@ -40,7 +40,7 @@ test('handles are unique per workspace ignoring case; the creator and the owner 
   await assert.rejects(bob.teams.update({ teamId: web.id, expectedRevision: 1, displayName: 'mine' }), code('denied'));
   await assert.rejects(bob.teams.addMember({ teamId: web.id, memberId: bobId }), code('denied'));
   await assert.rejects(bob.teams.removeMember({ teamId: web.id, memberId: aliceId }), code('denied'));
-  assert.equal((await bob.teams.get(web.id)).revision, 1, 'denied calls changed nothing');
+  assert.equal((await bob.teams.get({ teamId: web.id })).revision, 1, 'denied calls changed nothing');
   const added = await alice.teams.addMember({ teamId: web.id, memberId: bobId });
   assert.deepEqual([added.member.memberId, added.member.name, added.member.kind], [bobId, 'bob', 'agent']);
   assert.equal((await alice.teams.addMember({ teamId: web.id, memberId: bobId })).member.addedAt, added.member.addedAt, 'adding twice is one membership');
@@ -58,7 +58,7 @@ test('bad input is validation_failed or not_found and changes nothing', async ()
   await assert.rejects(alice.teams.create({ handle: 'ok1', displayName: '' }), code('validation_failed'));
   await assert.rejects(alice.teams.create({ handle: 'ok1', displayName: 'd'.repeat(101) }), code('validation_failed'));
   await assert.rejects(alice.teams.create({ handle: 'ok1', displayName: 'x', description: 'z'.repeat(2001) }), code('validation_failed'));
-  await assert.rejects(alice.teams.get('team_missing'), code('not_found'));
+  await assert.rejects(alice.teams.get({ teamId: 'team_missing' }), code('not_found'));
   const tm = await alice.teams.create({ handle: 'bounds', displayName: 'Bounds' });
   await assert.rejects(alice.teams.addMember({ teamId: tm.id, memberId: 'agt_nobody' }), code('not_found'));
   await assert.rejects(alice.teams.update({ teamId: tm.id, expectedRevision: 1 }), code('validation_failed'));
@@ -92,7 +92,7 @@ test('walks with random page sizes equal the full scan in displayName ASC, handl
   // Ties on displayName (3 values) and on handle up to case (Bx / bx sort apart in binary order; the id breaks nothing else).
   for (let i = 0; i < 30; i++) await (i % 2 ? alice : bob).teams.create({ handle: `${i % 3 ? 'b' : 'B'}x${i}`, displayName: ['Alpha', 'alpha', 'Beta'][i % 3]! });
   const all: TeamDto[] = [];
-  for (const id of await walk((limit, cursor) => bob.teams.list({ limit, ...(cursor ? { cursor } : {}) }), (p) => p.teams.map((x) => x.id), [100])) all.push(await bob.teams.get(id));
+  for (const id of await walk((limit, cursor) => bob.teams.list({ limit, ...(cursor ? { cursor } : {}) }), (p) => p.teams.map((x) => x.id), [100])) all.push(await bob.teams.get({ teamId: id }));
   assert.deepEqual(all.map((x) => x.id), specOrder(all));
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 5 }), async (sizes) => {
@@ -103,7 +103,7 @@ test('walks with random page sizes equal the full scan in displayName ASC, handl
   // A rename moves a team: the rest of the walk is rejected as stale, never silently skipped.
   const first = await bob.teams.list({ limit: 5 });
   const last = all.at(-1)!;
-  const cur = await alice.teams.get(last.id).catch(() => bob.teams.get(last.id));
+  const cur = await alice.teams.get({ teamId: last.id }).catch(() => bob.teams.get({ teamId: last.id }));
   await t.owner.teams.update({ teamId: last.id, expectedRevision: cur.revision, displayName: 'AAA first now' });
   await assert.rejects(bob.teams.list({ limit: 5, cursor: first.nextCursor! }), (e: Error) => code('validation_failed')(e) && /stale/.test(e.message));
 });

@@ -94,7 +94,7 @@ test('plan create → publish → trigger → run start → every step outcome �
 
   [s0, s1, s2] = await stepsOf(run.id);
   assert.equal(s1!.status, 'active');
-  const approval = await alice.approvals.get(s1!.approvalId!);
+  const approval = await alice.approvals.get({ approvalId: s1!.approvalId! });
   assert.deepEqual([approval.subject, approval.status, approval.notify, approval.requestedBy], [`step:${s1!.id}`, 'pending', target, t.ownerId]);
   await tick();
   assert.equal((await alice.workflows.getStep(s1!.id)).status, 'active', 'nothing moves before the decision');
@@ -157,7 +157,7 @@ test('fail ends the run; a rejected approval fails its step; cancel withdraws th
   const c = await alice.workflows.cancelRun(r3.id);
   assert.deepEqual([c.status, c.currentStep], ['cancelled', null]);
   assert.equal((await alice.workflows.getStep(waiting.id)).status, 'cancelled');
-  assert.equal((await alice.approvals.get(waiting.approvalId!)).status, 'cancelled');
+  assert.equal((await alice.approvals.get({ approvalId: waiting.approvalId! })).status, 'cancelled');
   await assert.rejects(alice.workflows.cancelRun(r3.id), code('conflict'));
   const r4 = await alice.workflows.startRun({ planId: p.id, target });
   assert.equal((await t.owner.workflows.cancelRun(r4.id)).status, 'cancelled', 'the owner may cancel any run');
@@ -555,17 +555,17 @@ test("a run's approval step is decided only by its starter, an owner/admin or a 
   };
   // Started by an agent: the owner, an admin or hana may decide; ivan (in ops) is denied; nora (not in ops) gets not_found.
   const a = await gate(bob);
-  assert.match((await ivan.api.approvals.get(a.approvalId)).reason, /May decide: an admin, hana\./);
+  assert.match((await ivan.api.approvals.get({ approvalId: a.approvalId })).reason, /May decide: an admin, hana\./);
   await assert.rejects(ivan.api.approvals.approve({ approvalId: a.approvalId }), code('denied'));
   await assert.rejects(ivan.api.approvals.reject({ approvalId: a.approvalId }), code('denied'));
   await assert.rejects(nora.api.approvals.approve({ approvalId: a.approvalId }), code('not_found'));
-  assert.equal((await t.owner.approvals.get(a.approvalId)).status, 'pending', 'nothing decided');
+  assert.equal((await t.owner.approvals.get({ approvalId: a.approvalId })).status, 'pending', 'nothing decided');
   assert.equal((await hana.api.approvals.approve({ approvalId: a.approvalId })).status, 'approved');
   const b = await gate(bob);
   assert.equal((await adam.api.approvals.reject({ approvalId: b.approvalId })).status, 'rejected', 'an admin decides');
   // Started by ivan: the starter decides his own run's gate.
   const c = await gate(ivan.api);
-  assert.match((await ivan.api.approvals.get(c.approvalId)).reason, /May decide: ivan \(the starter\), an admin, hana\./);
+  assert.match((await ivan.api.approvals.get({ approvalId: c.approvalId })).reason, /May decide: ivan \(the starter\), an admin, hana\./);
   assert.equal((await ivan.api.approvals.approve({ approvalId: c.approvalId })).status, 'approved');
   await tick();
   assert.deepEqual([(await alice.workflows.showRun(a.run.id)).status, (await alice.workflows.showRun(b.run.id)).status, (await alice.workflows.showRun(c.run.id)).status], ['completed', 'failed', 'completed']);

@@ -1,7 +1,8 @@
-// Owns the `workspace` domain contract: Workspace (name, counts) and WorkspaceMember DTOs (TypeBox), filters and their bounds.
+// Owns the `workspace` domain contract: Workspace (name, counts) and WorkspaceMember DTOs (TypeBox), filters, their bounds and its server calls.
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
-import type { Page } from '../../shared/page.js';
+import { PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
+import type { ClientOf } from '../../server-client/derive.js';
 
 /** A member-name query: a case-folded substring, at most this many characters (≤ 400 serialized bytes). */
 export const QUERY_MAX = 100;
@@ -26,6 +27,18 @@ export const WorkspaceMember = Strict({
 });
 export type WorkspaceMemberDto = Static<typeof WorkspaceMember>;
 
-export interface WorkspaceMemberPage extends Page {
-  members: WorkspaceMemberDto[];
-}
+export const WorkspaceMemberPage = PageOf('members', WorkspaceMember);
+export type WorkspaceMemberPage = Static<typeof WorkspaceMemberPage>;
+
+/** The workspace server calls: each one is a route on the server and a method of the daemon's `api.workspace`. */
+export const WORKSPACE = endpoints({
+  get: { method: 'GET', path: '/v1/workspace', output: Workspace },
+  /** Ordered name ASC, memberId ASC (binary). limit 1..100, default 20. */
+  members: {
+    method: 'GET',
+    path: '/v1/workspace/members',
+    query: Type.Object({ kind: Type.Optional(MemberKind), query: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }),
+    output: WorkspaceMemberPage,
+  },
+});
+export type WorkspaceApi = ClientOf<typeof WORKSPACE>;

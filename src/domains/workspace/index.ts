@@ -1,23 +1,20 @@
-// Owns the `workspace` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
-import type { InventoryRow } from '../../catalog/types.js';
+// Owns the `workspace` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
 import { defineDomain } from '../module.js';
-import rows from './inventory.json' with { type: 'json' };
-import { workspaceActions } from './actions/index.js';
-import { workspaceClient } from './client.js';
-import { WORKSPACE_DESCRIPTORS } from './descriptors.js';
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
+import { WORKSPACE_ACTIONS } from './actions.js';
+import { WORKSPACE } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Workspaces } from './service.js';
 
 export const workspaceDomain = defineDomain({
   name: 'workspace',
   key: 'workspace',
   summary: 'The workspace and its member directory.',
-  descriptors: WORKSPACE_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: workspaceActions(),
-  client: workspaceClient,
+  ...declaredActions(WORKSPACE_ACTIONS),
+  client: (send) => clientOf(send, WORKSPACE),
   service: (deps) => new Workspaces(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof WORKSPACE, Workspaces>(WORKSPACE),
   migrations: MIGRATIONS,
 });

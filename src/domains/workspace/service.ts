@@ -1,7 +1,7 @@
 // Owns the workspace read model on the server: its name and counts, and the keyset member directory (name, id ASC; kind and name filters).
 import { AppError } from '../../shared/errors.js';
 import { iso, text, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import { roleOf } from '../member/service.js';
 import { QUERY_MAX, type WorkspaceDto, type WorkspaceMemberPage } from './contract.js';
 
@@ -52,20 +52,20 @@ export class Workspaces {
     const params: string[] = [];
     if (input.kind) (where.push('kind = ?'), params.push(input.kind));
     if (query) (where.push("LOWER(name) LIKE ? ESCAPE '\\'"), params.push(likePattern(query)));
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<{ id: string; name: string; kind: 'human' | 'agent'; role: 'owner' | 'member'; admin: number | null; created_at: number }>(sql, this.deps.cursors, {
-        ordering: WORKSPACE_MEMBER_ORDER,
-        columns: 'id, name, kind, role, admin, created_at',
-        from: 'members',
-        where: where.join(' AND '),
-        params,
-        filter: { kind: input.kind ?? null, query },
-        limit: input.limit,
-        cursor: input.cursor,
-      }),
+    const q = {
+      ordering: WORKSPACE_MEMBER_ORDER,
+      columns: 'id, name, kind, role, admin, created_at',
+      from: 'members',
+      where: where.join(' AND '),
+      params,
+      filter: { kind: input.kind ?? null, query },
+      limit: input.limit,
+      cursor: input.cursor,
+    };
+    return this.deps.store.tx((sql) =>
+      listPage(sql, this.deps.cursors, 'members', q, (rows: { id: string; name: string; kind: 'human' | 'agent'; role: 'owner' | 'member'; admin: number | null; created_at: number }[]) =>
+        rows.map((r) => ({ memberId: r.id, name: r.name, kind: r.kind, role: roleOf(r), joinedAt: iso(r.created_at) })),
+      ),
     );
-    const page: WorkspaceMemberPage = { members: p.rows.map((r) => ({ memberId: r.id, name: r.name, kind: r.kind, role: roleOf(r), joinedAt: iso(r.created_at) })), hasMore: p.hasMore };
-    if (p.nextCursor) page.nextCursor = p.nextCursor;
-    return page;
   }
 }

@@ -34,14 +34,14 @@ async function walk(page: (limit: number, cursor?: string) => Promise<WorkspaceM
 }
 
 test('get returns the workspace id, a name and live counts', async () => {
-  const before = await alice.workspace.get();
+  const before = await alice.workspace.get({});
   assert.match(before.id, /^wsp_/);
   assert.equal(typeof before.name, 'string');
   assert.deepEqual([before.counts.members, before.counts.humans, before.counts.agents], [2, 1, 1]);
   await t.owner.members.createAgent({ name: 'counted' });
   await alice.projects.create({ name: 'p' });
   await alice.teams.create({ handle: 'cnt', displayName: 'Counted' });
-  const now = await alice.workspace.get();
+  const now = await alice.workspace.get({});
   assert.deepEqual([now.counts.members, now.counts.agents, now.counts.projects - before.counts.projects, now.counts.teams - before.counts.teams], [3, 2, 1, 1]);
   assert.ok(now.counts.channels >= 1, 'general exists');
 });
@@ -56,7 +56,7 @@ test('member walks with random page sizes equal the full scan in name ASC, membe
   }
   for (const name of ['Bo.agent', 'al.agent']) await t.owner.members.createAgent({ name });
   const all = (await alice.workspace.members({ limit: 100 })).members;
-  assert.equal(all.length, (await alice.workspace.get()).counts.members);
+  assert.equal(all.length, (await alice.workspace.get({})).counts.members);
   const sorted = [...all].sort((a, b) => cmp(a.name, b.name) || cmp(a.memberId, b.memberId)).map((m) => m.memberId);
   assert.deepEqual(all.map((m) => m.memberId), sorted);
   const scan = (f: (m: (typeof all)[number]) => boolean) => all.filter(f).map((m) => m.memberId);

@@ -58,7 +58,7 @@ test('dot segments and off-grammar ids in a path are not_found, never another ro
   assert.equal((await rawPath('GET', '/v1/tasks')).status, 200);
   // The client refuses such ids itself, before any request.
   await assert.rejects(t.owner.tasks.get({ taskId: '..' }), (e: { code?: string }) => e.code === 'validation_failed');
-  await assert.rejects(t.owner.reviews.resolve('.'), (e: { code?: string }) => e.code === 'validation_failed');
+  await assert.rejects(t.owner.reviews.resolve({ reviewId: '.' }), (e: { code?: string }) => e.code === 'validation_failed');
 });
 
 test('GET /v1/server needs no auth and carries the ServerInfo envelope', async () => {

@@ -76,7 +76,7 @@ export function inputOf(e: Endpoint, c: RouteContext): Record<string, unknown> {
     const v = c.query[k];
     if (v === undefined) continue;
     if (TypeGuard.IsInteger(s)) {
-      if (!/^[0-9]{1,6}$/.test(v)) throw new AppError('validation_failed', k === 'limit' ? 'limit must be an integer from 1 to 100' : `${k} must be a non-negative integer`);
+      if (!/^[0-9]{1,15}$/.test(v)) throw new AppError('validation_failed', k === 'limit' ? 'limit must be an integer from 1 to 100' : `${k} must be a non-negative integer`);
       input[k] = Number(v);
     } else input[k] = v;
   }
