@@ -22,7 +22,7 @@ const n = Number(process.argv[2] ?? 2000);
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 async function timed(label: string, f: (i: number) => Promise<unknown>, count = n): Promise<void> {
   // A GET first: after a long service-only step the pooled keep-alive socket may have been closed (a GET is retried).
-  await fx.agent.members.me({});
+  await fx.agent.members.me();
   for (let i = 0; i < 50; i++) await f(i);
   const xs: number[] = [];
   const cpu0 = process.cpuUsage();
@@ -50,7 +50,7 @@ const store = await openStore(fx.t.db, { schema: SCHEMA });
 const domains = await createDomains(DOMAINS, store, systemClock);
 const members = (domains.services as unknown as { members: Members }).members;
 const kb = (domains.services as unknown as { knowledge: Knowledge }).knowledge;
-const me = await fx.agent.members.me({});
+const me = await fx.agent.members.me();
 const actor = { id: me.id, name: me.name, kind: me.kind, role: me.role } as const;
 const input = (i: number) => ({ ...fx.bind, query: fx.rare(i), limit: 5 });
 try {
@@ -59,7 +59,7 @@ try {
     await timed('bare node:http round trip (ServerClient, canned JSON)', () => bareClient.info());
     await timed('bare node:http POST with a search body (canned JSON)', (i) => bareClient.call({ method: 'POST', path: '/x', body: input(i) }));
     await timed('GET /v1/server (no auth, our pipeline)', () => fx.t.client.info());
-    await timed('GET /v1/me (hop + auth + member load)', () => fx.agent.members.me({}));
+    await timed('GET /v1/me (hop + auth + member load)', () => fx.agent.members.me());
     await timed('POST /v1/knowledge/search rare (ServerClient)', (i) => fx.agent.knowledge.search(input(i)));
     await timed('tool handler rare (full daemon path)', (i) => fx.tool(fx.rare(i)));
     await timed('service: members.authenticate (no HTTP)', () => members.authenticate(fx.credential));
@@ -77,7 +77,7 @@ try {
     process.stdout.write(`-- profile loop: ${what} rare, 10 s\n`);
     const end = performance.now() + 10_000;
     for (let i = 0; performance.now() < end; i++) {
-      if (what === 'me') await fx.agent.members.me({});
+      if (what === 'me') await fx.agent.members.me();
       else if (what === 'hop') await fx.agent.knowledge.search(input(i));
       else await fx.tool(fx.rare(i));
     }

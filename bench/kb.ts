@@ -86,7 +86,7 @@ export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
       rows.toolRare.push(...(await timed(n / 5, 20, (i) => tool(rare(i + round * n)))));
       rows.toolCommon.push(...(await timed(cn / 5, 5, () => tool(common))));
       rows.hopRare.push(...(await timed(n / 5, 20, (i) => agent.knowledge.search({ ...bind, query: rare(i + round * n), limit: 5 }))));
-      rows.me.push(...(await timed(n / 5, 20, () => agent.members.me({}))));
+      rows.me.push(...(await timed(n / 5, 20, () => agent.members.me())));
     }
     const matches = Number((await t.querySql<{ n: number }>(`SELECT COUNT(*) AS n FROM kb_fts WHERE kb_fts MATCH ?`, [`"${vocab[0]}" OR "${vocab[1]}"`]))[0]!.n);
     // The baseline in the same run: rg over the same text as files (a fresh process per query, as an agent would run it).
@@ -101,7 +101,7 @@ export async function benchKb(opts: BenchOptions): Promise<BenchReport> {
     // Change → searchable: replace a document with a fresh word, then search for it through the tool (the upsert indexes in its transaction).
     // The rg loop above blocks this process (spawnSync) for seconds, so the pooled socket's idle timeouts fire only after
     // the next request went out on it; a GET (retried on a fresh socket when stale) renews the pool before the edits' POSTs.
-    await t.owner.members.me({});
+    await t.owner.members.me();
     const delays: number[] = [];
     for (let i = 0; i < (opts.quick ? 5 : 20); i++) {
       const fresh = `freshword${i}x${Date.now() % 1e6}`;

@@ -52,7 +52,7 @@ export class ConsoleReads {
 
   /** Channels from the server; DMs and threads the agents' turns came from (the server lists no DMs for a member). */
   async conversations(): Promise<{ channels: Array<{ target: string; name: string }>; others: string[]; agents: Array<{ id: string; name: string; runtime: string; enabled: boolean }> }> {
-    const channels = (await this.deps.owner().channels.list({})).map((c) => ({ target: `channel:${c.id}`, name: c.name }));
+    const channels = (await this.deps.owner().channels.list()).map((c) => ({ target: `channel:${c.id}`, name: c.name }));
     const known = new Set(channels.map((c) => c.target));
     const others = [...new Set(this.deps.turns(500).map((t) => t.target))].filter((t) => !known.has(t)).sort();
     return { channels, others, agents: this.deps.agents().map(({ id, name, runtime, enabled }) => ({ id, name, runtime, enabled })) };

@@ -155,7 +155,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     }
     const ownerApi = client.as(ownerCred);
     // The owning profile: this daemon's Human owner. Profiles another owner added are never loaded.
-    const ownerId = ownerMemberId ?? (await ownerApi.members.me({})).id;
+    const ownerId = ownerMemberId ?? (await ownerApi.members.me()).id;
 
     const profiles = new ProfileStore(paths.profiles, ownerId);
     const agentApis = new Map<string, ServerApi>();
@@ -238,7 +238,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       runtimes: launcher,
       turns: engine,
       leftovers: [journal, memory],
-      agentMembers: async () => new Set((await ownerApi.members.list({})).filter((m) => m.kind === 'agent').map((m) => m.id)),
+      agentMembers: async () => new Set((await ownerApi.members.list()).filter((m) => m.kind === 'agent').map((m) => m.id)),
       log: log.child({ component: 'agents' }),
     });
     // Orphan cleanup before any turn runs: a profile whose server member is gone leaves nothing behind.

@@ -173,7 +173,7 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/runtimes', owner(async (req, res) => service.startRuntime(parseStrict(StartRuntime, await jsonBody(req)), res)));
   // Knowledge sources: thin proxies to the server's owner-only knowledge routes (`agentteam kb …` walks the folder itself).
   const kb = () => service.knowledge();
-  router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources({}))));
+  router.add('GET', '/api/daemon/kb/sources', owner(async (_q, res) => ok(res, await kb().listSources())));
   router.add('POST', '/api/daemon/kb/sources', owner(async (req, res) => ok(res, await kb().createSource(parseStrict(CreateSourceBody, await jsonBody(req))), 201)));
   router.add('GET', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().documents({ sourceId: p.sourceId!, cursor: query(req).get('cursor') ?? undefined }))));
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/documents', owner(async (req, res, p) => ok(res, await kb().putDocument({ sourceId: p.sourceId!, ...parseStrict(PutDocumentBody, await jsonBody(req)) }))));
@@ -181,7 +181,7 @@ export function registerOwnerRoutes(router: Router, deps: OwnerApiDeps): void {
   router.add('POST', '/api/daemon/kb/sources/{sourceId}/synced', owner(async (_q, res, p) => ok(res, await kb().markSynced({ sourceId: p.sourceId! }))));
   // App installations: thin proxies to the server's owner-only routes; the token goes to the server and nowhere else.
   const ext = () => service.extensions();
-  router.add('GET', '/api/daemon/extensions', owner(async (_q, res) => ok(res, await ext().installations({}))));
+  router.add('GET', '/api/daemon/extensions', owner(async (_q, res) => ok(res, await ext().installations())));
   router.add('POST', '/api/daemon/extensions', owner(async (req, res) => ok(res, await ext().install(parseStrict(InstallBody, await jsonBody(req))), 201)));
   router.add('POST', '/api/daemon/extensions/{name}/status', owner(async (req, res, p) => ok(res, await ext().setStatus({ name: p.name!, status: parseStrict(StatusBody, await jsonBody(req)).status }))));
   router.add('POST', '/api/daemon/runtimes/{runId}/stop', owner(async (_q, res, p) => ok(res, await service.stopRuntime(p.runId!))));

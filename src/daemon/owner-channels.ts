@@ -31,7 +31,7 @@ export class OwnerChannels {
 
   /** Every name resolved to one current member: by id, or by name compared as the server compares names (nameKey). */
   private async members(names: readonly string[]): Promise<MemberDto[]> {
-    const all = await this.api().members.list({});
+    const all = await this.api().members.list();
     return names.map((n) => {
       const key = nameKey(n);
       const m = all.find((x) => x.id === n) ?? all.find((x) => nameKey(x.name) === key);
@@ -41,7 +41,7 @@ export class OwnerChannels {
   }
 
   async list(): Promise<OwnerChannel[]> {
-    return (await this.api().channels.list({})).map((c) => ({ ...c, target: `channel:${c.id}` }));
+    return (await this.api().channels.list()).map((c) => ({ ...c, target: `channel:${c.id}` }));
   }
 
   async create(input: { id: string; name?: string }): Promise<OwnerChannel> {
@@ -67,7 +67,7 @@ export class OwnerChannels {
   async openDm(names: readonly string[]): Promise<OwnerDm> {
     const ms = await this.members(names);
     const dm = await this.api().channels.openDm({ memberIds: [...new Set(ms.map((m) => m.id))] });
-    const all = await this.api().members.list({});
+    const all = await this.api().members.list();
     return { id: dm.id, target: `dm:${dm.id}`, members: dm.memberIds.map((id) => ({ id, name: all.find((m) => m.id === id)?.name ?? id })) };
   }
 

@@ -166,12 +166,12 @@ export class OwnerService {
   }
 
   listMembers() {
-    return this.deps.owner().members.list({});
+    return this.deps.owner().members.list();
   }
 
   /** A current member by id or unique name. */
   private async member(who: string): Promise<MemberDto> {
-    const all = await this.deps.owner().members.list({});
+    const all = await this.deps.owner().members.list();
     const byId = all.find((m) => m.id === who);
     const named = all.filter((m) => m.name === who);
     if (!byId && named.length > 1) throw new AppError('conflict', `${named.length} members are named ${who}; give the member id (agentteam member ls)`);

@@ -37,7 +37,7 @@ test('a closed port is upstream_unavailable of kind network, without the credent
   const { url, server } = await upstream(() => undefined);
   await new Promise((r) => server.close(r));
   const c = serverClient({ baseUrl: url });
-  const e = await caught(c.as(SECRET).members.me({}));
+  const e = await caught(c.as(SECRET).members.me());
   assert.equal(e.code, 'upstream_unavailable');
   assert.equal(e.kind, 'network');
   assert.equal(e.httpStatus, undefined);
@@ -56,7 +56,7 @@ test('a 5xx is upstream_unavailable of kind server; a non-JSON answer too', asyn
     }
   });
   const c = serverClient({ baseUrl: url });
-  const e = await caught(c.as(SECRET).members.me({}));
+  const e = await caught(c.as(SECRET).members.me());
   assert.equal(e.code, 'upstream_unavailable');
   assert.equal(e.kind, 'server');
   assert.equal(e.httpStatus, 500);
@@ -94,7 +94,7 @@ test('4xx answers keep the server code with kind client', async () => {
   assert.equal(e.kind, 'client');
   assert.equal(e.httpStatus, 404);
   assert.equal(e.status, 404);
-  const d = await caught(t.client.as(SECRET).members.me({}));
+  const d = await caught(t.client.as(SECRET).members.me());
   assert.equal(d.code, 'denied');
   assert.equal(d.kind, 'client');
   assert.ok(!d.message.includes(SECRET));
@@ -122,7 +122,7 @@ test('a body over the server cap surfaces as payload_too_large, not a network er
     assert.equal(e.code, 'payload_too_large');
     assert.equal(e.kind, 'client');
   }
-  assert.equal((await t.owner.members.me({})).id, t.ownerId);
+  assert.equal((await t.owner.members.me()).id, t.ownerId);
 });
 
 test('a reused keep-alive socket reset before any answer is retried once for GETs and keyed mutations only', async () => {

@@ -34,8 +34,8 @@ test('the serverId, workspace and member credentials survive a restart on the sa
       assert.equal(s2.serverId, s1.serverId);
       const info = await c2.info();
       assert.equal(info.workspaceId, boot.workspaceId);
-      assert.equal((await c2.as(agent.credential).members.me({})).id, agent.agent.id);
-      assert.equal((await c2.as(boot.ownerCredential!).members.me({})).role, 'owner');
+      assert.equal((await c2.as(agent.credential).members.me()).id, agent.agent.id);
+      assert.equal((await c2.as(boot.ownerCredential!).members.me()).role, 'owner');
       // The admin token is per start: the old one no longer works, the new one finds the existing workspace.
       await assert.rejects(c2.bootstrap(TEST_ADMIN_TOKEN), (e: { code?: string }) => e.code === 'denied');
       assert.equal((await c2.bootstrap('a-different-admin-token-xyz')).created, false);

@@ -40,14 +40,14 @@ test('bootstrap is idempotent and returns the owner credential only once', async
   assert.equal(info.serverId, t.server.serverId);
   assert.equal(info.workspaceId, again.workspaceId);
   assert.match(info.serverId, /^srv_/);
-  const channels = await t.owner.channels.list({});
+  const channels = await t.owner.channels.list();
   assert.deepEqual(channels.map((c) => c.id), ['general']);
   await fails(t.client.bootstrap('wrong-admin-token-000000'), 'denied');
   await fails(t.client.bootstrap(t.ownerCredential), 'denied');
 });
 
 test('a bad credential is denied with a generic message that never echoes it', async () => {
-  const e = await fails(t.client.as('ats_' + 'x'.repeat(43)).members.me({}), 'denied');
+  const e = await fails(t.client.as('ats_' + 'x'.repeat(43)).members.me(), 'denied');
   assert.equal(e.message, 'forbidden');
   assert.equal(e.httpStatus, 403);
 });
@@ -56,7 +56,7 @@ test('owner-only calls deny agents', async () => {
   await fails(agent.members.createAgent({ name: 'x' }), 'denied');
   await fails(agent.channels.create({ id: 'secret' }), 'denied');
   await fails(agent.channels.addMember({ channelId: 'general', memberId: agentId }), 'denied');
-  assert.equal((await agent.members.me({})).kind, 'agent');
+  assert.equal((await agent.members.me()).kind, 'agent');
 });
 
 test('removal and rename: an admin removes members and renames agents; a Human who is no longer an admin still does both for the agents they created, nobody else', async () => {
@@ -76,9 +76,9 @@ test('removal and rename: an admin removes members and renames agents; a Human w
   await fails(t.owner.members.renameAgent({ memberId: t.ownerId, name: 'bot' }), 'not_found');
   assert.equal((await t.owner.members.renameAgent({ memberId: spare.agent.id, name: 'pats-spare-2' })).name, 'pats-spare-2');
   assert.deepEqual((await patApi.members.remove({ memberId: mine.agent.id })).removed, [mine.agent.id]);
-  await fails(t.client.as(mine.credential).members.me({}), 'denied');
+  await fails(t.client.as(mine.credential).members.me(), 'denied');
   await fails(patApi.members.remove({ memberId: mine.agent.id }), 'not_found');
-  assert.equal((await t.client.as(spare.credential).members.me({})).id, spare.agent.id);
+  assert.equal((await t.client.as(spare.credential).members.me()).id, spare.agent.id);
 });
 
 test('an agent reads and posts only in channels it is a member of; the owner reads all', async () => {
@@ -91,10 +91,10 @@ test('an agent reads and posts only in channels it is a member of; the owner rea
   const e2 = await fails(agent.messages.list({ target: 'channel:does-not-exist' }), 'not_found');
   assert.equal(e1.message.replace('ops', 'X'), e2.message.replace('does-not-exist', 'X'));
   await fails(agent.messages.send({ target: 'channel:ops', content: 'let me in' }), 'not_found');
-  assert.deepEqual((await agent.channels.list({})).map((c) => c.id), []);
+  assert.deepEqual((await agent.channels.list()).map((c) => c.id), []);
   await t.owner.channels.addMember({ channelId: 'ops', memberId: agentId });
   await t.owner.channels.addMember({ channelId: 'ops', memberId: agentId }); // idempotent
-  assert.deepEqual((await agent.channels.list({})).map((c) => c.id), ['ops']);
+  assert.deepEqual((await agent.channels.list()).map((c) => c.id), ['ops']);
   const m = await agent.messages.send({ target: 'channel:ops', content: 'hello ops' });
   assert.equal(m.author.id, agentId);
   const page = await t.owner.messages.list({ target: 'channel:ops' });

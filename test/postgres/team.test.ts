@@ -117,7 +117,7 @@ test('attacks: one invite raced by two people on two server processes has one wi
     const her = credOf(ana);
     await assert.rejects(a.as(her.credential).members.remove({ memberId: bo.member.id }), (e: unknown) => (e as { code?: string }).code === 'denied');
     await assert.rejects(a.as(bo.credential).members.remove({ memberId: me.memberId }), (e: unknown) => (e as { code?: string }).code === 'denied');
-    assert.equal((await a.as(bosBot.credential).members.me({})).id, bosBot.agent.id);
+    assert.equal((await a.as(bosBot.credential).members.me()).id, bosBot.agent.id);
 
     // The owner removes Bo: Bo's and Bo's agent's credentials stop on both server processes at once.
     const rm = await owner.run(['member', 'rm', 'Bo']);
@@ -125,7 +125,7 @@ test('attacks: one invite raced by two people on two server processes has one wi
     assert.deepEqual(cliJson(rm).removed.sort(), [bo.member.id, bosBot.agent.id].sort());
     for (const c of [a, b]) {
       for (const cred of [bo.credential, bosBot.credential]) {
-        await assert.rejects(c.as(cred).members.me({}), (e: unknown) => (e as { code?: string }).code === 'denied');
+        await assert.rejects(c.as(cred).members.me(), (e: unknown) => (e as { code?: string }).code === 'denied');
         await assert.rejects(c.as(cred).messages.send({ target: 'channel:general', content: 'still here?' }), (e: unknown) => (e as { code?: string }).code === 'denied');
       }
     }

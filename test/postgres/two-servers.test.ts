@@ -46,7 +46,7 @@ test('both servers are one product owner: same serverId, same workspace, credent
   assert.equal(again.ownerCredential, undefined);
   assert.equal((await cb.info()).workspaceId, (await ca.info()).workspaceId);
   const agent = await ownerB.members.createAgent({ name: 'on-b' });
-  assert.equal((await ca.as(agent.credential).members.me({})).id, agent.agent.id);
+  assert.equal((await ca.as(agent.credential).members.me()).id, agent.agent.id);
   const m = await ca.as(agent.credential).messages.send({ target: 'channel:general', content: 'via A' }).catch((e) => e);
   assert.ok(isCode('not_found')(m), 'the agent is not in #general yet: membership is shared state');
   await ownerA.channels.addMember({ channelId: 'general', memberId: agent.agent.id });
@@ -160,9 +160,9 @@ test('bootstrap racing on two servers over a fresh database creates one workspac
     assert.ok(boots.filter((r) => !r.created).every((r) => r.ownerCredential === undefined));
     assert.equal(new Set(boots.map((r) => r.workspaceId)).size, 1);
     assert.equal(new Set(boots.map((r) => r.owner.id)).size, 1);
-    const members = await cy.as(created[0]!.ownerCredential!).members.list({});
+    const members = await cy.as(created[0]!.ownerCredential!).members.list();
     assert.equal(members.filter((m) => m.role === 'owner').length, 1);
-    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).channels.list({})).map((c) => c.id), ['general']);
+    assert.deepEqual((await cx.as(created[0]!.ownerCredential!).channels.list()).map((c) => c.id), ['general']);
   } finally {
     cx.close();
     cy.close();

@@ -39,11 +39,11 @@ after(() => f.close());
 test('only the owner installs an App; the token is never returned; agents see the installed definitions, digest-verified', async () => {
   await assert.rejects(agent.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token }), (e: { code?: string }) => e.code === 'denied');
   await assert.rejects(t.owner.extensions.install({ name: 'github', baseUrl: 'http://example.com/api', token: 'x' }), (e: { code?: string }) => e.code === 'validation_failed', 'plain http off loopback');
-  assert.deepEqual((await agent.extensions.snapshot({})).definitions, []);
+  assert.deepEqual((await agent.extensions.snapshot()).definitions, []);
   const inst = await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: POLL });
   assert.equal(JSON.stringify(inst).includes(gh.token), false);
-  assert.equal(JSON.stringify(await t.owner.extensions.installations({})).includes(gh.token), false);
-  const snap = await agent.extensions.snapshot({});
+  assert.equal(JSON.stringify(await t.owner.extensions.installations()).includes(gh.token), false);
+  const snap = await agent.extensions.snapshot();
   assert.deepEqual(snap.definitions.map((d) => d.name), ['github']);
   const v = verifySnapshot(snap);
   assert.deepEqual(v.descriptors.map((d) => d.action), ['watch-pr', 'list-watches', 'unwatch']);
@@ -196,7 +196,7 @@ test('gitea: watch-pr, review, comment, CI and merge through the Gitea API (page
 test('webhooks: a signed delivery makes the PR poll now (one watcher), a repeated delivery id is ignored, a bad signature is refused', async () => {
   const secret = 'whsec-0123456789abcdef';
   await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: 3_600_000, webhookSecret: secret });
-  assert.equal((await t.owner.extensions.installations({})).installations.find((i) => i.name === 'github')?.webhook, '/v1/extensions/github/webhook');
+  assert.equal((await t.owner.extensions.installations()).installations.find((i) => i.name === 'github')?.webhook, '/v1/extensions/github/webhook');
   gh.openPull('o/r', 10);
   assert.equal((await call('watch-pr', { repo: 'o/r', number: 10, target: 'channel:general' })).outcome, 'ok');
   const { createHmac } = await import('node:crypto');
@@ -236,7 +236,7 @@ test('GitHub App auth: installation tokens minted from the App key (RS256 JWT) a
     await assert.rejects(t.owner.extensions.install({ name: 'github', baseUrl: app.baseUrl, appId: 31337, installationId: 4242, privateKey: 'x'.repeat(200) }), (e: { code?: string }) => e.code === 'validation_failed');
     const inst = await t.owner.extensions.install({ name: 'github', baseUrl: app.baseUrl, appId: 31337, installationId: 4242, privateKey, pollIntervalMs: POLL });
     assert.equal(inst.auth, 'app');
-    assert.equal(JSON.stringify(await t.owner.extensions.installations({})).includes('PRIVATE KEY'), false);
+    assert.equal(JSON.stringify(await t.owner.extensions.installations()).includes('PRIVATE KEY'), false);
     app.openPull('o/r', 20);
     app.openPull('o/r', 21);
     assert.equal((await call('watch-pr', { repo: 'o/r', number: 20, target: 'channel:general' })).outcome, 'ok');

@@ -53,7 +53,7 @@ const turn = (over: Partial<SearchInput> = {}): SearchInput => ({ serverId, targ
 
 test('only the owner manages sources; a sync upsert with the same hash changes nothing', async () => {
   await assert.rejects(alice.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['workspace'] }), (e: { code?: string }) => e.code === 'denied');
-  await assert.rejects(alice.knowledge.listSources({}), (e: { code?: string }) => e.code === 'denied');
+  await assert.rejects(alice.knowledge.listSources(), (e: { code?: string }) => e.code === 'denied');
   await assert.rejects(t.owner.knowledge.createSource({ name: 'x', kind: 'upload', scopes: ['channel:Bad Name'] }), (e: { code?: string }) => e.code === 'validation_failed');
   // Generated ids are base64url: `-` and `_` are id characters, so every scope of a real DM, thread or task is accepted.
   const idChars = (await t.owner.knowledge.createSource({ name: 'id chars', kind: 'upload', scopes: ['dm:dm_-a_b-', 'thread:general/msg_x-y', 'task:tsk_-q'] })).scopes;
@@ -62,7 +62,7 @@ test('only the owner manages sources; a sync upsert with the same hash changes n
   assert.equal(again.changed, false);
   const docs = (await t.owner.knowledge.documents({ sourceId: generalSrc })).documents;
   assert.deepEqual(docs.map((d) => [d.path, d.mtime]), [['deploy.md', 5]]);
-  const listed = (await t.owner.knowledge.listSources({})).sources.find((s) => s.id === generalSrc)!;
+  const listed = (await t.owner.knowledge.listSources()).sources.find((s) => s.id === generalSrc)!;
   assert.deepEqual([listed.documents, listed.sections, listed.scopes], [1, 2, ['channel:general']]);
 });
 

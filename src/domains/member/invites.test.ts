@@ -106,9 +106,9 @@ test('roles: only the owner changes them; the owner stays owner; a demoted admin
   const inv = await admin.api.members.invite({ name: 'Admin-Guest' });
   // An admin may add agents, end to end: the agent works with its own credential.
   const made = await admin.api.members.createAgent({ name: 'admins-agent' });
-  assert.equal((await t.client.as(made.credential).members.me({})).id, made.agent.id);
+  assert.equal((await t.client.as(made.credential).members.me()).id, made.agent.id);
   assert.equal((await t.owner.members.setRole({ memberId: admin.id, role: 'member' })).role, 'member');
-  assert.equal((await t.owner.members.list({})).find((m) => m.id === admin.id)?.role, 'member');
+  assert.equal((await t.owner.members.list()).find((m) => m.id === admin.id)?.role, 'member');
   await assert.rejects(t.client.join(inv.code), code('denied', UNKNOWN), 'demotion killed the invite');
   await assert.rejects(admin.api.members.invite({ name: 'Too-Late' }), code('denied'));
   await assert.rejects(admin.api.members.createAgent({ name: 'too-late-agent' }), code('denied'));

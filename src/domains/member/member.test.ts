@@ -43,17 +43,17 @@ test('every request reads its credential anew: a rename, a rotated credential or
   const a = await t.owner.members.createAgent({ name: 'fresh-reads' });
   const b = await t.owner.members.createAgent({ name: 'fresh-reads-2' });
   const api = t.client.as(a.credential);
-  assert.equal((await api.members.me({})).name, 'fresh-reads');
+  assert.equal((await api.members.me()).name, 'fresh-reads');
   // /v1/me answers from the row its own request was authenticated with: never an older one.
   await t.runSql('UPDATE members SET name = ? WHERE id = ?', ['renamed-elsewhere', a.agent.id]);
-  assert.equal((await api.members.me({})).name, 'renamed-elsewhere');
+  assert.equal((await api.members.me()).name, 'renamed-elsewhere');
   await t.runSql('UPDATE members SET credential_hash = ? WHERE id = ?', [Buffer.alloc(32, 7), a.agent.id]);
-  await assert.rejects(api.members.me({}), denied);
-  await assert.rejects(api.channels.list({}), denied);
+  await assert.rejects(api.members.me(), denied);
+  await assert.rejects(api.channels.list(), denied);
   const apiB = t.client.as(b.credential);
-  assert.equal((await apiB.members.me({})).id, b.agent.id);
+  assert.equal((await apiB.members.me()).id, b.agent.id);
   await t.runSql('UPDATE members SET removed_at = 1 WHERE id = ?', [b.agent.id]);
-  await assert.rejects(apiB.members.me({}), denied);
+  await assert.rejects(apiB.members.me(), denied);
   await t.owner.members.remove({ memberId: a.agent.id });
 });
 
@@ -77,7 +77,7 @@ test('a name is unique per workspace across kinds, ignoring case, NFKC forms, wi
   // A rename onto another member's name (a Human's here) is refused and changes nothing; a member keeps its own name in another case.
   await assert.rejects(t.owner.members.renameAgent({ memberId: kelvin.agent.id, name: 'ｏｗｎｅｒ' }), taken);
   await assert.rejects(t.owner.members.renameAgent({ memberId: kelvin.agent.id, name: 'zoë-fix' }), taken);
-  assert.equal((await t.owner.members.list({})).find((m) => m.id === kelvin.agent.id)?.name, 'Kay');
+  assert.equal((await t.owner.members.list()).find((m) => m.id === kelvin.agent.id)?.name, 'Kay');
   assert.equal((await t.owner.members.renameAgent({ memberId: kelvin.agent.id, name: 'KAY' })).name, 'KAY');
   // An invite reserves nothing: a name taken after the invite was made refuses the redemption, which stores nothing and leaves the invite unused.
   const invite = await t.owner.members.invite({ name: 'Grace' });
@@ -99,7 +99,7 @@ test('racing creates and renames onto one name (in different spellings) end in e
   const won = results.filter((r) => r.status === 'fulfilled');
   assert.equal(won.length, 1, JSON.stringify(results.map((r) => r.status)));
   for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'conflict');
-  const holders = (await t.owner.members.list({})).filter((m) => m.name.normalize('NFKC').toLowerCase() === 'racer');
+  const holders = (await t.owner.members.list()).filter((m) => m.name.normalize('NFKC').toLowerCase() === 'racer');
   assert.equal(holders.length, 1);
   for (const m of holders) if (m.id !== spare.agent.id) await t.owner.members.remove({ memberId: m.id });
   await t.owner.members.remove({ memberId: spare.agent.id });
@@ -139,7 +139,7 @@ test('one name rule for people and agents: homoglyph, mixed-script, invisible an
   }
   assert.equal(await count('SELECT COUNT(*) AS n FROM members'), members);
   assert.equal(await count("SELECT COUNT(*) AS n FROM invites WHERE name <> 'Grace'"), 0);
-  assert.equal((await t.owner.members.list({})).find((m) => m.id === spare.agent.id)?.name, 'rule-spare');
+  assert.equal((await t.owner.members.list()).find((m) => m.id === spare.agent.id)?.name, 'rule-spare');
   // One script per name, any script: Cyrillic, Greek, Japanese (Han + kana) and Korean (Hangul + Han) names are fine.
   for (const name of ['\u0418\u0432\u0430\u043d', '\u0393\u03b9\u03ac\u03bd\u03bd\u03b7\u03c2', '\u65e5\u672c\u30c6\u30b9\u30c8', '\ud55c\uad6d\u6f22', 'ana-bot_2.x']) {
     assert.equal((await t.owner.members.createAgent({ name })).agent.name, name);
@@ -154,7 +154,7 @@ test('names stored before the rule keep working (listed, authenticated, posting)
   const legacy = await t.owner.members.createAgent({ name: 'legacy-holder' });
   await t.runSql('UPDATE members SET name = ?, name_key = NULL, name_skeleton = NULL WHERE id = ?', ['Old Name (bot)', legacy.agent.id]);
   const api = t.client.as(legacy.credential);
-  assert.equal((await api.members.me({})).name, 'Old Name (bot)');
+  assert.equal((await api.members.me()).name, 'Old Name (bot)');
   await t.owner.channels.addMember({ channelId: 'general', memberId: legacy.agent.id });
   const msg = await api.messages.send({ target: 'channel:general', content: 'still here' });
   assert.equal(msg.author.name, 'Old Name (bot)');

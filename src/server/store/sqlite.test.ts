@@ -63,7 +63,7 @@ test('a database at migration version 1 is upgraded in place with its data intac
       const owner = client.as(boot.ownerCredential!);
       const page = await owner.messages.list({ target: 'channel:legacy' });
       assert.deepEqual(page.messages.map((m) => [m.id, m.content, m.author.name]), [['msg_old', 'from v1', 'Old agent']]);
-      assert.ok((await owner.members.list({})).some((m) => m.id === 'agt_old'));
+      assert.ok((await owner.members.list()).some((m) => m.id === 'agt_old'));
       const task = await owner.tasks.create({ title: 'new table works' });
       assert.equal((await owner.tasks.get({ taskId: task.id })).title, 'new table works');
     } finally {

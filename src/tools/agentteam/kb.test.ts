@@ -33,7 +33,7 @@ test('kb_search and kb_fetch answer a Human turn with the sources its target may
   const hits = structured(await call('kb_search', { query: 'release train', limit: 3 })).hits as { documentId: string; title: string }[];
   assert.ok(hits.length >= 1 && hits.length <= 3);
   const doc = hits.find((x) => x.title === 'Step 0') ?? hits[0]!;
-  const big = (await fx.srv.owner.knowledge.documents({ sourceId: (await fx.srv.owner.knowledge.listSources({})).sources[0]!.id })).documents.find((d) => d.path === 'big.md')!;
+  const big = (await fx.srv.owner.knowledge.documents({ sourceId: (await fx.srv.owner.knowledge.listSources()).sources[0]!.id })).documents.find((d) => d.path === 'big.md')!;
   let section: number | undefined = 0;
   let pages = 0;
   while (section !== undefined) {
@@ -83,7 +83,7 @@ test('stage target_scope_resolution: no turn in session metadata, a turn started
 test('stage request_validation: a query with no words (server), a section past the end', async () => {
   const s = structured(await call('kb_search', { query: '"()*:^' }));
   assert.deepEqual([s.stage, s.code], ['request_validation', 'validation_failed']);
-  const src = (await fx.srv.owner.knowledge.listSources({})).sources[0]!.id;
+  const src = (await fx.srv.owner.knowledge.listSources()).sources[0]!.id;
   const big = (await fx.srv.owner.knowledge.documents({ sourceId: src })).documents.find((d) => d.path === 'big.md')!;
   const p = structured(await call('kb_fetch', { documentId: big.id, section: 30 }));
   assert.deepEqual([p.stage, p.code], ['request_validation', 'validation_failed']);

@@ -40,7 +40,7 @@ export async function startExtensionFixture(opts: { agentName: string; providers
     agent,
     providers,
     async pinsOf(name) {
-      const s = await agent.extensions.snapshot({});
+      const s = await agent.extensions.snapshot();
       return { digest: s.definitions.find((d) => d.name === name)!.digest, version: s.catalogVersion };
     },
     call: (action, input, pins, ext = 'github') => agent.extensions.call({ extension: ext, action, definitionDigest: pins.digest, catalogVersion: pins.version, input }),
