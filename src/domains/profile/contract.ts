@@ -1,4 +1,4 @@
-// Owns the `profile` domain contract: the public Profile DTO (TypeBox), the update body, every bound in characters and serialized bytes, and who may edit.
+// Owns the `profile` domain contract: the public Profile DTO (TypeBox), every bound in characters and serialized bytes, who may edit, and its server calls (PROFILE).
 import { Type, type Static } from '@sinclair/typebox';
 import { Strict, Timestamp } from '../../catalog/schemas.js';
 import { endpoints } from '../../shared/endpoint.js';

@@ -1,4 +1,4 @@
-// Owns the `scheduled-message` domain contract: the Schedule and ScheduleRun DTOs (TypeBox), statuses, request bodies and every bound.
+// Owns the `scheduled-message` domain contract: the Schedule and ScheduleRun DTOs (TypeBox), statuses, every bound, and its server calls (SCHEDULE).
 import { Type, type Static } from '@sinclair/typebox';
 import { PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { TextBound } from '../../shared/bounds.js';

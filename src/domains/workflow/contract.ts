@@ -1,5 +1,5 @@
 // Owns the `workflow` domain contract: plan/trigger/run/step/log DTOs (TypeBox), statuses, the closed operation matrix,
-// every bound in characters and serialized bytes, and who may do what.
+// every bound in characters and serialized bytes, who may do what, and its server calls (WORKFLOW).
 import { Type, type Static } from '@sinclair/typebox';
 import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { OperationPolicy } from '../../catalog/types.js';
