@@ -137,7 +137,7 @@ test('workflow runs an agent starts stop at the loop bound like its messages, al
   for (const a of [boss, bee]) await owner.api.channels.addMember({ channelId: 'wfloop', memberId: a.id });
   // A plan a Human wrote: its steps are posted as the Human, yet the runs the agent starts count.
   const plan = await owner.api.workflows.createPlan({ name: 'Poke bee', steps: [{ title: 'Look again', assignee: bee.id }] });
-  await owner.api.workflows.planOp(plan.id, 'publish', plan.revision);
+  await owner.api.workflows.publishPlan({ planId: plan.id, revision: plan.revision });
   await post(d, target, 'a Human message: the count starts here');
   const agent = await agentApi(d, boss.id);
   try {
@@ -155,7 +155,7 @@ test('workflow runs an agent starts stop at the loop bound like its messages, al
     assert.equal(ts.filter((x) => x.outcome === 'loop_bound').length, 12 - started);
     const notices = async () => (await messages(d, target)).filter((x) => x.author.id === bee.id && /stopped: 3 agent messages in a row/.test(x.content));
     await waitFor('the loop notice', async () => (await notices()).length === 1);
-    for (const r of runs) await agent.api.workflows.cancelRun(r.id);
+    for (const r of runs) await agent.api.workflows.cancelRun({ runId: r.id });
     await agent.api.workflows.startRun({ planId: plan.id, target });
     ts = await settled(13);
     assert.equal(readLog(log('bee')).filter((e) => e.ev === 'start').length, started, 'cancel and restart do not reset the count');

@@ -41,7 +41,7 @@ export class ConsoleBoards {
 
   private async workflows(api: ServerApi) {
     const runs = (await api.workflows.listRuns({ limit: 20 })).runs;
-    const steps = await Promise.all(runs.slice(0, NESTED).map((r) => api.workflows.listSteps(r.id, { limit: 50 }).then((p) => p.steps, () => [])));
+    const steps = await Promise.all(runs.slice(0, NESTED).map((r) => api.workflows.listSteps({ runId: r.id, limit: 50 }).then((p) => p.steps, () => [])));
     return runs.map((r, i) => ({ id: r.id, planName: r.planName, target: r.target, status: r.status, currentStep: r.currentStep, stepCount: r.stepCount, createdAt: r.createdAt, steps: (steps[i] ?? []).map((s) => ({ id: s.id, index: s.index, title: s.title, status: s.status, assignee: s.agent?.name ?? null })) }));
   }
 

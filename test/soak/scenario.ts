@@ -173,7 +173,7 @@ export class World {
   /** A one-step workflow whose step goes to `assignee`, started by the Human in `target`. */
   async workflow(assignee: Agent, target: string): Promise<void> {
     const plan = await this.api.workflows.createPlan({ name: `Soak ${assignee.name}`, steps: [{ title: 'Check in', assignee: assignee.id }] });
-    await this.api.workflows.planOp(plan.id, 'publish', plan.revision);
+    await this.api.workflows.publishPlan({ planId: plan.id, revision: plan.revision });
     const run = await this.api.workflows.startRun({ planId: plan.id, target });
     for (const s of run.steps) if (s.messageId) this.steps.set(s.messageId, assignee.id);
   }

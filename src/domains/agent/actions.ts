@@ -1,28 +1,47 @@
-// Owns the `agent` handlers: served by the daemon's profile index (a daemon-local service), not by the server.
-import { binderFor, pageFields, type BoundAction } from '../../wire/exec/action.js';
-import type { Static } from '@sinclair/typebox';
-import type { AgentDirectory, AgentView } from './contract.js';
-import { AgentListItem, agentGet, agentList } from './descriptors.js';
+// Owns the `agent` Exec actions, one declaration each: served by the daemon's profile index (a daemon-local service
+// handed in as `ctx.api`), not by the server.
+import { Id, PageInput, PageOf, Strict } from '../../catalog/schemas.js';
+import { pageFields, type ActionContext } from '../../wire/exec/action.js';
+import { execAction, type DeclaredAction } from '../../wire/exec/declare.js';
+import { AGENT_FILTERS, Agent, AgentListItem, type AgentDirectory, type AgentView } from './contract.js';
 
-export type { AgentDirectory };
-const bind = binderFor<AgentDirectory>();
-
-const list = bind(agentList, async (input, ctx) => {
-  const req: Parameters<AgentDirectory['page']>[0] = {};
-  if (input.limit !== undefined) req.limit = input.limit;
-  if (input.cursor !== undefined) req.cursor = input.cursor;
-  if (input.filters !== undefined) req.filters = input.filters;
-  const page = ctx.api.page(req);
-  return { data: { agents: page.agents.map(listItem), ...pageFields(page) } };
-});
+type Local = ActionContext<AgentDirectory>;
 
 /** Exactly AgentListItem: get's fields minus baseUrl, apiKeyConfigured, headerNames and filesystemPolicy. */
-function listItem(a: AgentView): Static<typeof AgentListItem> {
-  const v: Static<typeof AgentListItem> = { agentId: a.agentId, name: a.name, runtime: a.runtime, enabled: a.enabled, session: a.session };
+function listItem(a: AgentView): AgentListItem {
+  const v: AgentListItem = { agentId: a.agentId, name: a.name, runtime: a.runtime, enabled: a.enabled, session: a.session };
   if (a.model !== undefined) v.model = a.model;
   return v;
 }
 
-const get = bind(agentGet, async (input, ctx) => ({ data: { agent: ctx.api.get(input.agentId) } }));
+const list = execAction({
+  domain: 'agent',
+  action: 'list',
+  summary: 'List teammate agents by Agent ID.',
+  input: PageInput(AGENT_FILTERS),
+  output: PageOf('agents', AgentListItem),
+  example: { filters: { enabled: true } },
+  risk: 'read',
+  resultPolicy: 'cursor',
+  overBudget: { hint: 'Request a smaller page with the same filters and cursor.', next: 'agentteam exec agent list' },
+  handle: async ({ limit, cursor, filters }, ctx: Local) => {
+    const page = ctx.api.page({ limit, cursor, filters });
+    return { data: { agents: page.agents.map(listItem), ...pageFields(page) } };
+  },
+});
 
-export const agentActions = (): BoundAction[] => [list, get] as unknown as BoundAction[];
+const get = execAction({
+  domain: 'agent',
+  action: 'get',
+  summary: 'Get one teammate agent.',
+  input: Strict({ agentId: Id('Agent id, e.g. agt214.') }),
+  output: Strict({ agent: Agent }),
+  example: { agentId: 'agt214' },
+  risk: 'read',
+  resultPolicy: 'narrow',
+  overBudget: { hint: 'One agent is always small; check the agentId.', next: 'agentteam exec agent get' },
+  handle: async (input, ctx: Local) => ({ data: { agent: ctx.api.get(input.agentId) } }),
+});
+
+/** The agent actions in help order. */
+export const AGENT_ACTIONS: readonly DeclaredAction<any, any>[] = [list, get];

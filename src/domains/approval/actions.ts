@@ -1,9 +1,8 @@
 // Owns the `approval` Exec actions, one declaration each (help, input, output, example, risk, result policy, over-budget
 // guidance, and the server call with its projection): the descriptors, inventory rows and handlers derive from these.
 import { Type } from '@sinclair/typebox';
-import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { pageFields } from '../../wire/exec/action.js';
-import { applied, execCall, type DeclaredAction } from '../../wire/exec/declare.js';
+import { Authors, Id, Strict, mutationSelectors } from '../../catalog/schemas.js';
+import { applied, execCall, execList, type DeclaredAction } from '../../wire/exec/declare.js';
 import { APPROVAL, APPROVAL_STATUSES, Note, NotifyTarget, Reason, Subject, type ApprovalDto } from './contract.js';
 import { ApprovalListItem, ApprovalView, projectApproval, projectApprovalPage } from './project.js';
 
@@ -42,24 +41,18 @@ const get = execCall({
   result: approval,
 });
 
-// Not execList: its page carries an authors map beside the items.
-const list = execCall({
+const list = execList({
   domain: 'approval',
   action: 'list',
   summary: 'List approvals, newest first.',
-  input: Strict({
-    limit: Limit,
-    cursor: Cursor,
-    filters: Type.Optional(Strict({ status: Type.Optional(Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)))), requesterId: Type.Optional(Id('Member id of the requester.')) })),
-  }),
-  output: Strict({ approvals: Type.Array(ApprovalListItem), authors: Authors, hasMore: HasMore, nextCursor: NextCursor }),
+  items: 'approvals',
+  item: ApprovalListItem,
+  extra: { authors: Authors },
+  filters: { status: Type.Optional(Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)))), requesterId: Type.Optional(Id('Member id of the requester.')) },
   example: { filters: { status: 'pending' } },
-  risk: 'read',
-  resultPolicy: 'cursor',
   overBudget: { hint: 'Request a smaller page with the same filters and cursor.', next: 'agentteam exec approval list' },
   call: APPROVAL.list,
-  request: (i) => ({ ...i.filters, ...(i.limit !== undefined ? { limit: i.limit } : {}), ...(i.cursor !== undefined ? { cursor: i.cursor } : {}) }),
-  result: (page) => ({ ...projectApprovalPage(page), ...pageFields(page) }),
+  result: projectApprovalPage,
 });
 
 /** approve / reject: a Human's idempotent decision (an agent is denied by the server). */

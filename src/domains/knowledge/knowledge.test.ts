@@ -276,10 +276,10 @@ test('no oracle for DM traffic: for a DM the agent cannot read, every message id
 
 test('a workflow step message is never a Human message for knowledge, even from a plan a Human wrote and started (failed before: its turn searched)', async () => {
   const plan = await t.owner.workflows.createPlan({ name: 'kb step', steps: [{ title: 'Look up the canary pipeline', assignee: aliceId }] });
-  await t.owner.workflows.planOp(plan.id, 'publish', plan.revision);
+  await t.owner.workflows.publishPlan({ planId: plan.id, revision: plan.revision });
   const run = await t.owner.workflows.startRun({ planId: plan.id, target: 'channel:general' });
   const stepMsg = run.steps[0]!;
-  const messageId = (await alice.workflows.getStep(stepMsg.id)).messageId!;
+  const messageId = (await alice.workflows.getStep({ stepId: stepMsg.id })).messageId!;
   await assert.rejects(alice.knowledge.search(turn({ messageId })), (e: unknown) => failsAt('target_scope_resolution', 'denied')(e) && /not written by a Human/.test((e as Error).message));
   assert.ok((await alice.knowledge.search(turn())).hits.length > 0, 'a Human message there still binds');
 });

@@ -194,7 +194,7 @@ test('a removal stops what the removed own, in its transaction: schedules disabl
   const sched = [await hana.schedules.create({ target, content: 'as hana', cron: '0 * * * *' }), await botApi.schedules.create({ target, content: 'as bot', cron: '0 * * * *' })];
   const publish = async (api: typeof hana, steps: { title: string; assignee: string }[]) => {
     const p = await api.workflows.createPlan({ name: 'p', steps });
-    return api.workflows.planOp(p.id, 'publish', p.revision);
+    return api.workflows.publishPlan({ planId: p.id, revision: p.revision });
   };
   const work = await publish(botApi, [{ title: 'one', assignee: worker.agent.id }, { title: 'two', assignee: worker.agent.id }]);
   const agentRun = await botApi.workflows.startRun({ planId: work.id, target });
@@ -209,18 +209,18 @@ test('a removal stops what the removed own, in its transaction: schedules disabl
   const logged = await t.querySql<{ schedule_id: string; status: string; actor_id: string }>("SELECT schedule_id, status, actor_id FROM schedule_runs WHERE schedule_id IN (?, ?) ORDER BY schedule_id", sched.map((s) => s.id));
   assert.deepEqual(logged.map((r) => [r.status, r.actor_id]), [['disabled', t.ownerId], ['disabled', t.ownerId]]);
   for (const run of [agentRun, gateRun]) {
-    const detail = await t.owner.workflows.showRun(run.id);
+    const detail = await t.owner.workflows.showRun({ runId: run.id });
     assert.equal(detail.status, 'cancelled');
     assert.ok(detail.steps.every((s) => s.status === 'cancelled' || s.status === 'pending'), JSON.stringify(detail.steps.map((s) => s.status)));
-    const logs = (await t.owner.workflows.runLogs(run.id, { limit: 100 })).logs;
+    const logs = (await t.owner.workflows.runLogs({ runId: run.id, limit: 100 })).logs;
     assert.equal(logs.at(-1)?.event, 'cancelled');
   }
   assert.deepEqual(await t.querySql("SELECT status FROM approvals WHERE subject LIKE 'step:%' AND requested_by = ?", [joined.member.id]), [{ status: 'cancelled' }]);
   // The cancelled run delivers no further step, and the disabled trigger starts no run.
-  const step = (await t.owner.workflows.showRun(agentRun.id)).steps[0]!;
-  await assert.rejects(workerApi.workflows.moveStep(step.id, 'complete', undefined), code('conflict'));
-  assert.equal((await t.owner.workflows.showRun(agentRun.id)).steps[1]!.status, 'pending');
-  assert.equal((await t.owner.workflows.showTrigger(trigger.id)).status, 'disabled');
+  const step = (await t.owner.workflows.showRun({ runId: agentRun.id })).steps[0]!;
+  await assert.rejects(workerApi.workflows.completeStep({ stepId: step.id }), code('conflict'));
+  assert.equal((await t.owner.workflows.showRun({ runId: agentRun.id })).steps[1]!.status, 'pending');
+  assert.equal((await t.owner.workflows.showTrigger({ triggerId: trigger.id })).status, 'disabled');
   await assert.rejects(t.owner.workflows.startRun({ triggerId: trigger.id }), code('conflict'));
 });
 

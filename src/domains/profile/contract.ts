@@ -1,6 +1,7 @@
-// Owns the `profile` domain contract: the public Profile DTO (TypeBox), the update body, every bound in characters and serialized bytes, and who may edit.
+// Owns the `profile` domain contract: the public Profile DTO (TypeBox), every bound in characters and serialized bytes, who may edit, and its server calls (PROFILE).
 import { Type, type Static } from '@sinclair/typebox';
 import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { AppError } from '../../shared/errors.js';
 
 export const DISPLAY_NAME_MAX = 100;
@@ -25,8 +26,19 @@ export type ProfileDto = Static<typeof Profile>;
 export const DisplayName = Type.String({ minLength: 1, maxLength: DISPLAY_NAME_MAX });
 export const Bio = Type.String({ maxLength: BIO_MAX });
 export const Status = Type.String({ maxLength: STATUS_MAX, description: 'A short status line, e.g. "on release duty".' });
-export const UpdateProfileBody = Type.Object({ displayName: Type.Optional(DisplayName), bio: Type.Optional(Bio), status: Type.Optional(Status) }, { additionalProperties: false });
-export type ProfileUpdate = Static<typeof UpdateProfileBody>;
+const UpdateBody = Strict({ displayName: Type.Optional(DisplayName), bio: Type.Optional(Bio), status: Type.Optional(Status) });
+export type ProfileUpdate = Static<typeof UpdateBody>;
+
+/**
+ * The profile server calls: each one is a route on the server and a method of the daemon's `api.profiles`. The caller's
+ * own profile has its own path (`mine`, `updateMine`); `update` naming another member is denied.
+ */
+export const PROFILE = endpoints({
+  mine: { method: 'GET', path: '/v1/profile', output: Profile },
+  updateMine: { method: 'PATCH', path: '/v1/profile', body: UpdateBody, output: Profile },
+  get: { method: 'GET', path: '/v1/profiles/{memberId}', output: Profile },
+  update: { method: 'PATCH', path: '/v1/profiles/{memberId}', body: UpdateBody, output: Profile },
+});
 
 /** A stored text field within its character and serialized-byte bounds. */
 export function boundedField(v: unknown, field: keyof typeof BYTES, min: number, max: number): string {

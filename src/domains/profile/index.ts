@@ -1,12 +1,11 @@
-// Owns the `profile` domain module: descriptors, inventory rows, handlers, client, server service and routes, schema steps.
-import type { InventoryRow } from '../../catalog/types.js';
+// Owns the `profile` domain module: its declared actions, server calls (client and routes derive from them), service and schema steps.
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
 import { defineDomain } from '../module.js';
-import rows from './inventory.json' with { type: 'json' };
-import { profileActions } from './actions/index.js';
-import { profileClient } from './client.js';
-import { PROFILE_DESCRIPTORS } from './descriptors.js';
+import { PROFILE_ACTIONS } from './actions.js';
+import { PROFILE } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Profiles } from './service.js';
 
 export const profileDomain = defineDomain({
@@ -14,11 +13,9 @@ export const profileDomain = defineDomain({
   key: 'profiles',
   summary: "Read any member's public profile; edit your own.",
   selector: 'memberId',
-  descriptors: PROFILE_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: profileActions(),
-  client: profileClient,
+  ...declaredActions(PROFILE_ACTIONS),
+  client: (send) => clientOf(send, PROFILE),
   service: (deps) => new Profiles(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof PROFILE, Profiles>(PROFILE, { mine: (s, a) => s.get(a, {}), updateMine: (s, a, i) => s.update(a, i) }),
   migrations: MIGRATIONS,
 });

@@ -24,8 +24,8 @@ export class Profiles {
   }
 
   /** Every member reads every public profile; the default is the caller's own. */
-  async get(actor: Actor, memberId?: string): Promise<ProfileDto> {
-    return this.deps.store.tx((sql) => this.read(sql, memberId ?? actor.id));
+  async get(actor: Actor, input: { memberId?: string }): Promise<ProfileDto> {
+    return this.deps.store.tx((sql) => this.read(sql, input.memberId ?? actor.id));
   }
 
   /** Security invariant: a member edits only their own profile; naming anyone else (even as the owner) is denied. */

@@ -1,8 +1,8 @@
-// Owns the `scheduled-message` domain contract: the Schedule and ScheduleRun DTOs (TypeBox), statuses, request bodies and every bound.
+// Owns the `scheduled-message` domain contract: the Schedule and ScheduleRun DTOs (TypeBox), statuses, every bound, and its server calls (SCHEDULE).
 import { Type, type Static } from '@sinclair/typebox';
-import { Strict, Timestamp } from '../../catalog/schemas.js';
+import { PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { TextBound } from '../../shared/bounds.js';
-import type { Page } from '../../shared/page.js';
+import { endpoints } from '../../shared/endpoint.js';
 import { CONTENT } from '../message/contract.js';
 import { TARGET_MAX } from '../../shared/target.js';
 
@@ -70,14 +70,11 @@ export const ScheduleRun = Strict({
 });
 export type ScheduleRunDto = Static<typeof ScheduleRun>;
 
-export interface SchedulePage extends Page {
-  schedules: ScheduleDto[];
-}
-export interface RunPage extends Page {
-  runs: ScheduleRunDto[];
-}
+export const SchedulePage = PageOf('schedules', Schedule);
+export type SchedulePage = Static<typeof SchedulePage>;
+export const RunPage = PageOf('runs', ScheduleRun);
+export type RunPage = Static<typeof RunPage>;
 
-const strict = { additionalProperties: false } as const;
 export const Target = Type.String({ minLength: 1, maxLength: TARGET_MAX, description: 'Exact target: channel:<id>, dm:<id>, thread:<c>/<m>, task:<id>.' });
 export const Content = Type.String({ minLength: 1, maxLength: SCHEDULE_CONTENT.chars });
 export const At = Type.String({ minLength: 1, maxLength: 40, description: 'ISO-8601 instant with offset, e.g. 2026-05-01T09:00:00Z.' });
@@ -101,6 +98,25 @@ export interface UpdateInput extends TimingInput {
 }
 
 const timing = { at: Type.Optional(At), cron: Type.Optional(Cron), timeZone: Type.Optional(TimeZone), missedPolicy: Type.Optional(Missed) };
-export const CreateBody = Type.Object({ target: Target, content: Content, ...timing }, strict);
-export const UpdateBody = Type.Object({ target: Type.Optional(Target), content: Type.Optional(Content), ...timing }, strict);
-export const EmptyBody = Type.Object({}, strict);
+const P = '/v1/scheduled-messages';
+const Empty = Strict({});
+const Deleted = Strict({ scheduleId: Type.String(), deleted: Type.Literal(true) });
+
+/** The scheduled-message server calls: each one is a route on the server and a method of the daemon's `api.schedules`. */
+export const SCHEDULE = endpoints({
+  create: { method: 'POST', path: P, body: Strict({ target: Target, content: Content, ...timing }), output: Schedule },
+  get: { method: 'GET', path: `${P}/{scheduleId}`, output: Schedule },
+  /** Ordered createdAt DESC, id DESC; the caller's own (the owner: all). limit 1..100, default 20. `enabled` travels as its text. */
+  list: {
+    method: 'GET',
+    path: P,
+    query: Type.Object({ enabled: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }),
+    output: SchedulePage,
+  },
+  update: { method: 'PATCH', path: `${P}/{scheduleId}`, body: Strict({ target: Type.Optional(Target), content: Type.Optional(Content), ...timing }), output: Schedule },
+  enable: { method: 'POST', path: `${P}/{scheduleId}/enable`, body: Empty, output: Schedule },
+  disable: { method: 'POST', path: `${P}/{scheduleId}/disable`, body: Empty, output: Schedule },
+  delete: { method: 'POST', path: `${P}/{scheduleId}/delete`, body: Empty, output: Deleted },
+  /** Ordered COALESCE(attemptedAt, createdAt) DESC, id DESC. */
+  runs: { method: 'GET', path: `${P}/{scheduleId}/runs`, query: Type.Object({ limit: Type.Optional(Type.Integer()), cursor: Type.Optional(Type.String()) }), output: RunPage },
+});

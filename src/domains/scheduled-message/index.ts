@@ -1,12 +1,11 @@
-// Owns the `scheduled-message` domain module: descriptors, inventory rows, handlers, client, server service, routes, schema step and the scheduler.
-import type { InventoryRow } from '../../catalog/types.js';
+// Owns the `scheduled-message` domain module: its declared actions, server calls (client and routes derive from them), service, schema step and the scheduler.
+import { clientOf } from '../../server-client/derive.js';
+import { bindRoutes } from '../../server/http/route.js';
+import { declaredActions } from '../../wire/exec/declare.js';
 import { defineDomain } from '../module.js';
-import rows from './inventory.json' with { type: 'json' };
-import { scheduleActions } from './actions/index.js';
-import { scheduleClient } from './client.js';
-import { SCHEDULE_DESCRIPTORS } from './descriptors.js';
+import { SCHEDULE_ACTIONS } from './actions.js';
+import { SCHEDULE } from './contract.js';
 import { MIGRATIONS } from './migrations.js';
-import { ROUTES } from './routes.js';
 import { Scheduler } from './scheduler.js';
 import { Schedules } from './service.js';
 
@@ -15,12 +14,10 @@ export const scheduledMessageDomain = defineDomain({
   key: 'schedules',
   summary: 'Messages posted at a time or on a cron.',
   selector: 'scheduleId',
-  descriptors: SCHEDULE_DESCRIPTORS,
-  inventory: rows as InventoryRow[],
-  actions: scheduleActions(),
-  client: scheduleClient,
+  ...declaredActions(SCHEDULE_ACTIONS),
+  client: (send) => clientOf(send, SCHEDULE),
   service: (deps) => new Schedules(deps),
-  routes: ROUTES,
+  routes: bindRoutes<typeof SCHEDULE, Schedules>(SCHEDULE, { enable: (s, a, i) => s.setEnabled(a, i.scheduleId, true), disable: (s, a, i) => s.setEnabled(a, i.scheduleId, false) }),
   migrations: MIGRATIONS,
   background: (deps) => new Scheduler(deps),
 });

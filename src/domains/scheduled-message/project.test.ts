@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import type { ScheduleDto } from './contract.js';
-import { scheduleList } from './descriptors.js';
+import { SCHEDULE_ACTIONS } from './actions.js';
 import { projectSchedule, projectScheduleList } from './project.js';
 
 const T = '2026-12-01T10:33:35.418Z';
 const cron: ScheduleDto = { id: 'sch_1', target: 'channel:general', content: 'Standup', at: null, cron: '55 8 * * 1-5', timeZone: 'Europe/Berlin', missedPolicy: 'skip', enabled: true, nextRunAt: '2026-12-02T07:55:00.000Z', createdBy: 'agt_1', revision: 3, createdAt: T, updatedAt: T };
 const once = (id: string, at: string): ScheduleDto => ({ ...cron, id, cron: null, timeZone: null, at, nextRunAt: at });
+const scheduleList = SCHEDULE_ACTIONS.find((a) => a.descriptor.action === 'list')!.descriptor;
 const page = (schedules: unknown[]) => Value.Check(scheduleList.output, { schedules, hasMore: false });
 
 test('a list item: id, target, content, the cron and its zone as one `when`; no revision/updatedAt (get has them)', () => {

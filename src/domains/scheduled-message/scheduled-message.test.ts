@@ -71,14 +71,14 @@ test('bad input is a typed failure and stores nothing: timing, bounds, targets',
 
 test('only the creator or the owner sees a schedule; to others it does not exist, and denied calls change nothing', async () => {
   const s = await alice.schedules.create({ target: taskTarget, content: 'private', at: inMin(30) });
-  await assert.rejects(bob.schedules.get(s.id), code('not_found'));
+  await assert.rejects(bob.schedules.get({ scheduleId: s.id }), code('not_found'));
   await assert.rejects(bob.schedules.update({ scheduleId: s.id, content: 'mine now' }), code('not_found'));
   await assert.rejects(bob.schedules.disable({ scheduleId: s.id }), code('not_found'));
   await assert.rejects(bob.schedules.delete({ scheduleId: s.id }), code('not_found'));
   await assert.rejects(bob.schedules.runs({ scheduleId: s.id }), code('not_found'));
   assert.ok(!(await bob.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id));
-  assert.deepEqual(await alice.schedules.get(s.id), s);
-  assert.deepEqual(await t.owner.schedules.get(s.id), s, 'the owner reads every schedule');
+  assert.deepEqual(await alice.schedules.get({ scheduleId: s.id }), s);
+  assert.deepEqual(await t.owner.schedules.get({ scheduleId: s.id }), s, 'the owner reads every schedule');
   assert.ok((await t.owner.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id));
 });
 
@@ -88,22 +88,22 @@ test('only its creator changes or enables a schedule (it posts as them); the own
   const runs = async (api: ServerApi) => (await api.schedules.runs({ scheduleId: s.id, limit: 100 })).runs;
   const changes: Record<string, unknown>[] = [{ content: 'carol says something else' }, { target: 'channel:general' }, { at: inMin(20) }, { cron: '30 * * * *' }, { timeZone: 'Asia/Tokyo' }, { missedPolicy: 'fireOnce' }];
   for (const c of changes) await assert.rejects(t.owner.schedules.update({ scheduleId: s.id, ...c }), code('denied'), JSON.stringify(c));
-  assert.deepEqual(await carol.schedules.get(s.id), s, 'nothing changed');
+  assert.deepEqual(await carol.schedules.get({ scheduleId: s.id }), s, 'nothing changed');
   const off = await t.owner.schedules.disable({ scheduleId: s.id });
   assert.deepEqual([off.enabled, off.nextRunAt], [false, null]);
   const [logged, ...more] = await runs(carol);
   assert.deepEqual(more, []);
   assert.deepEqual([logged!.status, logged!.by, logged!.error, logged!.messageId], ['disabled', t.ownerId, 'disabled by the workspace owner', null]);
   await assert.rejects(t.owner.schedules.enable({ scheduleId: s.id }), code('denied'), 'enabling would post as carol');
-  assert.equal((await carol.schedules.get(s.id)).enabled, false);
+  assert.equal((await carol.schedules.get({ scheduleId: s.id })).enabled, false);
   await carol.schedules.enable({ scheduleId: s.id });
   await carol.schedules.disable({ scheduleId: s.id });
   await carol.schedules.enable({ scheduleId: s.id });
   assert.equal((await runs(carol)).length, 1, 'the creator\'s own disable is not logged');
   assert.deepEqual(await t.owner.schedules.delete({ scheduleId: s.id }), { scheduleId: s.id, deleted: true });
-  await assert.rejects(t.owner.schedules.get(s.id), code('not_found'));
+  await assert.rejects(t.owner.schedules.get({ scheduleId: s.id }), code('not_found'));
   assert.ok(!(await t.owner.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id));
-  const kept = await carol.schedules.get(s.id);
+  const kept = await carol.schedules.get({ scheduleId: s.id });
   assert.deepEqual([kept.enabled, kept.nextRunAt, kept.content], [false, null, 'carol says hi']);
   assert.ok((await carol.schedules.list({ limit: 100 })).schedules.some((x) => x.id === s.id), 'the creator still sees it');
   const deleted = (await runs(carol)).filter((r) => r.status === 'deleted');
@@ -111,7 +111,7 @@ test('only its creator changes or enables a schedule (it posts as them); the own
   await assert.rejects(carol.schedules.enable({ scheduleId: s.id }), code('conflict'), 'an owner-deleted schedule never fires again');
   await assert.rejects(carol.schedules.update({ scheduleId: s.id, content: 'back' }), code('conflict'));
   await carol.schedules.delete({ scheduleId: s.id });
-  await assert.rejects(carol.schedules.get(s.id), code('not_found'));
+  await assert.rejects(carol.schedules.get({ scheduleId: s.id }), code('not_found'));
   assert.deepEqual(await t.querySql('SELECT id FROM schedule_runs WHERE schedule_id = ?', [s.id]), []);
 });
 
@@ -124,7 +124,7 @@ test('update switches timing and recomputes nextRunAt; enable/disable are idempo
   await assert.rejects(alice.schedules.update({ scheduleId: s.id }), code('validation_failed'));
   await assert.rejects(alice.schedules.update({ scheduleId: s.id, cron: '* * * * *' }), code('validation_failed'));
   await assert.rejects(alice.schedules.update({ scheduleId: s.id, at: inMin(5), cron: '0 9 * * *' }), code('validation_failed'));
-  assert.deepEqual(await alice.schedules.get(s.id), z, 'failed updates change nothing');
+  assert.deepEqual(await alice.schedules.get({ scheduleId: s.id }), z, 'failed updates change nothing');
   const off = await alice.schedules.disable({ scheduleId: s.id });
   assert.deepEqual([off.enabled, off.nextRunAt, off.revision], [false, null, 4]);
   assert.deepEqual(await alice.schedules.disable({ scheduleId: s.id }), off, 'disable is idempotent');
@@ -137,7 +137,7 @@ test('update switches timing and recomputes nextRunAt; enable/disable are idempo
   assert.deepEqual(await alice.schedules.create({ target: taskTarget, content: 'keyed', at: inMin(5) }, { idempotencyKey: 'sch-k1' }), k);
   await assert.rejects(alice.schedules.create({ target: taskTarget, content: 'other', at: inMin(5) }, { idempotencyKey: 'sch-k1' }), code('idempotency_conflict'));
   assert.deepEqual(await alice.schedules.delete({ scheduleId: s.id }), { scheduleId: s.id, deleted: true });
-  await assert.rejects(alice.schedules.get(s.id), code('not_found'));
+  await assert.rejects(alice.schedules.get({ scheduleId: s.id }), code('not_found'));
   await assert.rejects(alice.schedules.delete({ scheduleId: s.id }), code('not_found'));
   await assert.rejects(alice.schedules.list({ limit: 101 }), code('validation_failed'));
 });
@@ -249,5 +249,5 @@ test('raw bodies on every server route: malformed, duplicate keys, unknown field
   }
   for (const q of ['?enabled=yes', '?limit=0', '?limit=abc', '?cursor=x', '?other=1']) assert.equal((await fetch(`${t.server.url}/v1/scheduled-messages${q}`, { headers: { authorization: `Bearer ${t.ownerCredential}` } })).status, 422, q);
   assert.equal(await count(), n);
-  assert.deepEqual(await alice.schedules.get(s.id), s);
+  assert.deepEqual(await alice.schedules.get({ scheduleId: s.id }), s);
 });

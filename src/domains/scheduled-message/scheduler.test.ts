@@ -82,7 +82,7 @@ test('a one-shot fires once at its time, as its creator; an early tick does not 
     const msgs = await posted(e.alice, e.target, 'release notes due');
     assert.equal(msgs.length, 1);
     assert.deepEqual([msgs[0]!.id, msgs[0]!.author.name], [run!.messageId, 'alice']);
-    assert.equal((await e.alice.schedules.get(s.id)).nextRunAt, null);
+    assert.equal((await e.alice.schedules.get({ scheduleId: s.id })).nextRunAt, null);
     await e.restart(60_000);
     await e.tickAt(e.clock.now() + 3_600_000);
     assert.equal((await runsOf(e.alice, s.id)).length, 1, 'a restart does not fire it again');
@@ -95,7 +95,7 @@ async function fired(start: string, cron: string, timeZone: string, n: number): 
   let out: string[] = [];
   await withEnv(start, async (e) => {
     const s = await e.alice.schedules.create({ target: e.target, content: `tick ${cron} ${timeZone}`, cron, timeZone });
-    for (let i = 0; i < n; i++) await e.tickAt(Date.parse((await e.alice.schedules.get(s.id)).nextRunAt!));
+    for (let i = 0; i < n; i++) await e.tickAt(Date.parse((await e.alice.schedules.get({ scheduleId: s.id })).nextRunAt!));
     const runs = await runsOf(e.alice, s.id);
     assert.ok(runs.every((r) => r.status === 'sent' && r.occurrences === 1), JSON.stringify(runs));
     assert.equal((await posted(e.alice, e.target, `tick ${cron} ${timeZone}`)).length, n, 'one message per window');
@@ -131,7 +131,7 @@ test('downtime: skip records one missed run (no message), fireOnce posts once; b
     assert.equal((await posted(e.alice, e.target, 'hourly once')).length, 2, 'fireOnce: one late message for all missed windows');
     assert.deepEqual((await runsOf(e.alice, shot.id)).map((r) => [r.status, r.occurrences]), [['missed', 1]]);
     assert.equal((await posted(e.alice, e.target, 'one-shot skip')).length, 0);
-    for (const s of [skip, once]) assert.equal((await e.alice.schedules.get(s.id)).nextRunAt, '2026-01-01T06:00:00.000Z');
+    for (const s of [skip, once]) assert.equal((await e.alice.schedules.get({ scheduleId: s.id })).nextRunAt, '2026-01-01T06:00:00.000Z');
     await e.tickAt(Z('2026-01-01T06:00:00Z'));
     assert.deepEqual((await runsOf(e.alice, skip.id)).map((r) => r.status), ['sent', 'missed', 'sent']);
   }));

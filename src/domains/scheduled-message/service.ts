@@ -3,11 +3,11 @@
 import { AppError } from '../../shared/errors.js';
 import { checkText } from '../../shared/bounds.js';
 import { idOf, isOwner, iso, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
-import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULES_PER_MEMBER_MAX, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type SchedulePage, type UpdateInput } from './contract.js';
+import { ENABLED_PER_MEMBER_MAX, MISSED_POLICIES, SCHEDULES_PER_MEMBER_MAX, SCHEDULE_CONTENT, type CreateInput, type MissedPolicy, type RunPage, type RunStatus, type ScheduleDto, type ScheduleRunDto, type SchedulePage, type UpdateInput } from './contract.js';
 import { logStop } from './stops.js';
 import { checkTiming, nextAfter, type Timing } from './timing.js';
 
@@ -80,6 +80,8 @@ const dto = (r: ScheduleRow): ScheduleDto => ({
   updatedAt: iso(Number(r.updated_at)),
 });
 
+const runDto = (x: RunRow): ScheduleRunDto => ({ id: x.id, scheduleId: x.schedule_id, scheduledFor: iso(Number(x.scheduled_for)), status: x.status, occurrences: Number(x.occurrences), messageId: x.message_id, error: x.error, by: x.actor_id, attemptedAt: iso(Number(x.effective_at)), createdAt: iso(Number(x.created_at)) });
+
 function policyOf(v: unknown, fallback: MissedPolicy): MissedPolicy {
   if (v === undefined) return fallback;
   if (!(MISSED_POLICIES as readonly unknown[]).includes(v)) throw new AppError('validation_failed', `missedPolicy must be one of: ${MISSED_POLICIES.join(', ')}`);
@@ -133,11 +135,11 @@ export class Schedules {
     });
   }
 
-  async get(actor: Actor, scheduleId: string): Promise<ScheduleDto> {
-    return this.deps.store.tx(async (sql) => dto(await this.load(sql, actor, scheduleId)));
+  async get(actor: Actor, input: { scheduleId: string }): Promise<ScheduleDto> {
+    return this.deps.store.tx(async (sql) => dto(await this.load(sql, actor, input.scheduleId)));
   }
 
-  /** The caller's own schedules (the owner: everyone's); the enabled filter is bound into the cursor. */
+  /** The caller's own schedules (the owner: everyone's); the enabled filter (the query's text `true`/`false`) is bound into the cursor. */
   async list(actor: Actor, input: { enabled?: string; limit?: number; cursor?: string }): Promise<SchedulePage> {
     if (input.enabled !== undefined && input.enabled !== 'true' && input.enabled !== 'false') throw new AppError('validation_failed', 'enabled must be true or false');
     normalizeLimit(input.limit);
@@ -146,16 +148,12 @@ export class Schedules {
     if (!isOwner(actor)) (where.push('created_by = ?'), params.push(actor.id));
     else (where.push('(deleted_by IS NULL OR created_by = ?)'), params.push(actor.id));
     if (input.enabled !== undefined) (where.push('enabled = ?'), params.push(input.enabled === 'true' ? 1 : 0));
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<ScheduleRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: SCHEDULE_ORDER, columns: SCHEDULE_COLS, from: 'scheduled_messages', where: where.join(' AND '), params, filter: { viewer: isOwner(actor) ? null : actor.id, enabled: input.enabled ?? null }, limit: input.limit, cursor: input.cursor }),
-    );
-    const page: SchedulePage = { schedules: p.rows.map(dto), hasMore: p.hasMore };
-    if (p.nextCursor) page.nextCursor = p.nextCursor;
-    return page;
+    const filter = { viewer: isOwner(actor) ? null : actor.id, enabled: input.enabled ?? null };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'schedules', { ordering: SCHEDULE_ORDER, columns: SCHEDULE_COLS, from: 'scheduled_messages', where: where.join(' AND '), params, filter, limit: input.limit, cursor: input.cursor }, (rows: ScheduleRow[]) => rows.map(dto)));
   }
 
   /** Changes content, target or timing; new timing recomputes nextRunAt from now (at and cron replace each other). */
-  async update(actor: Actor, scheduleId: string, input: UpdateInput): Promise<ScheduleDto> {
+  async update(actor: Actor, { scheduleId, ...input }: UpdateInput & { scheduleId: string }): Promise<ScheduleDto> {
     const t = input.target === undefined ? undefined : parseTarget(input.target);
     const content = input.content === undefined ? undefined : checkText(input.content, SCHEDULE_CONTENT);
     if (Object.keys(input).length === 0) throw new AppError('validation_failed', 'give at least one field to change');
@@ -208,9 +206,9 @@ export class Schedules {
    * The creator's delete removes the schedule and its runs; it never fires again. Another's (the owner's) disables it and
    * hides it from all but its creator, with a run entry naming who deleted it; the creator's own delete then removes it.
    */
-  async delete(actor: Actor, scheduleId: string): Promise<{ scheduleId: string; deleted: true }> {
+  async delete(actor: Actor, input: { scheduleId: string }): Promise<{ scheduleId: string; deleted: true }> {
     return this.deps.store.tx(async (sql) => {
-      const r = await this.load(sql, actor, scheduleId);
+      const r = await this.load(sql, actor, input.scheduleId);
       if (r.created_by !== actor.id) {
         const now = Math.max(this.deps.clock.now(), Number(r.updated_at));
         const changed = await sql.run('UPDATE scheduled_messages SET enabled = 0, next_run_at = NULL, deleted_by = ?, deleted_at = ?, revision = ?, updated_at = ? WHERE id = ? AND revision = ?', [actor.id, now, r.revision + 1, now, r.id, r.revision]);
@@ -224,17 +222,12 @@ export class Schedules {
     });
   }
 
-  async runs(actor: Actor, scheduleId: string, input: { limit?: number; cursor?: string }): Promise<RunPage> {
+  async runs(actor: Actor, input: { scheduleId: string; limit?: number; cursor?: string }): Promise<RunPage> {
     normalizeLimit(input.limit);
     return this.deps.store.tx(async (sql) => {
-      const r = await this.load(sql, actor, scheduleId);
-      const p = await keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'schedule_runs', where: 'schedule_id = ?', params: [r.id], filter: { scheduleId: r.id }, limit: input.limit, cursor: input.cursor });
-      const page: RunPage = {
-        runs: p.rows.map((x) => ({ id: x.id, scheduleId: x.schedule_id, scheduledFor: iso(Number(x.scheduled_for)), status: x.status, occurrences: Number(x.occurrences), messageId: x.message_id, error: x.error, by: x.actor_id, attemptedAt: iso(Number(x.effective_at)), createdAt: iso(Number(x.created_at)) })),
-        hasMore: p.hasMore,
-      };
-      if (p.nextCursor) page.nextCursor = p.nextCursor;
-      return page;
+      const r = await this.load(sql, actor, input.scheduleId);
+      const q = { ordering: RUN_ORDER, columns: RUN_COLS, from: 'schedule_runs', where: 'schedule_id = ?', params: [r.id], filter: { scheduleId: r.id }, limit: input.limit, cursor: input.cursor };
+      return listPage(sql, this.deps.cursors, 'runs', q, (rows: RunRow[]) => rows.map(runDto));
     });
   }
 }

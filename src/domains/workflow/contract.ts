@@ -1,10 +1,10 @@
 // Owns the `workflow` domain contract: plan/trigger/run/step/log DTOs (TypeBox), statuses, the closed operation matrix,
-// every bound in characters and serialized bytes, and who may do what.
+// every bound in characters and serialized bytes, who may do what, and its server calls (WORKFLOW).
 import { Type, type Static } from '@sinclair/typebox';
-import { MemberRef, Strict, Timestamp } from '../../catalog/schemas.js';
+import { MemberRef, PageOf, Strict, Timestamp } from '../../catalog/schemas.js';
 import type { OperationPolicy } from '../../catalog/types.js';
 import type { TextBound } from '../../shared/bounds.js';
-import type { Page } from '../../shared/page.js';
+import { endpoints } from '../../shared/endpoint.js';
 
 /**
  * Spec §Result Boundaries: one closed operation matrix. Reads first, then side effects; each read's result policy says
@@ -180,24 +180,65 @@ export const LogEntry = Strict({
 });
 export type LogEntryDto = Static<typeof LogEntry>;
 
-export interface PlanPage extends Page { plans: PlanDto[] }
-export interface TriggerPage extends Page { triggers: TriggerDto[] }
-export interface RunPage extends Page { runs: RunDto[] }
-export interface StepPage extends Page { steps: StepDto[] }
-export interface LogPage extends Page { logs: LogEntryDto[] }
-export interface Validation { valid: boolean; problem?: string }
+export const PlanPage = PageOf('plans', Plan);
+export type PlanPage = Static<typeof PlanPage>;
+export const TriggerPage = PageOf('triggers', Trigger);
+export type TriggerPage = Static<typeof TriggerPage>;
+export const RunPage = PageOf('runs', Run);
+export type RunPage = Static<typeof RunPage>;
+export const StepPage = PageOf('steps', Step);
+export type StepPage = Static<typeof StepPage>;
+export const LogPage = PageOf('logs', LogEntry);
+export type LogPage = Static<typeof LogPage>;
+export const Validation = Strict({ valid: Type.Boolean(), problem: Type.Optional(Type.String()) });
+export type Validation = Static<typeof Validation>;
 
-const strict = { additionalProperties: false } as const;
 const opt = Type.Optional;
 export const Target = Type.String({ minLength: 1, maxLength: 300, description: 'Exact message target, e.g. channel:general.' });
 export const Revision = Type.Integer({ minimum: 1, description: 'The revision you read; a concurrent change is a conflict.' });
 export const Note = text(BOUNDS.note);
-export const PlanBody = Type.Object({ name: text(BOUNDS.name), steps: Steps }, strict);
-export const PlanUpdateBody = Type.Object({ revision: Revision, name: opt(text(BOUNDS.name)), steps: opt(Steps) }, strict);
-export const PlanValidateBody = Type.Object({ name: opt(text(BOUNDS.name)), steps: Steps }, strict);
-export const RevisionBody = Type.Object({ revision: opt(Revision) }, strict);
-export const TriggerBody = Type.Object({ planId: Type.String(), name: text(BOUNDS.name), target: Target }, strict);
-export const TriggerUpdateBody = Type.Object({ revision: Revision, name: opt(text(BOUNDS.name)), target: opt(Target) }, strict);
-export const StartBody = Type.Object({ planId: opt(Type.String()), triggerId: opt(Type.String()), target: opt(Target) }, strict);
-export const NoteBody = Type.Object({ note: opt(Note) }, strict);
-export const EmptyBody = Type.Object({}, strict);
+const Name = text(BOUNDS.name);
+const TriggerBody = Strict({ planId: Type.String(), name: Name, target: Target });
+const RevisionBody = Strict({ revision: opt(Revision) });
+const NoteBody = Strict({ note: opt(Note) });
+const PageQuery = { limit: opt(Type.Integer()), cursor: opt(Type.String()) };
+const P = '/v1/workflow/plans';
+const T = '/v1/workflow/triggers';
+const R = '/v1/workflow/runs';
+const S = '/v1/workflow/steps';
+
+/**
+ * The workflow server calls: each one is a route on the server and a method of the daemon's `api.workflows`. Plans,
+ * triggers and runs list createdAt DESC, id DESC; steps in plan order; logs in written order (limit 1..100, default 20).
+ * A run's show/start/cancel carry its steps. An operation in the path (publish, enable, complete…) is its own call.
+ */
+export const WORKFLOW = endpoints({
+  createPlan: { method: 'POST', path: P, body: Strict({ name: Name, steps: Steps }), output: Plan },
+  listPlans: { method: 'GET', path: P, query: Type.Object({ status: opt(Type.String()), ...PageQuery }), output: PlanPage },
+  validatePlan: { method: 'POST', path: `${P}/validate`, body: Strict({ name: opt(Name), steps: Steps }), output: Validation },
+  showPlan: { method: 'GET', path: `${P}/{planId}`, output: Strict({ plan: Plan, version: PlanVersion }) },
+  /** `version` travels as its text; the server checks it is a positive integer. */
+  planVersion: { method: 'GET', path: `${P}/{planId}/version`, query: Type.Object({ version: Type.String() }), output: PlanVersion },
+  updatePlan: { method: 'POST', path: `${P}/{planId}/update`, body: Strict({ revision: Revision, name: opt(Name), steps: opt(Steps) }), output: Plan },
+  publishPlan: { method: 'POST', path: `${P}/{planId}/publish`, body: RevisionBody, output: Plan },
+  archivePlan: { method: 'POST', path: `${P}/{planId}/archive`, body: RevisionBody, output: Plan },
+  createTrigger: { method: 'POST', path: T, body: TriggerBody, output: Trigger },
+  listTriggers: { method: 'GET', path: T, query: Type.Object({ planId: opt(Type.String()), status: opt(Type.String()), ...PageQuery }), output: TriggerPage },
+  validateTrigger: { method: 'POST', path: `${T}/validate`, body: TriggerBody, output: Validation },
+  showTrigger: { method: 'GET', path: `${T}/{triggerId}`, output: Trigger },
+  updateTrigger: { method: 'POST', path: `${T}/{triggerId}/update`, body: Strict({ revision: Revision, name: opt(Name), target: opt(Target) }), output: Trigger },
+  enableTrigger: { method: 'POST', path: `${T}/{triggerId}/enable`, body: RevisionBody, output: Trigger },
+  disableTrigger: { method: 'POST', path: `${T}/{triggerId}/disable`, body: RevisionBody, output: Trigger },
+  archiveTrigger: { method: 'POST', path: `${T}/{triggerId}/archive`, body: RevisionBody, output: Trigger },
+  startRun: { method: 'POST', path: R, body: Strict({ planId: opt(Type.String()), triggerId: opt(Type.String()), target: opt(Target) }), output: RunDetail },
+  listRuns: { method: 'GET', path: R, query: Type.Object({ planId: opt(Type.String()), status: opt(Type.String()), ...PageQuery }), output: RunPage },
+  showRun: { method: 'GET', path: `${R}/{runId}`, output: RunDetail },
+  runLogs: { method: 'GET', path: `${R}/{runId}/logs`, query: Type.Object(PageQuery), output: LogPage },
+  listSteps: { method: 'GET', path: `${R}/{runId}/steps`, query: Type.Object(PageQuery), output: StepPage },
+  cancelRun: { method: 'POST', path: `${R}/{runId}/cancel`, body: Strict({}), output: RunDetail },
+  getStep: { method: 'GET', path: `${S}/{stepId}`, output: Step },
+  completeStep: { method: 'POST', path: `${S}/{stepId}/complete`, body: NoteBody, output: Step },
+  failStep: { method: 'POST', path: `${S}/{stepId}/fail`, body: NoteBody, output: Step },
+  pauseStep: { method: 'POST', path: `${S}/{stepId}/pause`, body: NoteBody, output: Step },
+  parkStep: { method: 'POST', path: `${S}/{stepId}/park`, body: NoteBody, output: Step },
+});

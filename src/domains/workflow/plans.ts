@@ -1,7 +1,7 @@
 // Owns workflow plans and triggers on the server: versioned step definitions (a published version never changes; an
 // update after publish opens a new draft), manual triggers bound to a plan and a target, keyset lists, validation.
 import { idOf, isOwner, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit } from '../../server/pagination.js';
+import { listPage, normalizeLimit } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, jsonBytes } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
@@ -161,11 +161,8 @@ export class Plans {
   async list(_actor: Actor, input: { status?: string; limit?: number; cursor?: string }): Promise<PlanPage> {
     const status = oneOf(input.status, PLAN_STATUSES, 'status');
     normalizeLimit(input.limit);
-    const { p, items } = await this.deps.store.tx(async (sql) => {
-      const p = await keysetPage<PlanRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: PLAN_ORDER, columns: PLAN_COLS, from: 'workflow_plans', where: status ? 'status = ?' : '1 = 1', params: status ? [status] : [], filter: { status: status ?? null }, limit: input.limit, cursor: input.cursor });
-      return { p, items: await plans(sql, p.rows) };
-    });
-    return { plans: items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const q = { ordering: PLAN_ORDER, columns: PLAN_COLS, from: 'workflow_plans', where: status ? 'status = ?' : '1 = 1', params: status ? [status] : [], filter: { status: status ?? null }, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'plans', q, (rows: PlanRow[]) => plans(sql, rows)));
   }
 
   /** The plan and its latest version (the draft being edited, or the last published one). */
@@ -284,11 +281,8 @@ export class Triggers {
     const params: string[] = [...readable.params];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (status) (where.push('status = ?'), params.push(status));
-    const { p, items } = await this.deps.store.tx(async (sql) => {
-      const p = await keysetPage<TriggerRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: TRIGGER_ORDER, columns: TRIGGER_COLS, from: 'workflow_triggers', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: status ?? null }, limit: input.limit, cursor: input.cursor });
-      return { p, items: await triggers(sql, p.rows) };
-    });
-    return { triggers: items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const q = { ordering: TRIGGER_ORDER, columns: TRIGGER_COLS, from: 'workflow_triggers', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: status ?? null }, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'triggers', q, (rows: TriggerRow[]) => triggers(sql, rows)));
   }
 
   async show(actor: Actor, triggerId: string): Promise<TriggerDto> {

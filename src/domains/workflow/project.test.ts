@@ -7,8 +7,11 @@ import type { TSchema } from '@sinclair/typebox';
 import { ITEM_BYTES_MAX, jsonBytes, RESULT_BUDGET, TRUNCATED_MARKER } from '../../shared/bounds.js';
 import { MEMBER_NAME } from '../member/contract.js';
 import { BOUNDS, LOG_NOTE_BYTES, STEPS_MAX, type LogEntryDto, type PlanDto, type RunDetailDto, type StepDto, type TriggerDto } from './contract.js';
-import { workflowPlan, workflowRun, workflowStep, workflowTrigger } from './descriptors.js';
+import { WORKFLOW_ACTIONS } from './actions.js';
 import * as P from './project.js';
+import type { ActionDescriptor } from '../../catalog/types.js';
+
+const [workflowPlan, workflowTrigger, workflowRun, workflowStep] = WORKFLOW_ACTIONS.map((a) => a.descriptor) as [ActionDescriptor, ActionDescriptor, ActionDescriptor, ActionDescriptor];
 
 const T0 = '2026-12-01T10:33:35.418Z';
 const T1 = '2026-12-01T10:34:02.001Z';

@@ -2,7 +2,7 @@
 // delivered as a turn (a message in the run's target mentioning its agent) or as a Human approval; steps move only by
 // their assignee (approval steps by the approval's decision); every transition is checked, claimed and logged.
 import { idOf, isOwner, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText } from '../../shared/bounds.js';
 import { AppError } from '../../shared/errors.js';
@@ -10,7 +10,7 @@ import { Approvals } from '../approval/service.js';
 import { authorizeTarget, readableTargetSql, readsTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
 import { Messages } from '../message/service.js';
-import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LIVE_RUNS_PER_MEMBER_MAX, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogEntryDto, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
+import { APPROVAL_ASSIGNEE, BOUNDS, LIVE_RUN, LIVE_RUNS_PER_MEMBER_MAX, LOG_NOTE_BYTES, RUN_LOG_MAX, RUN_STATUSES, STEP_MOVES, type LogPage, type RunDetailDto, type RunDto, type RunPage, type StepDefDto, type StepDto, type StepOutcome, type StepPage } from './contract.js';
 import type { Plans, Triggers } from './plans.js';
 import { LOG_COLS, LOG_ORDER, logDto, readNames, RUN_COLS, RUN_ORDER, runDto, STEP_COLS, STEP_ORDER, stepDto, type LogRow, type RunRow, type StepRow } from './rows.js';
 
@@ -249,33 +249,27 @@ export class Runs {
     const params: string[] = [...readable.params];
     if (input.planId !== undefined) (where.push('plan_id = ?'), params.push(input.planId));
     if (input.status !== undefined) (where.push('status = ?'), params.push(input.status));
-    const { p, runs } = await this.deps.store.tx(async (sql) => {
-      const p = await keysetPage<RunRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: RUN_ORDER, columns: RUN_COLS, from: 'workflow_runs', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: input.status ?? null }, limit: input.limit, cursor: input.cursor });
-      return { p, runs: await runDtos(sql, p.rows) };
-    });
-    return { runs, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const q = { ordering: RUN_ORDER, columns: RUN_COLS, from: 'workflow_runs', where: where.join(' AND '), params, filter: { planId: input.planId ?? null, status: input.status ?? null }, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'runs', q, (rows: RunRow[]) => runDtos(sql, rows)));
   }
 
-  async steps(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
-    const p = await this.runPage<StepRow, StepDto>(actor, runId, STEP_ORDER, STEP_COLS, 'workflow_steps', input, stepDtos);
-    return { steps: p.items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+  steps(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<StepPage> {
+    return this.runPage(actor, runId, 'steps', STEP_ORDER, STEP_COLS, 'workflow_steps', input, stepDtos);
   }
 
-  async logs(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
-    const p = await this.runPage<LogRow, LogEntryDto>(actor, runId, LOG_ORDER, LOG_COLS, 'workflow_logs', input, async (sql, rows) => {
+  logs(actor: Actor, runId: string, input: { limit?: number; cursor?: string }): Promise<LogPage> {
+    return this.runPage(actor, runId, 'logs', LOG_ORDER, LOG_COLS, 'workflow_logs', input, async (sql, rows: LogRow[]) => {
       const names = await readNames(sql, { members: rows.map((r) => r.actor_id), ...(rows[0] ? { stepsOfRun: rows[0].run_id } : {}) });
       return rows.map((r) => logDto(r, names));
     });
-    return { logs: p.items, hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
   }
 
-  /** One keyset page of a run's rows in `from` (its steps or its logs), for a member who may read the run, as DTOs. */
-  private async runPage<R, D>(actor: Actor, runId: string, ordering: Ordering, columns: string, from: string, input: { limit?: number; cursor?: string }, dtos: (sql: Sql, rows: R[]) => Promise<D[]>) {
+  /** One keyset page of a run's rows in `from` (its steps or its logs), for a member who may read the run, as DTOs under `key`. */
+  private async runPage<K extends string, R, D>(actor: Actor, runId: string, key: K, ordering: Ordering, columns: string, from: string, input: { limit?: number; cursor?: string }, dtos: (sql: Sql, rows: R[]) => Promise<D[]>) {
     normalizeLimit(input.limit);
     return this.deps.store.tx(async (sql) => {
       const run = await this.readableRun(sql, actor, runId);
-      const p = await keysetPage<R & Record<string, unknown>>(sql, this.deps.cursors, { ordering, columns, from, where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor });
-      return { ...p, items: await dtos(sql, p.rows) };
+      return listPage(sql, this.deps.cursors, key, { ordering, columns, from, where: 'run_id = ?', params: [run.id], filter: { runId: run.id }, limit: input.limit, cursor: input.cursor }, (rows: R[]) => dtos(sql, rows));
     });
   }
 }

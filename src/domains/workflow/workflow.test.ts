@@ -51,19 +51,19 @@ async function tick(): Promise<void> {
   clock.advance(SYNC_TICK_MS);
   await t.server.idle!();
 }
-const stepsOf = async (runId: string): Promise<StepDto[]> => (await alice.workflows.listSteps(runId, { limit: 100 })).steps;
+const stepsOf = async (runId: string): Promise<StepDto[]> => (await alice.workflows.listSteps({ runId: runId, limit: 100 })).steps;
 async function publishedPlan(name: string, s: StepDefDto[] = steps()) {
   const p = await alice.workflows.createPlan({ name, steps: s });
-  return alice.workflows.planOp(p.id, 'publish', p.revision);
+  return alice.workflows.publishPlan({ planId: p.id, revision: p.revision });
 }
 
 test('plan create → publish → trigger → run start → every step outcome → run completion; each step reaches its assignee', async () => {
   const p = await alice.workflows.createPlan({ name: 'Release', steps: steps() });
   assert.deepEqual([p.status, p.latestVersion, p.publishedVersion, p.revision, p.createdBy], ['active', 1, null, 1, aliceId]);
   await assert.rejects(alice.workflows.startRun({ planId: p.id, target }), code('conflict'), 'a draft-only plan does not run');
-  const pub = await alice.workflows.planOp(p.id, 'publish', p.revision);
+  const pub = await alice.workflows.publishPlan({ planId: p.id, revision: p.revision });
   assert.deepEqual([pub.publishedVersion, pub.revision], [1, 2]);
-  await assert.rejects(alice.workflows.planOp(p.id, 'publish', undefined), code('conflict'), 'version 1 is already published');
+  await assert.rejects(alice.workflows.publishPlan({ planId: p.id, }), code('conflict'), 'version 1 is already published');
 
   const tr = await alice.workflows.createTrigger({ planId: p.id, name: 'Release train', target });
   assert.deepEqual([tr.status, tr.kind, tr.target], ['enabled', 'manual', target]);
@@ -79,36 +79,36 @@ test('plan create → publish → trigger → run start → every step outcome �
   assert.equal(turns[0]!.target, target);
   assert.match(turns[0]!.content, new RegExp(`@alice .*${run.id}.*Draft the release notes[\\s\\S]*${s0!.id}`));
 
-  await assert.rejects(bob.workflows.moveStep(s0!.id, 'complete', undefined), code('denied'), 'only the assignee');
-  await assert.rejects(t.owner.workflows.moveStep(s0!.id, 'complete', undefined), code('denied'), 'not even the owner');
-  const paused = await alice.workflows.moveStep(s0!.id, 'pause', 'waiting for numbers');
+  await assert.rejects(bob.workflows.completeStep({ stepId: s0!.id }), code('denied'), 'only the assignee');
+  await assert.rejects(t.owner.workflows.completeStep({ stepId: s0!.id }), code('denied'), 'not even the owner');
+  const paused = await alice.workflows.pauseStep({ stepId: s0!.id, note: 'waiting for numbers' });
   assert.deepEqual([paused.status, paused.note], ['paused', 'waiting for numbers']);
-  assert.equal((await alice.workflows.showRun(run.id)).status, 'paused');
-  await assert.rejects(alice.workflows.moveStep(s0!.id, 'pause', undefined), code('conflict'), 'paused again');
-  assert.equal((await alice.workflows.moveStep(s0!.id, 'park', undefined)).status, 'parked');
-  assert.equal((await alice.workflows.showRun(run.id)).status, 'parked');
-  await assert.rejects(alice.workflows.moveStep(s1!.id, 'complete', undefined), code('denied'), 'an approval step is not completed by an agent');
-  await assert.rejects(bob.workflows.moveStep(s2!.id, 'complete', undefined), code('conflict'), 'a pending step cannot move');
-  assert.equal((await alice.workflows.moveStep(s0!.id, 'complete', 'done')).status, 'completed');
-  await assert.rejects(alice.workflows.moveStep(s0!.id, 'fail', undefined), code('conflict'), 'a completed step is final');
+  assert.equal((await alice.workflows.showRun({ runId: run.id })).status, 'paused');
+  await assert.rejects(alice.workflows.pauseStep({ stepId: s0!.id }), code('conflict'), 'paused again');
+  assert.equal((await alice.workflows.parkStep({ stepId: s0!.id })).status, 'parked');
+  assert.equal((await alice.workflows.showRun({ runId: run.id })).status, 'parked');
+  await assert.rejects(alice.workflows.completeStep({ stepId: s1!.id }), code('denied'), 'an approval step is not completed by an agent');
+  await assert.rejects(bob.workflows.completeStep({ stepId: s2!.id }), code('conflict'), 'a pending step cannot move');
+  assert.equal((await alice.workflows.completeStep({ stepId: s0!.id, note: 'done' })).status, 'completed');
+  await assert.rejects(alice.workflows.failStep({ stepId: s0!.id }), code('conflict'), 'a completed step is final');
 
   [s0, s1, s2] = await stepsOf(run.id);
   assert.equal(s1!.status, 'active');
   const approval = await alice.approvals.get({ approvalId: s1!.approvalId! });
   assert.deepEqual([approval.subject, approval.status, approval.notify, approval.requestedBy], [`step:${s1!.id}`, 'pending', target, t.ownerId]);
   await tick();
-  assert.equal((await alice.workflows.getStep(s1!.id)).status, 'active', 'nothing moves before the decision');
+  assert.equal((await alice.workflows.getStep({ stepId: s1!.id })).status, 'active', 'nothing moves before the decision');
   await t.owner.approvals.approve({ approvalId: approval.id, note: 'go' });
   await tick();
   [s0, s1, s2] = await stepsOf(run.id);
   assert.deepEqual([s1!.status, s1!.note, s2!.status], ['completed', 'go', 'active']);
   assert.ok((await bob.turns.read({ after: 0, waitMs: 0 })).turns.some((x) => x.messageId === s2!.messageId && /@bob /.test(x.content)));
-  assert.equal((await bob.workflows.moveStep(s2!.id, 'complete', undefined)).status, 'completed');
-  const done = await alice.workflows.showRun(run.id);
+  assert.equal((await bob.workflows.completeStep({ stepId: s2!.id })).status, 'completed');
+  const done = await alice.workflows.showRun({ runId: run.id });
   assert.deepEqual([done.status, done.currentStep], ['completed', null]);
-  await assert.rejects(t.owner.workflows.cancelRun(run.id), code('conflict'), 'a completed run cannot be cancelled');
+  await assert.rejects(t.owner.workflows.cancelRun({ runId: run.id }), code('conflict'), 'a completed run cannot be cancelled');
 
-  const logs = (await alice.workflows.runLogs(run.id, { limit: 100 })).logs;
+  const logs = (await alice.workflows.runLogs({ runId: run.id, limit: 100 })).logs;
   assert.deepEqual(logs.map((l) => l.event), ['started', 'delivered', 'paused', 'parked', 'completed', 'approval_requested', 'completed', 'delivered', 'completed', 'completed']);
   assert.deepEqual(logs.map((l) => l.seq), logs.map((_, i) => i + 1));
 });
@@ -123,14 +123,14 @@ test("DTOs name what a reader needs: creators, a run's plan (its current name) a
   // start, show and cancel carry the run's steps in plan order, each with its agent's name (null: an approval step).
   assert.deepEqual(run.steps.map((s) => [s.index, s.status, s.agent]), [[0, 'active', alicePerson], [1, 'pending', null], [2, 'pending', { name: 'bob', kind: 'agent' }]]);
   assert.deepEqual(run.steps, await stepsOf(run.id));
-  assert.deepEqual((await bob.workflows.getStep(run.steps[2]!.id)).agent, { name: 'bob', kind: 'agent' });
-  await alice.workflows.updatePlan(p.id, { revision: p.revision, name: 'Named v2' });
+  assert.deepEqual((await bob.workflows.getStep({ stepId: run.steps[2]!.id })).agent, { name: 'bob', kind: 'agent' });
+  await alice.workflows.updatePlan({ planId: p.id, revision: p.revision, name: 'Named v2' });
   const [listed] = (await alice.workflows.listRuns({ planId: p.id, limit: 1 })).runs;
   assert.deepEqual([listed!.id, listed!.planName, listed!.starter], [run.id, 'Named v2', alicePerson]);
-  const cancelled = await t.owner.workflows.cancelRun(run.id);
+  const cancelled = await t.owner.workflows.cancelRun({ runId: run.id });
   assert.deepEqual([cancelled.status, cancelled.steps.map((s) => s.status)], ['cancelled', ['cancelled', 'pending', 'pending']]);
-  assert.deepEqual((await alice.workflows.showRun(run.id)).steps, cancelled.steps);
-  const logs = (await alice.workflows.runLogs(run.id, { limit: 100 })).logs;
+  assert.deepEqual((await alice.workflows.showRun({ runId: run.id })).steps, cancelled.steps);
+  const logs = (await alice.workflows.runLogs({ runId: run.id, limit: 100 })).logs;
   assert.deepEqual(logs.map((l) => [l.event, l.stepIndex, l.actor.name]), [['started', null, 'alice'], ['delivered', 0, 'alice'], ['cancelled', null, 'Owner']]);
   assert.equal(logs[2]!.actor.kind, 'human');
 });
@@ -139,52 +139,52 @@ test('fail ends the run; a rejected approval fails its step; cancel withdraws th
   const p = await publishedPlan('Outcomes');
   const r1 = await alice.workflows.startRun({ planId: p.id, target });
   const [a1] = await stepsOf(r1.id);
-  assert.equal((await alice.workflows.moveStep(a1!.id, 'fail', 'broken build')).status, 'failed');
-  assert.deepEqual([(await alice.workflows.showRun(r1.id)).status, (await stepsOf(r1.id))[1]!.status], ['failed', 'pending']);
+  assert.equal((await alice.workflows.failStep({ stepId: a1!.id, note: 'broken build' })).status, 'failed');
+  assert.deepEqual([(await alice.workflows.showRun({ runId: r1.id })).status, (await stepsOf(r1.id))[1]!.status], ['failed', 'pending']);
 
   const r2 = await alice.workflows.startRun({ planId: p.id, target });
-  await alice.workflows.moveStep((await stepsOf(r2.id))[0]!.id, 'complete', undefined);
+  await alice.workflows.completeStep({ stepId: (await stepsOf(r2.id))[0]!.id });
   const appr = (await stepsOf(r2.id))[1]!;
   await t.owner.approvals.reject({ approvalId: appr.approvalId!, note: 'not today' });
   await tick();
-  assert.deepEqual([(await alice.workflows.getStep(appr.id)).status, (await alice.workflows.showRun(r2.id)).status], ['failed', 'failed']);
+  assert.deepEqual([(await alice.workflows.getStep({ stepId: appr.id })).status, (await alice.workflows.showRun({ runId: r2.id })).status], ['failed', 'failed']);
 
   const r3 = await alice.workflows.startRun({ planId: p.id, target });
-  await alice.workflows.moveStep((await stepsOf(r3.id))[0]!.id, 'complete', undefined);
+  await alice.workflows.completeStep({ stepId: (await stepsOf(r3.id))[0]!.id });
   const waiting = (await stepsOf(r3.id))[1]!;
-  await assert.rejects(bob.workflows.cancelRun(r3.id), code('denied'));
-  assert.equal((await alice.workflows.showRun(r3.id)).status, 'running', 'the denied cancel changed nothing');
-  const c = await alice.workflows.cancelRun(r3.id);
+  await assert.rejects(bob.workflows.cancelRun({ runId: r3.id }), code('denied'));
+  assert.equal((await alice.workflows.showRun({ runId: r3.id })).status, 'running', 'the denied cancel changed nothing');
+  const c = await alice.workflows.cancelRun({ runId: r3.id });
   assert.deepEqual([c.status, c.currentStep], ['cancelled', null]);
-  assert.equal((await alice.workflows.getStep(waiting.id)).status, 'cancelled');
+  assert.equal((await alice.workflows.getStep({ stepId: waiting.id })).status, 'cancelled');
   assert.equal((await alice.approvals.get({ approvalId: waiting.approvalId! })).status, 'cancelled');
-  await assert.rejects(alice.workflows.cancelRun(r3.id), code('conflict'));
+  await assert.rejects(alice.workflows.cancelRun({ runId: r3.id }), code('conflict'));
   const r4 = await alice.workflows.startRun({ planId: p.id, target });
-  assert.equal((await t.owner.workflows.cancelRun(r4.id)).status, 'cancelled', 'the owner may cancel any run');
+  assert.equal((await t.owner.workflows.cancelRun({ runId: r4.id })).status, 'cancelled', 'the owner may cancel any run');
 });
 
 test('a published version never changes: update opens a new draft; revisions guard concurrent edits; archive is final', async () => {
   const p = await publishedPlan('Versions');
-  const v1 = await alice.workflows.planVersion(p.id, 1);
-  const u = await alice.workflows.updatePlan(p.id, { revision: p.revision, steps: [{ title: 'Only step', assignee: bobId }] });
+  const v1 = await alice.workflows.planVersion({ planId: p.id, version: '1' });
+  const u = await alice.workflows.updatePlan({ planId: p.id, revision: p.revision, steps: [{ title: 'Only step', assignee: bobId }] });
   assert.deepEqual([u.latestVersion, u.publishedVersion], [2, 1]);
-  assert.deepEqual(await alice.workflows.planVersion(p.id, 1), v1, 'version 1 is frozen');
-  const u2 = await alice.workflows.updatePlan(p.id, { revision: u.revision, name: 'Versions 2', steps: [{ title: 'Edited draft', assignee: bobId }] });
+  assert.deepEqual(await alice.workflows.planVersion({ planId: p.id, version: '1' }), v1, 'version 1 is frozen');
+  const u2 = await alice.workflows.updatePlan({ planId: p.id, revision: u.revision, name: 'Versions 2', steps: [{ title: 'Edited draft', assignee: bobId }] });
   assert.equal(u2.latestVersion, 2, 'a draft is edited in place');
-  const shown = await alice.workflows.showPlan(p.id);
+  const shown = await alice.workflows.showPlan({ planId: p.id });
   assert.deepEqual([shown.version.state, shown.version.steps[0]!.title, shown.plan.name], ['draft', 'Edited draft', 'Versions 2']);
-  await assert.rejects(alice.workflows.updatePlan(p.id, { revision: u.revision, name: 'stale' }), code('conflict'), 'stale revision');
-  assert.equal((await alice.workflows.showPlan(p.id)).plan.name, 'Versions 2');
+  await assert.rejects(alice.workflows.updatePlan({ planId: p.id, revision: u.revision, name: 'stale' }), code('conflict'), 'stale revision');
+  assert.equal((await alice.workflows.showPlan({ planId: p.id })).plan.name, 'Versions 2');
   const run = await alice.workflows.startRun({ planId: p.id, target });
   assert.deepEqual([run.version, run.stepCount], [1, 3], 'runs use the published version, not the draft');
-  await assert.rejects(bob.workflows.updatePlan(p.id, { revision: u2.revision, name: 'mine' }), code('denied'));
-  await assert.rejects(bob.workflows.planOp(p.id, 'archive', undefined), code('denied'));
-  const arch = await alice.workflows.planOp(p.id, 'archive', u2.revision);
+  await assert.rejects(bob.workflows.updatePlan({ planId: p.id, revision: u2.revision, name: 'mine' }), code('denied'));
+  await assert.rejects(bob.workflows.archivePlan({ planId: p.id, }), code('denied'));
+  const arch = await alice.workflows.archivePlan({ planId: p.id, revision: u2.revision });
   assert.equal(arch.status, 'archived');
-  for (const call of [() => alice.workflows.planOp(p.id, 'archive', undefined), () => alice.workflows.planOp(p.id, 'publish', undefined), () => alice.workflows.updatePlan(p.id, { revision: arch.revision, name: 'x' }), () => alice.workflows.startRun({ planId: p.id, target })]) {
+  for (const call of [() => alice.workflows.archivePlan({ planId: p.id, }), () => alice.workflows.publishPlan({ planId: p.id, }), () => alice.workflows.updatePlan({ planId: p.id, revision: arch.revision, name: 'x' }), () => alice.workflows.startRun({ planId: p.id, target })]) {
     await assert.rejects(call(), code('conflict'));
   }
-  await assert.rejects(alice.workflows.planVersion(p.id, 9), code('not_found'));
+  await assert.rejects(alice.workflows.planVersion({ planId: p.id, version: '9' }), code('not_found'));
 });
 
 test('triggers: disable stops runs, enable resumes, repeats and archived triggers conflict; only the creator edits', async () => {
@@ -193,20 +193,20 @@ test('triggers: disable stops runs, enable resumes, repeats and archived trigger
   assert.deepEqual(await alice.workflows.validateTrigger({ planId: p.id, name: 'x', target: 'channel:nope' }), { valid: false, problem: 'target channel:nope not found' });
   assert.deepEqual(await alice.workflows.validateTrigger({ planId: p.id, name: 'x', target }), { valid: true });
   await assert.rejects(carol.workflows.createTrigger({ planId: p.id, name: 'x', target }), code('not_found'), 'a channel carol is not in');
-  const off = await alice.workflows.triggerOp(tr.id, 'disable', tr.revision);
+  const off = await alice.workflows.disableTrigger({ triggerId: tr.id, revision: tr.revision });
   assert.equal(off.status, 'disabled');
   await assert.rejects(alice.workflows.startRun({ triggerId: tr.id }), code('conflict'));
-  await assert.rejects(alice.workflows.triggerOp(tr.id, 'disable', undefined), code('conflict'));
-  await assert.rejects(bob.workflows.triggerOp(tr.id, 'enable', undefined), code('denied'));
-  await assert.rejects(alice.workflows.triggerOp(tr.id, 'enable', tr.revision), code('conflict'), 'stale revision');
-  assert.equal((await alice.workflows.triggerOp(tr.id, 'enable', off.revision)).status, 'enabled');
-  const up = await alice.workflows.updateTrigger(tr.id, { revision: off.revision + 1, name: 'Nightly 2' });
+  await assert.rejects(alice.workflows.disableTrigger({ triggerId: tr.id, }), code('conflict'));
+  await assert.rejects(bob.workflows.enableTrigger({ triggerId: tr.id, }), code('denied'));
+  await assert.rejects(alice.workflows.enableTrigger({ triggerId: tr.id, revision: tr.revision }), code('conflict'), 'stale revision');
+  assert.equal((await alice.workflows.enableTrigger({ triggerId: tr.id, revision: off.revision })).status, 'enabled');
+  const up = await alice.workflows.updateTrigger({ triggerId: tr.id, revision: off.revision + 1, name: 'Nightly 2' });
   assert.equal(up.name, 'Nightly 2');
   await assert.rejects(alice.workflows.startRun({ triggerId: tr.id, target }), code('validation_failed'), 'a trigger brings its own target');
   assert.equal((await alice.workflows.startRun({ triggerId: tr.id })).triggerId, tr.id);
-  await alice.workflows.triggerOp(tr.id, 'archive', undefined);
-  for (const op of ['enable', 'disable', 'archive'] as const) await assert.rejects(alice.workflows.triggerOp(tr.id, op, undefined), code('conflict'));
-  await assert.rejects(alice.workflows.updateTrigger(tr.id, { revision: 99, name: 'x' }), code('conflict'));
+  await alice.workflows.archiveTrigger({ triggerId: tr.id, });
+  for (const op of ['enable', 'disable', 'archive'] as const) await assert.rejects(alice.workflows[`${op}Trigger` as const]({ triggerId: tr.id }), code('conflict'));
+  await assert.rejects(alice.workflows.updateTrigger({ triggerId: tr.id, revision: 99, name: 'x' }), code('conflict'));
 });
 
 test('bad input is a typed failure and stores nothing; validate reports without storing', async () => {
@@ -239,13 +239,13 @@ test('bad input is a typed failure and stores nothing; validate reports without 
   await assert.rejects(alice.workflows.startRun({ planId: p.id, target: 'general' }), code('validation_failed'));
   await assert.rejects(carol.workflows.startRun({ planId: p.id, target }), code('not_found'), 'carol may not post in ops');
   await assert.rejects(alice.workflows.startRun({ planId: 'wfp_missing', target }), code('not_found'));
-  await assert.rejects(alice.workflows.updatePlan(p.id, { revision: p.revision }), code('validation_failed'), 'nothing to change');
+  await assert.rejects(alice.workflows.updatePlan({ planId: p.id, revision: p.revision }), code('validation_failed'), 'nothing to change');
   const r = await alice.workflows.startRun({ planId: p.id, target });
   const s0 = (await stepsOf(r.id))[0]!;
-  await assert.rejects(alice.workflows.moveStep(s0.id, 'complete', 'n'.repeat(BOUNDS.note.chars + 1)), code('validation_failed'));
-  assert.equal((await alice.workflows.getStep(s0.id)).status, 'active');
-  await assert.rejects(alice.workflows.getStep('wfs_missing'), code('not_found'));
-  await assert.rejects(alice.workflows.runLogs('wfr_missing', {}), code('not_found'));
+  await assert.rejects(alice.workflows.completeStep({ stepId: s0.id, note: 'n'.repeat(BOUNDS.note.chars + 1) }), code('validation_failed'));
+  assert.equal((await alice.workflows.getStep({ stepId: s0.id })).status, 'active');
+  await assert.rejects(alice.workflows.getStep({ stepId: 'wfs_missing' }), code('not_found'));
+  await assert.rejects(alice.workflows.runLogs({ runId: 'wfr_missing' }), code('not_found'));
 });
 
 test('every stored item at its bounds stays under ITEM_BYTES_MAX; the steps aggregate is bounded in bytes', () => {
@@ -281,15 +281,15 @@ test('pagination walks equal full scans (createdAt DESC, id DESC with ties; step
   assert.deepEqual(allRuns, (await t.querySql<{ id: string }>('SELECT id FROM workflow_runs ORDER BY created_at DESC, id DESC')).map((r) => r.id));
   const plans = await walk((cursor) => alice.workflows.listPlans({ limit: 2, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.plans.map((x) => x.id), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
   assert.deepEqual(plans, (await t.querySql<{ id: string }>('SELECT id FROM workflow_plans ORDER BY created_at DESC, id DESC')).map((r) => r.id));
-  const steps1 = await walk((cursor) => alice.workflows.listSteps(full[0]!, { limit: 1, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.steps.map((x) => x.index), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  const steps1 = await walk((cursor) => alice.workflows.listSteps({ runId: full[0]!, limit: 1, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.steps.map((x) => x.index), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
   assert.deepEqual(steps1, [0, 1, 2]);
-  const logs = await walk((cursor) => alice.workflows.runLogs(full[0]!, { limit: 1, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.logs.map((x) => x.seq), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
+  const logs = await walk((cursor) => alice.workflows.runLogs({ runId: full[0]!, limit: 1, ...(cursor ? { cursor } : {}) }).then((r) => ({ items: r.logs.map((x) => x.seq), hasMore: r.hasMore, ...(r.nextCursor ? { nextCursor: r.nextCursor } : {}) })));
   assert.deepEqual(logs, [1, 2]);
 
   const first = await alice.workflows.listRuns({ planId: p.id, limit: 2 });
   await assert.rejects(alice.workflows.listRuns({ limit: 2, cursor: first.nextCursor! }), code('validation_failed'), 'another filter');
   await assert.rejects(alice.workflows.listRuns({ planId: p.id, status: 'running', limit: 2, cursor: first.nextCursor! }), code('validation_failed'));
-  await assert.rejects(alice.workflows.listSteps(full[1]!, { cursor: (await alice.workflows.listSteps(full[0]!, { limit: 1 })).nextCursor! }), code('validation_failed'), "another run's cursor");
+  await assert.rejects(alice.workflows.listSteps({ runId: full[1]!, cursor: (await alice.workflows.listSteps({ runId: full[0]!, limit: 1 })).nextCursor! }), code('validation_failed'), "another run's cursor");
   await assert.rejects(alice.workflows.listPlans({ cursor: 'garbage' }), code('validation_failed'));
   await assert.rejects(alice.workflows.listRuns({ limit: 101 }), code('validation_failed'));
   await assert.rejects(alice.workflows.listRuns({ status: 'done' }), code('validation_failed'));
@@ -302,15 +302,15 @@ test('idempotent replays: the same key returns the same result and applies once;
   assert.deepEqual(b, a);
   await assert.rejects(alice.workflows.createPlan({ ...body, name: 'Other' }, { idempotencyKey: 'wf-plan-1' }), code('idempotency_conflict'));
   assert.equal((await t.querySql('SELECT id FROM workflow_plans WHERE name = ?', ['Replayed'])).length, 1);
-  await alice.workflows.planOp(a.id, 'publish', undefined);
+  await alice.workflows.publishPlan({ planId: a.id, });
   const r = await alice.workflows.startRun({ planId: a.id, target }, { idempotencyKey: 'wf-run-1' });
   assert.deepEqual(await alice.workflows.startRun({ planId: a.id, target }, { idempotencyKey: 'wf-run-1' }), r);
   assert.equal((await t.querySql('SELECT id FROM workflow_runs WHERE plan_id = ?', [a.id])).length, 1);
   const s0 = (await stepsOf(r.id))[0]!;
-  const done = await alice.workflows.moveStep(s0.id, 'complete', undefined, { idempotencyKey: 'wf-step-1' });
-  assert.deepEqual(await alice.workflows.moveStep(s0.id, 'complete', undefined, { idempotencyKey: 'wf-step-1' }), done, 'the replay does not advance twice');
+  const done = await alice.workflows.completeStep({ stepId: s0.id }, { idempotencyKey: 'wf-step-1' });
+  assert.deepEqual(await alice.workflows.completeStep({ stepId: s0.id }, { idempotencyKey: 'wf-step-1' }), done, 'the replay does not advance twice');
   assert.equal((await t.querySql("SELECT seq FROM workflow_logs WHERE run_id = ? AND event = 'approval_requested'", [r.id])).length, 1);
-  await assert.rejects(alice.workflows.moveStep(s0.id, 'complete', undefined), code('conflict'), 'without the key it is a second, illegal transition');
+  await assert.rejects(alice.workflows.completeStep({ stepId: s0.id }), code('conflict'), 'without the key it is a second, illegal transition');
 });
 
 test('a run is read only by members who may read its target: a DM run, its steps and logs are not_found to a member outside the DM, and absent from its run list', async () => {
@@ -318,13 +318,13 @@ test('a run is read only by members who may read its target: a DM run, its steps
   const plan = await publishedPlan('Private', [{ title: 'Private step', instructions: 'secret runbook', assignee: aliceId }]);
   const run = await t.owner.workflows.startRun({ planId: plan.id, target: `dm:${dm.id}` });
   const ops = await t.owner.workflows.startRun({ planId: plan.id, target });
-  const [step] = (await alice.workflows.listSteps(run.id, { limit: 10 })).steps;
-  assert.equal((await alice.workflows.showRun(run.id)).id, run.id, 'a DM member reads it');
+  const [step] = (await alice.workflows.listSteps({ runId: run.id, limit: 10 })).steps;
+  assert.equal((await alice.workflows.showRun({ runId: run.id })).id, run.id, 'a DM member reads it');
   for (const [what, call] of [
-    ['show', () => bob.workflows.showRun(run.id)],
-    ['steps', () => bob.workflows.listSteps(run.id, { limit: 10 })],
-    ['logs', () => bob.workflows.runLogs(run.id, { limit: 10 })],
-    ['step get', () => bob.workflows.getStep(step!.id)],
+    ['show', () => bob.workflows.showRun({ runId: run.id })],
+    ['steps', () => bob.workflows.listSteps({ runId: run.id, limit: 10 })],
+    ['logs', () => bob.workflows.runLogs({ runId: run.id, limit: 10 })],
+    ['step get', () => bob.workflows.getStep({ stepId: step!.id })],
   ] as const) await assert.rejects(call(), code('not_found'), `bob: ${what}`);
   const walk = async (api: ServerApi) => {
     const ids: string[] = [];
@@ -370,9 +370,9 @@ test("a run an agent starts itself reaches it, each step counted toward the loop
     // Each step still is a turn, and the nine agent-started steps in a row count 1..9 (the daemon's bound stops them).
     assert.deepEqual(read.turns.map((x) => [x.messageId, x.author.id, x.agentRun]), [[step.messageId, aliceId, i + 1]], `step ${i + 1}`);
     copied ||= read.turns[0]!.content;
-    await alice.workflows.moveStep(step.id, 'complete', undefined);
+    await alice.workflows.completeStep({ stepId: step.id });
   }
-  assert.equal((await alice.workflows.showRun(run.id)).status, 'completed');
+  assert.equal((await alice.workflows.showRun({ runId: run.id })).status, 'completed');
   await alice.messages.send({ target: solo, content: copied });
   await alice.messages.send({ target: solo, content: '@alice note to self' });
   assert.deepEqual((await turnsAfter(alice, cursor)).turns, [], 'an own message is no turn, even one that copies a step text');
@@ -390,7 +390,7 @@ test('runs an agent starts count toward the loop bound of their target, across r
   const loopy = 'channel:loopy';
   // A plan a Human wrote, started by an agent: its step is the Human's text, but the agent started it.
   const humanPlan = await t.owner.workflows.createPlan({ name: 'Poke bob', steps: [{ title: 'Look again', assignee: bobId }] });
-  await t.owner.workflows.planOp(humanPlan.id, 'publish', humanPlan.revision);
+  await t.owner.workflows.publishPlan({ planId: humanPlan.id, revision: humanPlan.revision });
   await t.owner.messages.send({ target: loopy, content: 'a Human message: the count starts here' });
   let { cursor } = await turnsAfter(bob, 0);
   const step = async (api: ServerApi, planId: string) => {
@@ -407,7 +407,7 @@ test('runs an agent starts count toward the loop bound of their target, across r
     runs.push(run);
     assert.deepEqual([turn.agentRun, turn.author.id, turn.author.kind], [i, t.ownerId, 'human'], `run ${i}: counted, posted as the plan's author`);
   }
-  for (const r of runs) await alice.workflows.cancelRun(r.id);
+  for (const r of runs) await alice.workflows.cancelRun({ runId: r.id });
   assert.equal((await step(alice, humanPlan.id)).turn.agentRun, 13, 'cancelling and restarting does not reset the count');
   // A run a Human starts reaches its agent (agentRun 0) and is no Human message: the next agent-started step counts on.
   const byHuman = await step(t.owner, humanPlan.id);
@@ -449,7 +449,7 @@ test("a run's approval step is delivered even when its starter holds the most pe
   const task = await bob.tasks.create({ title: 'gate' });
   await assert.rejects(bob.approvals.request({ subject: `task:${task.id}`, reason: 'by hand' }), code('conflict'));
   const run = await bob.workflows.startRun({ planId: p.id, target });
-  const [step] = await (async () => (await bob.workflows.listSteps(run.id, { limit: 10 })).steps)();
+  const [step] = await (async () => (await bob.workflows.listSteps({ runId: run.id, limit: 10 })).steps)();
   assert.equal(step!.status, 'active');
   assert.match(String(step!.approvalId), /^apr[1-9]\d+$/);
 });
@@ -491,10 +491,10 @@ test('a step whose assignee lost the target mid-run is a logged delivery failure
   ]);
   const run = await t.owner.workflows.startRun({ planId: plan.id, target });
   await t.runSql('DELETE FROM channel_members WHERE channel_id = ? AND member_id = ?', ['ops', dave.agent.id]);
-  await alice.workflows.moveStep(run.steps[0]!.id, 'complete', undefined);
-  const logs = (await t.owner.workflows.runLogs(run.id, { limit: 100 })).logs;
+  await alice.workflows.completeStep({ stepId: run.steps[0]!.id });
+  const logs = (await t.owner.workflows.runLogs({ runId: run.id, limit: 100 })).logs;
   assert.deepEqual(logs.filter((l) => l.event === 'delivery_failed').map((l) => l.stepId), [run.steps[1]!.id]);
-  assert.equal((await t.owner.workflows.getStep(run.steps[1]!.id)).messageId, null, 'nothing posted for dave');
+  assert.equal((await t.owner.workflows.getStep({ stepId: run.steps[1]!.id })).messageId, null, 'nothing posted for dave');
 });
 
 test('a DM trigger, run and step answer a non-member exactly as missing ones do, for every read and write, before any other check (failed before: listed, shown, denied or named its target)', async () => {
@@ -503,7 +503,7 @@ test('a DM trigger, run and step answer a non-member exactly as missing ones do,
   const tr = await t.owner.workflows.createTrigger({ planId: plan.id, name: 'DM trigger', target: `dm:${dm.id}` });
   const run = await t.owner.workflows.startRun({ triggerId: tr.id });
   const stepId = run.steps[0]!.id;
-  assert.equal((await alice.workflows.showTrigger(tr.id)).id, tr.id, 'a DM member reads it');
+  assert.equal((await alice.workflows.showTrigger({ triggerId: tr.id })).id, tr.id, 'a DM member reads it');
   const answer = (e: unknown) => JSON.stringify([(e as { code?: string }).code, (e as Error).message]);
   const same = async (what: string, hidden: () => Promise<unknown>, missing: () => Promise<unknown>) => {
     const h = await hidden().then(() => 'ok', answer);
@@ -511,13 +511,13 @@ test('a DM trigger, run and step answer a non-member exactly as missing ones do,
     assert.match(h, /not_found/, what);
   };
   for (const who of [bob, carol]) {
-    await same('trigger show', () => who.workflows.showTrigger(tr.id), () => who.workflows.showTrigger('wft9999999999'));
-    await same('trigger update', () => who.workflows.updateTrigger(tr.id, { revision: 1, name: 'mine' }), () => who.workflows.updateTrigger('wft9999999999', { revision: 1, name: 'mine' }));
-    for (const op of ['enable', 'disable', 'archive'] as const) await same(`trigger ${op}`, () => who.workflows.triggerOp(tr.id, op, undefined), () => who.workflows.triggerOp('wft9999999999', op, undefined));
+    await same('trigger show', () => who.workflows.showTrigger({ triggerId: tr.id }), () => who.workflows.showTrigger({ triggerId: 'wft9999999999' }));
+    await same('trigger update', () => who.workflows.updateTrigger({ triggerId: tr.id, revision: 1, name: 'mine' }), () => who.workflows.updateTrigger({ triggerId: 'wft9999999999', revision: 1, name: 'mine' }));
+    for (const op of ['enable', 'disable', 'archive'] as const) await same(`trigger ${op}`, () => who.workflows[`${op}Trigger` as const]({ triggerId: tr.id }), () => who.workflows[`${op}Trigger` as const]({ triggerId: 'wft9999999999' }));
     await same('run from the trigger', () => who.workflows.startRun({ triggerId: tr.id }), () => who.workflows.startRun({ triggerId: 'wft9999999999' }));
-    await same('run cancel', () => who.workflows.cancelRun(run.id), () => who.workflows.cancelRun('wfr9999999999'));
-    for (const o of ['complete', 'fail', 'pause', 'park'] as const) await same(`step ${o}`, () => who.workflows.moveStep(stepId, o, undefined), () => who.workflows.moveStep('wfs9999999999', o, undefined));
-    await same('step get', () => who.workflows.getStep(stepId), () => who.workflows.getStep('wfs9999999999'));
+    await same('run cancel', () => who.workflows.cancelRun({ runId: run.id }), () => who.workflows.cancelRun({ runId: 'wfr9999999999' }));
+    for (const o of ['complete', 'fail', 'pause', 'park'] as const) await same(`step ${o}`, () => who.workflows[`${o}Step` as const]({ stepId }), () => who.workflows[`${o}Step` as const]({ stepId: 'wfs9999999999' }));
+    await same('step get', () => who.workflows.getStep({ stepId }), () => who.workflows.getStep({ stepId: 'wfs9999999999' }));
   }
   const listed = async (api: ServerApi) => {
     const ids: string[] = [];
@@ -532,8 +532,8 @@ test('a DM trigger, run and step answer a non-member exactly as missing ones do,
   assert.deepEqual(await listed(alice), [tr.id]);
   assert.ok(!(await bob.workflows.listTriggers({ limit: 100 })).triggers.some((x) => x.id === tr.id));
   // Nothing changed: the trigger is enabled at revision 1, the run is running, its step active.
-  assert.deepEqual([(await t.owner.workflows.showTrigger(tr.id)).status, (await t.owner.workflows.showTrigger(tr.id)).revision], ['enabled', 1]);
-  assert.deepEqual([(await t.owner.workflows.showRun(run.id)).status, (await t.owner.workflows.getStep(stepId)).status], ['running', 'active']);
+  assert.deepEqual([(await t.owner.workflows.showTrigger({ triggerId: tr.id })).status, (await t.owner.workflows.showTrigger({ triggerId: tr.id })).revision], ['enabled', 1]);
+  assert.deepEqual([(await t.owner.workflows.showRun({ runId: run.id })).status, (await t.owner.workflows.getStep({ stepId })).status], ['running', 'active']);
 });
 
 test("a run's approval step is decided only by its starter, an owner/admin or a decider it names; any other Human is denied, one who cannot read the run gets not_found (failed before: any Human decided)", async () => {
@@ -547,8 +547,8 @@ test("a run's approval step is decided only by its starter, an owner/admin or a 
   await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: 'approval', deciders: [bobId] }] }), code('validation_failed'), 'an agent never decides');
   await assert.rejects(alice.workflows.createPlan({ name: 'x', steps: [{ title: 'x', assignee: 'approval', deciders: [hana.id, hana.id] }] }), code('validation_failed'), 'distinct');
   const p = await t.owner.workflows.createPlan({ name: 'Gated', steps: [{ title: 'Sign off', assignee: 'approval', deciders: [hana.id] }] });
-  await t.owner.workflows.planOp(p.id, 'publish', p.revision);
-  assert.deepEqual((await t.owner.workflows.planVersion(p.id, 1)).steps[0]!.deciders, [hana.id]);
+  await t.owner.workflows.publishPlan({ planId: p.id, revision: p.revision });
+  assert.deepEqual((await t.owner.workflows.planVersion({ planId: p.id, version: '1' })).steps[0]!.deciders, [hana.id]);
   const gate = async (starter: ServerApi) => {
     const run = await starter.workflows.startRun({ planId: p.id, target });
     return { run, approvalId: run.steps[0]!.approvalId! };
@@ -568,7 +568,7 @@ test("a run's approval step is decided only by its starter, an owner/admin or a 
   assert.match((await ivan.api.approvals.get({ approvalId: c.approvalId })).reason, /May decide: ivan \(the starter\), an admin, hana\./);
   assert.equal((await ivan.api.approvals.approve({ approvalId: c.approvalId })).status, 'approved');
   await tick();
-  assert.deepEqual([(await alice.workflows.showRun(a.run.id)).status, (await alice.workflows.showRun(b.run.id)).status, (await alice.workflows.showRun(c.run.id)).status], ['completed', 'failed', 'completed']);
+  assert.deepEqual([(await alice.workflows.showRun({ runId: a.run.id })).status, (await alice.workflows.showRun({ runId: b.run.id })).status, (await alice.workflows.showRun({ runId: c.run.id })).status], ['completed', 'failed', 'completed']);
   // An approval that is no run's step keeps its rule: any Human who reads its target decides.
   const task = await t.owner.tasks.create({ title: 'plain' });
   const plain = await alice.approvals.request({ subject: `task:${task.id}`, reason: 'plain', notify: target });
@@ -601,6 +601,6 @@ test('a member has at most LIVE_PLANS_PER_MEMBER_MAX live plans and LIVE_TRIGGER
   await assert.rejects(d.workflows.createTrigger({ planId: p.id, name: 'One more', target }), (e: unknown) => code('conflict')(e) && (e as Error).message === `at most ${LIVE_TRIGGERS_PER_MEMBER_MAX} live triggers per member`);
   assert.equal(await triggers(), tBefore, 'nothing stored');
   assert.equal((await alice.workflows.createTrigger({ planId: p.id, name: 'alice is not limited', target })).status, 'enabled');
-  await d.workflows.triggerOp('wft_fill2', 'archive', undefined);
+  await d.workflows.archiveTrigger({ triggerId: 'wft_fill2', });
   assert.equal((await d.workflows.createTrigger({ planId: p.id, name: 'Room again', target })).status, 'enabled');
 });

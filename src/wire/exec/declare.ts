@@ -1,7 +1,7 @@
 // Owns the one declaration of an Exec action (name, help, input, output, example, risk, result policy, over-budget
 // guidance, and the server call it makes) from which its descriptor, its inventory row and its handler are derived.
-import type { Static, TObject, TProperties, TSchema } from '@sinclair/typebox';
-import { PageInput, PageOf } from '../../catalog/schemas.js';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { HasMore, NextCursor, PageInput, PageOf, Strict } from '../../catalog/schemas.js';
 import type { ActionDescriptor, InventoryRow, OperationPolicy } from '../../catalog/types.js';
 import type { Endpoint, EndpointInput, EndpointOutput } from '../../shared/endpoint.js';
 import type { CallOptions } from '../../server-client/send.js';
@@ -90,7 +90,9 @@ type ListDecl<K extends string, T extends TSchema, F extends TProperties, E exte
   readonly call: E;
   /** The server page's items, projected one by one (the server page keeps the same key). */
   readonly project?: (dto: any) => Static<T>;
-  /** Instead of `project`: the whole page's fields besides hasMore/nextCursor (e.g. items plus an authors map). */
+  /** Fields the page carries beside its items (e.g. an authors map), placed between the items and hasMore. */
+  readonly extra?: TProperties;
+  /** Instead of `project`: the whole page's fields besides hasMore/nextCursor (its items and any `extra`). */
   readonly result?: (page: EndpointOutput<E>) => Record<string, unknown>;
 };
 
@@ -100,7 +102,7 @@ type ListDecl<K extends string, T extends TSchema, F extends TProperties, E exte
  */
 export function execList<const K extends string, T extends TSchema, F extends TProperties, E extends Endpoint>(d: ListDecl<K, T, F, E>): DeclaredAction {
   const input = d.filters ? PageInput(d.filters) : PageInput();
-  const output = PageOf(d.items, d.item) as TObject;
+  const output = (d.extra ? Strict({ [d.items]: Type.Array(d.item), ...d.extra, hasMore: HasMore, nextCursor: NextCursor }) : PageOf(d.items, d.item)) as TObject;
   const described = { ...d, input: input as TSchema, output, risk: 'read', resultPolicy: 'cursor' } as Described<TSchema, TSchema>;
   return declared(described, async (raw, ctx) => {
     const i = raw as { limit?: number; cursor?: string; filters?: Record<string, unknown> };
