@@ -31,8 +31,8 @@ export interface CommandSpec {
   sub?: readonly CommandSpec[];
 }
 
-/** What a command module exports for a top-level command whose name and description sit in the entry's table. */
-export type CommandBody = Omit<CommandSpec, 'name' | 'desc'>;
+/** What a command module builds for a top-level command whose name and short description sit in the entry's table (desc: a longer one for its own help). */
+export type CommandBody = Omit<CommandSpec, 'name' | 'desc'> & { desc?: string };
 
 /** A parse failure: printed as `error: …` with the command's help, exit 1 (commander's convention, kept). */
 export class UsageError extends Error {

@@ -38,6 +38,7 @@ function openUrl(b: { cmd: string; args: string[] }, url: string): Promise<boole
 
 export function consoleCommand({ home }: CliContext): CommandBody {
   return {
+    desc: 'open the local web console: prints a one-time login link (valid 2 minutes) and opens it in $BROWSER or xdg-open',
     options: [{ flags: '--no-open', desc: 'only print the link' }],
     run: async (o) => {
       const r = await ownerRequest(home(), 'POST', '/api/daemon/console/link', {});

@@ -9,6 +9,7 @@ const SERVER_CA = { flags: '--server-ca <file>', desc: 'PEM CA to trust for an h
 
 export function initCommand({ home, entry }: CliContext): CommandBody {
   return {
+    desc: 'start the daemon: embedded workspace; or a team: --server-url URL (owner, with AGENTTEAM_SERVER_ADMIN_TOKEN) or --server-url URL --invite CODE; idempotent',
     options: [
       PORT,
       { flags: '--server-url <url...>', desc: 'team server URL(s), comma-separated' },
@@ -44,14 +45,14 @@ export function daemonCommand({ home, entry }: CliContext): CommandBody {
         options: [
           PORT,
           { flags: '--foreground', desc: 'run in this process' },
-          { flags: '--server-url <url...>', desc: 'remote server process URL(s), tried in turn; remembered in the home' },
-          { flags: '--server-id <id>', desc: 'the remote server id (required with --server-url)' },
+          { flags: '--server-url <url...>', desc: 'remote server URL(s), tried in turn; remembered in the home' },
+          { flags: '--server-id <id>', desc: 'the remote server id (with --server-url)' },
           SERVER_CA,
-          { flags: '--max-turns <n>', desc: 'concurrent turn runtimes across agents, 1..512 (default 4)' },
-          { flags: '--turn-timeout <seconds>', desc: 'stop a turn runtime after this long (default 600)' },
-          { flags: '--loop-bound <n>', desc: 'agent messages in a row in one target before agents stop answering there (default 6)' },
-          { flags: '--server-wait <seconds>', desc: 'retry an unreachable server this long, then exit 1 (default 60)' },
-          { flags: '--max-queued <n>', desc: 'queued turns per agent before new ones are skipped (default 1000)' },
+          { flags: '--max-turns <n>', desc: 'turn runtimes at once across agents, 1..512 (default 4)' },
+          { flags: '--turn-timeout <seconds>', desc: 'stop a turn after this long (default 600)' },
+          { flags: '--loop-bound <n>', desc: 'agent messages in a row in a target before agents stop answering (default 6)' },
+          { flags: '--server-wait <seconds>', desc: 'retry an unreachable server this long (default 60)' },
+          { flags: '--max-queued <n>', desc: 'queued turns per agent, then new ones are skipped (default 1000)' },
         ],
         run: async (o) => void (process.exitCode = await daemonStart(home(), o, entry)),
       },

@@ -16,13 +16,13 @@ export function extensionCommand({ home }: CliContext): CommandBody {
     desc: 'install or replace an App, e.g. agentteam extension install github --base-url https://api.github.com --token-env GH_TOKEN',
     args: [name],
     options: [
-      { flags: '--base-url <url>', desc: 'the provider API root (GitHub: https://api.github.com; Gitea: https://HOST/api/v1)', required: true },
+      { flags: '--base-url <url>', desc: 'the provider API root: https://api.github.com, or https://HOST/api/v1 for Gitea', required: true },
       { flags: '--token-env <var>', desc: 'environment variable holding the access token' },
-      { flags: '--app-id <n>', desc: 'GitHub App id (with --installation-id and --private-key-file: the server mints installation tokens)' },
-      { flags: '--installation-id <n>', desc: "the App's installation id in your organization or account" },
-      { flags: '--private-key-file <file>', desc: "the App's private key (PEM), read here and kept by the server" },
-      { flags: '--poll-interval <seconds>', desc: 'how often watched PRs are polled (1..3600, default 60)' },
-      { flags: '--webhook-secret-env <var>', desc: 'environment variable holding the webhook secret (≥ 16 chars); deliveries to /v1/extensions/NAME/webhook then poll at once' },
+      { flags: '--app-id <n>', desc: 'GitHub App id (with --installation-id and --private-key-file)' },
+      { flags: '--installation-id <n>', desc: "the App's installation id" },
+      { flags: '--private-key-file <file>', desc: "the App's private key (PEM), kept by the server" },
+      { flags: '--poll-interval <seconds>', desc: 'seconds between polls of watched PRs, 1..3600 (default 60)' },
+      { flags: '--webhook-secret-env <var>', desc: 'environment variable holding the webhook secret (≥ 16 chars): a delivery polls at once' },
     ],
     run: async (opts, [n]) => {
       const o = opts as InstallOptions;
