@@ -76,9 +76,8 @@ export function parse(spec: CommandSpec, argv: readonly string[], path: string, 
   else if (o.default !== undefined) opts[o.key] = o.default;
   const seen = new Set<string>();
   const words: string[] = [];
-  const fail = (m: string): never => {
-    throw new UsageError(m, spec, path);
-  };
+  const fail = (m: string) => new UsageError(m, spec, path);
+  const isOption = (w: string) => w.length > 1 && w.startsWith('-');
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     // A pass-through command line is kept word for word from its first word on, a later `--` included.
@@ -90,38 +89,38 @@ export function parse(spec: CommandSpec, argv: readonly string[], path: string, 
       words.push(...argv.slice(i + 1));
       break;
     }
-    if (a.length > 1 && a.startsWith('-')) {
+    if (isOption(a)) {
       if (a === '-h' || a === '--help') return { kind: 'help', spec, path, toStderr: false };
       const eq = a.indexOf('=');
       const flag = a.startsWith('--') && eq > 2 ? a.slice(0, eq) : a;
       const inline = flag === a ? undefined : a.slice(eq + 1);
       const isGlobal = !own.some((o) => o.long === flag) && glob.some((o) => o.long === flag);
       const o = (isGlobal ? glob : own).find((x) => x.long === flag);
-      if (!o) fail(`unknown option '${a}'`);
+      if (!o) throw fail(`unknown option '${a}'`);
       const dest = isGlobal ? global : opts;
-      if (!o!.value) {
-        if (inline !== undefined) fail(`option '${o!.flags}' takes no value`);
-        dest[o!.key] = !o!.negate;
+      if (!o.value) {
+        if (inline !== undefined) throw fail(`option '${o.flags}' takes no value`);
+        dest[o.key] = !o.negate;
         continue;
       }
       const v = inline ?? argv[++i];
-      if (v === undefined) fail(`option '${o!.flags}' argument missing`);
-      if (o!.choices && !o!.choices.includes(v!)) fail(`option '${o!.flags}' argument '${v}' is invalid. Allowed choices are ${o!.choices.join(', ')}.`);
-      if (o!.variadic || o!.repeat) {
+      if (v === undefined) throw fail(`option '${o.flags}' argument missing`);
+      if (o.choices && !o.choices.includes(v)) throw fail(`option '${o.flags}' argument '${v}' is invalid. Allowed choices are ${o.choices.join(', ')}.`);
+      if (o.variadic || o.repeat) {
         // A default list is replaced by the first given value, then the given values add up.
-        const prev = seen.has(o!.key) && Array.isArray(dest[o!.key]) ? (dest[o!.key] as string[]) : [];
-        dest[o!.key] = [...prev, v!];
+        const prev = seen.has(o.key) && Array.isArray(dest[o.key]) ? (dest[o.key] as string[]) : [];
+        dest[o.key] = [...prev, v];
         // A variadic option also takes the words after it up to the next option (commander's rule).
-        if (o!.variadic && inline === undefined) while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) dest[o!.key].push(argv[++i]!);
-      } else dest[o!.key] = v;
-      seen.add(o!.key);
+        if (o.variadic && inline === undefined) while (i + 1 < argv.length && !isOption(argv[i + 1]!)) dest[o.key].push(argv[++i]!);
+      } else dest[o.key] = v;
+      seen.add(o.key);
       continue;
     }
     if (spec.sub && words.length === 0) {
       const next = spec.sub.find((s) => s.name === a);
       if (next) return parse(next, argv.slice(i + 1), `${path} ${a}`, globals, global);
       if (a === 'help') {
-        const rest = argv.slice(i + 1).filter((w) => !w.startsWith('-'));
+        const rest = argv.slice(i + 1).filter((w) => !isOption(w));
         let s = spec;
         let p = path;
         for (const w of rest) {
@@ -132,23 +131,23 @@ export function parse(spec: CommandSpec, argv: readonly string[], path: string, 
         }
         return { kind: 'help', spec: s, path: p, toStderr: false };
       }
-      if (!spec.args?.length) fail(`unknown command '${a}'`);
+      if (!spec.args?.length) throw fail(`unknown command '${a}'`);
     }
     words.push(a);
   }
   if (spec.sub && !spec.run) {
     if (words.length === 0) return { kind: 'help', spec, path, toStderr: true };
-    fail(`unknown command '${words[0]}'`);
+    throw fail(`unknown command '${words[0]}'`);
   }
-  for (const o of own) if (o.required && opts[o.key] === undefined) fail(`required option '${o.flags}' not specified`);
+  for (const o of own) if (o.required && opts[o.key] === undefined) throw fail(`required option '${o.flags}' not specified`);
   const args = spec.args ?? [];
   args.forEach((a, n) => {
-    if (a.name.startsWith('<') && words.length <= n) fail(`missing required argument '${argName(a)}'`);
+    if (a.name.startsWith('<') && words.length <= n) throw fail(`missing required argument '${argName(a)}'`);
     const vals = a.name.endsWith('...>') || a.name.endsWith('...]') ? words.slice(n) : words.slice(n, n + 1);
-    for (const v of vals) if (a.choices && !a.choices.includes(v)) fail(`command-argument value '${v}' is invalid for argument '${argName(a)}'. Allowed choices are ${a.choices.join(', ')}.`);
+    for (const v of vals) if (a.choices && !a.choices.includes(v)) throw fail(`command-argument value '${v}' is invalid for argument '${argName(a)}'. Allowed choices are ${a.choices.join(', ')}.`);
   });
   const variadic = args.some((a) => a.name.includes('...'));
-  if (!variadic && words.length > args.length) fail(`too many arguments for '${spec.name}'. Expected ${args.length} argument${args.length === 1 ? '' : 's'} but got ${words.length}.`);
+  if (!variadic && words.length > args.length) throw fail(`too many arguments for '${spec.name}'. Expected ${args.length} argument${args.length === 1 ? '' : 's'} but got ${words.length}.`);
   return { kind: 'run', spec, path, opts, args: words };
 }
 
