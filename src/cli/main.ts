@@ -1,7 +1,6 @@
 // Owns the owner CLI entry: finds the command in the table (commands.ts), loads its module, runs it; global --home, errors and exit codes.
 import { fileURLToPath } from 'node:url';
 import { resolveHome } from '../home/home.js';
-import { SERVER_VERSION } from '../shared/version.js';
 import { helpText, parse, UsageError, type CommandSpec, type Opts } from './args.js';
 import { COMMANDS, HOME, PROGRAM, TOP } from './commands.js';
 import { CliError, type CliContext } from './daemon-client.js';
@@ -16,7 +15,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const ctx: CliContext = { home: () => resolveHome(global.home as string | undefined), homeFlag: () => global.home as string | undefined, entry: fileURLToPath(import.meta.url) };
   const top = parse(TOP, argv, 'agentteam', [], global);
   if (top.kind === 'help') return printHelp(PROGRAM, 'agentteam', false);
-  if (top.opts.version) return void process.stdout.write(`${SERVER_VERSION}\n`);
+  if (top.opts.version) return void process.stdout.write(`${(await import('../shared/version.js')).SERVER_VERSION}\n`);
   global.home = top.opts.home;
   let [name, ...rest] = top.args;
   if (name === 'help') {
@@ -29,8 +28,8 @@ async function main(argv: readonly string[]): Promise<void> {
   if (!entry) throw new UsageError(`unknown command '${name}'`, PROGRAM, 'agentteam');
   const spec: CommandSpec = { name, desc: entry[1], ...(await entry[2](ctx)) };
   const r = parse(spec, rest, `agentteam ${name}`, [HOME], global);
-  if (r.kind === 'help') return printHelp(r.spec, r.path, r.toStderr);
-  await r.spec.run!(r.opts, r.args);
+  if (r.kind === 'help' || !r.spec.run) return printHelp(r.spec, r.path, r.kind !== 'help' || r.toStderr);
+  await r.spec.run(r.opts, r.args);
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
