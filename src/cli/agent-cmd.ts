@@ -1,6 +1,7 @@
 // Owns `agentteam agent add|update|enable|disable|get|rm|reload|ls|logs`: agent profiles through the owner API.
 import type { CommandBody, CommandSpec, OptSpec } from './args.js';
-import { CliError, ownerRequest, unwrap, type CliContext } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, unwrap, type CliContext } from './daemon-client.js';
 import { duration, printJson, printList } from './output.js';
 import { RUNTIME_KINDS as RUNTIMES } from '../shared/runtime-kinds.js';
 

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { CommandBody } from './args.js';
-import { CliError, ownerRequest, type CliContext } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, type CliContext } from './daemon-client.js';
 
 /** The command that opens a URL: the first entry of $BROWSER, else xdg-open when it is on PATH; undefined when neither. */
 export function browserCommand(env: NodeJS.ProcessEnv): { cmd: string; args: string[] } | undefined {

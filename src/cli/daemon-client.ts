@@ -1,6 +1,7 @@
 // Owns the owner CLI's connection to its daemon: finds it via home/daemon.json, authenticates with home/owner.token.
 import { request } from 'node:http';
 import { homePaths, readTextIfExists } from '../home/home.js';
+import { CliError } from './cli-error.js';
 
 export interface DaemonInfo {
   pid: number;
@@ -8,11 +9,6 @@ export interface DaemonInfo {
   bootId: string;
 }
 
-export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message);
-  }
-}
 
 export function readDaemonInfo(home: string): DaemonInfo | undefined {
   const raw = readTextIfExists(homePaths(home).daemonJson);

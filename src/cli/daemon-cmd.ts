@@ -4,7 +4,8 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ensureHome } from '../home/home.js';
 import { processAlive } from '../shared/proc.js';
-import { CliError, ownerRequest, readDaemonInfo } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, readDaemonInfo } from './daemon-client.js';
 
 /** What the daemon wrote to its output file since `from` (this start's lines only). */
 function newOutput(path: string, from: number): string {

@@ -1,7 +1,8 @@
 // Owns the command table entries of `agentteam init` and `agentteam daemon start|stop|status` (daemon-cmd.ts does the work).
 import type { CommandBody } from './args.js';
 import { daemonStart, daemonStatus, daemonStop } from './daemon-cmd.js';
-import { CliError, type CliContext } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import type { CliContext } from './daemon-client.js';
 import { printJson } from './output.js';
 
 const PORT = { flags: '--port <n>', desc: 'local API port (default: any free port)' };

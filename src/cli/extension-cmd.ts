@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import type { CommandBody, CommandSpec } from './args.js';
 import { EXTENSION_NAMES } from '../domains/extension/names.js';
-import { CliError, ownerRequest, unwrap, type CliContext } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, unwrap, type CliContext } from './daemon-client.js';
 import { printJson } from './output.js';
 
 interface InstallOptions { baseUrl: string; tokenEnv?: string; appId?: string; installationId?: string; privateKeyFile?: string; pollInterval?: string; webhookSecretEnv?: string }

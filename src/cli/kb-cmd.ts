@@ -4,7 +4,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { readInside } from '../shared/read-inside.js';
 import type { CommandBody } from './args.js';
-import { CliError, ownerRequest, type CliContext, type Envelope } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, type CliContext, type Envelope } from './daemon-client.js';
 import { printJson } from './output.js';
 
 /** Files a folder source indexes, and the largest one sent (the owner route's JSON body cap leaves room for escaping). */

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { resolveHome } from '../home/home.js';
 import { helpText, parse, UsageError, type CommandSpec, type Opts } from './args.js';
 import { COMMANDS, HOME, PROGRAM, TOP } from './commands.js';
-import { CliError, type CliContext } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import type { CliContext } from './daemon-client.js';
 
 function printHelp(spec: CommandSpec, path: string, toStderr: boolean): void {
   (toStderr ? process.stderr : process.stdout).write(helpText(spec, path));

@@ -1,6 +1,7 @@
 // Owns `agentteam member …`: invite (with the exact join command), invite ls / revoke, ls (with roles), role, rm.
 import type { CommandBody, CommandSpec } from './args.js';
-import { CliError, ownerRequest, unwrap, type CliContext } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, unwrap, type CliContext } from './daemon-client.js';
 import { humanOutput, printJson, printList, terminalText } from './output.js';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
