@@ -24,7 +24,7 @@ const main = await build({
   entryPoints: { cli: 'src/cli/main.ts', 'server-worker': 'src/cli/server-worker.ts', 'codex-turn': 'src/runtime/drivers/codex-turn.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
-  // Code a command does not use (the daemon, the server, joining, kb) sits in chunks the CLI imports when it runs; chunks
+  // Code a command does not use (each top-level command's module, the daemon, the server, joining) sits in chunks the CLI imports when it runs; chunks
   // stay beside the entries so import.meta.url-relative paths (server-worker.mjs, codex-turn.mjs, ../bin) still resolve.
   splitting: true,
 });

@@ -103,7 +103,7 @@ test('invite ls shows status and never the code; revoke kills a code; --expires 
 test('roles: member role (owner only) shows in member ls; an admin adds an agent that answers; demotion kills its invites; a removed member is unhealthy', async () => {
   assert.match((await ana.run(['member', 'role', 'Ana', 'admin'])).stderr, /denied: only the workspace owner may change roles/);
   assert.match((await owner.run(['member', 'role', 'owner', 'member'])).stderr, /owner's role cannot change/);
-  assert.equal((await owner.run(['member', 'role', 'Ana', 'boss'])).code, 1, 'commander refuses a role outside admin|member');
+  assert.equal((await owner.run(['member', 'role', 'Ana', 'boss'])).code, 1, 'the CLI refuses a role outside admin|member');
   const made = await owner.run(['member', 'role', 'Ana', 'admin']);
   assert.equal(made.code, 0, made.stderr);
   assert.equal(cliJson(made).role, 'admin');

@@ -2,8 +2,9 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { Command } from 'commander';
-import { CliError, ownerRequest } from './daemon-client.js';
+import type { CommandBody } from './args.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, type CliContext } from './daemon-client.js';
 
 /** The command that opens a URL: the first entry of $BROWSER, else xdg-open when it is on PATH; undefined when neither. */
 export function browserCommand(env: NodeJS.ProcessEnv): { cmd: string; args: string[] } | undefined {
@@ -36,11 +37,11 @@ function openUrl(b: { cmd: string; args: string[] }, url: string): Promise<boole
   });
 }
 
-export function consoleCommand(home: () => string): Command {
-  return new Command('console')
-    .description('open the local web console: prints a one-time login link (valid 2 minutes) and opens it in $BROWSER or xdg-open')
-    .option('--no-open', 'only print the link')
-    .action(async (o: { open: boolean }) => {
+export function consoleCommand({ home }: CliContext): CommandBody {
+  return {
+    desc: 'open the local web console: prints a one-time login link (valid 2 minutes) and opens it in $BROWSER or xdg-open',
+    options: [{ flags: '--no-open', desc: 'only print the link' }],
+    run: async (o) => {
       const r = await ownerRequest(home(), 'POST', '/api/daemon/console/link', {});
       if (!r.body.ok) throw new CliError(`${r.body.error?.code ?? 'error'}: ${r.body.error?.message ?? 'request failed'}`);
       const url = (r.body.data as { url: string }).url;
@@ -48,5 +49,6 @@ export function consoleCommand(home: () => string): Command {
       if (!o.open) return;
       const b = browserCommand(process.env);
       if (!b || !(await openUrl(b, url))) process.stderr.write('agentteam: no browser to open it (set $BROWSER); open the link above yourself\n');
-    });
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // Owns the owner CLI's connection to its daemon: finds it via home/daemon.json, authenticates with home/owner.token.
 import { request } from 'node:http';
 import { homePaths, readTextIfExists } from '../home/home.js';
+import { CliError } from './cli-error.js';
 
 export interface DaemonInfo {
   pid: number;
@@ -8,11 +9,6 @@ export interface DaemonInfo {
   bootId: string;
 }
 
-export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message);
-  }
-}
 
 export function readDaemonInfo(home: string): DaemonInfo | undefined {
   const raw = readTextIfExists(homePaths(home).daemonJson);
@@ -28,6 +24,27 @@ export interface Envelope {
   ok: boolean;
   data?: any;
   error?: { code: string; message: string; hint?: string };
+}
+
+/** What a command module gets from the entry: the home (`--home` anywhere on the line, else $AGENTTEAM_HOME) and the entry file. */
+export interface CliContext {
+  home(): string;
+  homeFlag(): string | undefined;
+  /** The file a detached daemon is started from (dist/cli.mjs): command modules sit in chunks beside it. */
+  entry: string;
+}
+
+/** An owner answer's data, or a CliError (exit 1) with the daemon's code, message and hint. */
+export function unwrap(r: { status: number; body: Envelope }): any {
+  if (r.body.ok) return r.body.data;
+  const e = r.body.error;
+  throw new CliError(`${e?.code ?? 'error'}: ${e?.message ?? 'request failed'}${e?.hint ? ` (${e.hint})` : ''}`, 1);
+}
+
+/** `dm:NAME[,NAME…]` as the exact DM target (the daemon opens the DM if needed); other targets unchanged, without a request. */
+export async function resolveTarget(home: string, target: string): Promise<string> {
+  if (!target.startsWith('dm:')) return target;
+  return (unwrap(await ownerRequest(home, 'POST', '/api/daemon/targets', { target })) as { target: string }).target;
 }
 
 /** One owner request; resolves the parsed envelope, or throws CliError when the daemon is not reachable. */

@@ -2,10 +2,10 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureHome } from '../home/home.js';
 import { processAlive } from '../shared/proc.js';
-import { CliError, ownerRequest, readDaemonInfo } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, readDaemonInfo } from './daemon-client.js';
 
 /** What the daemon wrote to its output file since `from` (this start's lines only). */
 function newOutput(path: string, from: number): string {
@@ -36,8 +36,8 @@ function intFlag(v: string | undefined, name: string, min: number, max: number):
 /** Start-up waits this long (default; --server-wait) for an unreachable remote server before giving up (the detached parent waits a bit more). */
 const SERVER_WAIT_S = 60;
 
-const selfPath = () => fileURLToPath(import.meta.url);
-export const binDir = () => resolve(dirname(selfPath()), '..', 'bin');
+/** bin/ beside dist/: `entry` is the CLI's entry file (dist/cli.mjs), the file a detached daemon is started from. */
+const binDir = (entry: string) => resolve(dirname(entry), '..', 'bin');
 
 export async function daemonStatus(home: string): Promise<Record<string, unknown>> {
   const info = readDaemonInfo(home);
@@ -68,7 +68,7 @@ function maxConnectionsFromEnv(): number | undefined {
   return v && /^\d{1,6}$/.test(v) && Number(v) > 0 ? Number(v) : undefined;
 }
 
-export async function daemonStart(home: string, o: StartOptions): Promise<number> {
+export async function daemonStart(home: string, o: StartOptions, entry: string): Promise<number> {
   const port = o.port === undefined ? 0 : Number(o.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0..65535', 2);
   if ((o.serverUrl === undefined) !== (o.serverId === undefined)) throw new CliError('--server-url and --server-id go together', 2);
@@ -92,7 +92,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
       const d = await runDaemon({
         home,
         port,
-        binDir: binDir(),
+        binDir: binDir(entry),
         ...(serverUrls ? { serverUrls } : {}),
         ...(o.serverCa ? { serverCaFile: resolve(o.serverCa) } : {}),
         serverWaitMs,
@@ -119,7 +119,7 @@ export async function daemonStart(home: string, o: StartOptions): Promise<number
   const paths = ensureHome(home);
   const outPath = join(paths.logs, 'daemon.out');
   const out = openSync(outPath, 'a', 0o600);
-  const args = [selfPath(), '--home', home, 'daemon', 'start', '--foreground', '--port', String(port)];
+  const args = [entry, '--home', home, 'daemon', 'start', '--foreground', '--port', String(port)];
   if (serverUrls) args.push('--server-url', serverUrls.join(','), '--server-id', o.serverId!);
   if (o.serverCa) args.push('--server-ca', resolve(o.serverCa));
   if (maxTurns !== undefined) args.push('--max-turns', String(maxTurns));

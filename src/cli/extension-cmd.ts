@@ -2,32 +2,31 @@
 // credential (a token from a named environment variable, never argv; or a GitHub App's id, installation and key file)
 // is stored server-side only.
 import { readFileSync } from 'node:fs';
-import { Argument, Command } from 'commander';
+import type { CommandBody, CommandSpec } from './args.js';
 import { EXTENSION_NAMES } from '../domains/extension/names.js';
-import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, unwrap, type CliContext } from './daemon-client.js';
 import { printJson } from './output.js';
 
-function unwrap(r: { status: number; body: Envelope }): unknown {
-  if (r.body.ok) return r.body.data;
-  const e = r.body.error;
-  throw new CliError(`${e?.code ?? 'error'}: ${e?.message ?? 'request failed'}${e?.hint ? ` (${e.hint})` : ''}`, 1);
-}
+interface InstallOptions { baseUrl: string; tokenEnv?: string; appId?: string; installationId?: string; privateKeyFile?: string; pollInterval?: string; webhookSecretEnv?: string }
 
-export function extensionCommand(home: () => string): Command {
-  const ext = new Command('extension').description('App-hosted Extensions agents use as agentteam exec github|gitea (owner)');
-  const name = new Argument('<name>', 'the App').choices([...EXTENSION_NAMES]);
-  ext
-    .command('install')
-    .description('install or replace an App, e.g. agentteam extension install github --base-url https://api.github.com --token-env GH_TOKEN')
-    .addArgument(name)
-    .requiredOption('--base-url <url>', 'the provider API root (GitHub: https://api.github.com; Gitea: https://HOST/api/v1)')
-    .option('--token-env <var>', 'environment variable holding the access token')
-    .option('--app-id <n>', 'GitHub App id (with --installation-id and --private-key-file: the server mints installation tokens)')
-    .option('--installation-id <n>', "the App's installation id in your organization or account")
-    .option('--private-key-file <file>', "the App's private key (PEM), read here and kept by the server")
-    .option('--poll-interval <seconds>', 'how often watched PRs are polled (1..3600, default 60)')
-    .option('--webhook-secret-env <var>', 'environment variable holding the webhook secret (≥ 16 chars); deliveries to /v1/extensions/NAME/webhook then poll at once')
-    .action(async (n: string, o: { baseUrl: string; tokenEnv?: string; appId?: string; installationId?: string; privateKeyFile?: string; pollInterval?: string; webhookSecretEnv?: string }) => {
+export function extensionCommand({ home }: CliContext): CommandBody {
+  const name = { name: '<name>', desc: 'the App', choices: EXTENSION_NAMES };
+  const install: CommandSpec = {
+    name: 'install',
+    desc: 'install or replace an App, e.g. agentteam extension install github --base-url https://api.github.com --token-env GH_TOKEN',
+    args: [name],
+    options: [
+      { flags: '--base-url <url>', desc: 'the provider API root: https://api.github.com, or https://HOST/api/v1 for Gitea', required: true },
+      { flags: '--token-env <var>', desc: 'environment variable holding the access token' },
+      { flags: '--app-id <n>', desc: 'GitHub App id (with --installation-id and --private-key-file)' },
+      { flags: '--installation-id <n>', desc: "the App's installation id" },
+      { flags: '--private-key-file <file>', desc: "the App's private key (PEM), kept by the server" },
+      { flags: '--poll-interval <seconds>', desc: 'seconds between polls of watched PRs, 1..3600 (default 60)' },
+      { flags: '--webhook-secret-env <var>', desc: 'environment variable holding the webhook secret (≥ 16 chars): a delivery polls at once' },
+    ],
+    run: async (opts, [n]) => {
+      const o = opts as InstallOptions;
       const app = o.appId !== undefined || o.installationId !== undefined || o.privateKeyFile !== undefined;
       if (app === (o.tokenEnv !== undefined)) throw new CliError('give --token-env VAR, or --app-id N --installation-id N --private-key-file FILE', 2);
       let cred: Record<string, unknown>;
@@ -53,17 +52,15 @@ export function extensionCommand(home: () => string): Command {
       const webhookSecret = o.webhookSecretEnv === undefined ? undefined : process.env[o.webhookSecretEnv];
       if (o.webhookSecretEnv !== undefined && !webhookSecret) throw new CliError(`environment variable ${o.webhookSecretEnv} is not set`, 2);
       printJson(unwrap(await ownerRequest(home(), 'POST', '/api/daemon/extensions', { name: n, baseUrl: o.baseUrl, ...cred, ...(secs ? { pollIntervalMs: secs * 1000 } : {}), ...(webhookSecret ? { webhookSecret } : {}) })));
-    });
-  ext
-    .command('ls')
-    .description('list installed Apps (never their tokens)')
-    .action(async () => printJson(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/extensions'))));
-  for (const [cmd, status] of [['suspend', 'suspended'], ['resume', 'active']] as const) {
-    ext
-      .command(cmd)
-      .description(`${cmd} an App: ${cmd === 'suspend' ? 'every call and poll is refused (provider_unauthorized)' : 'calls and polls work again'}`)
-      .addArgument(new Argument('<name>', 'the App').choices([...EXTENSION_NAMES]))
-      .action(async (n: string) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/extensions/${n}/status`, { status }))));
-  }
-  return ext;
+    },
+  };
+  const status = (['suspend', 'resume'] as const).map((cmd): CommandSpec => ({
+    name: cmd,
+    desc: `${cmd} an App: ${cmd === 'suspend' ? 'every call and poll is refused (provider_unauthorized)' : 'calls and polls work again'}`,
+    args: [name],
+    run: async (_o, [n]) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/extensions/${n}/status`, { status: cmd === 'suspend' ? 'suspended' : 'active' }))),
+  }));
+  return {
+    sub: [install, { name: 'ls', desc: 'list installed Apps (never their tokens)', run: async () => printJson(unwrap(await ownerRequest(home(), 'GET', '/api/daemon/extensions'))) }, ...status],
+  };
 }

@@ -5,7 +5,7 @@ import { clientFor, parseServerUrls, readRememberedServer, rememberServer, versi
 import { SERVER_VERSION } from '../shared/version.js';
 import { ServerCallError, type ServerClient } from '../server-client/client.js';
 import type { ServerInfo } from '../server-client/api.js';
-import { CliError } from './daemon-client.js';
+import { CliError } from './cli-error.js';
 
 export interface JoinOptions {
   serverUrl: string[];

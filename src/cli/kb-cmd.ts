@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { readInside } from '../shared/read-inside.js';
-import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
+import type { CommandBody } from './args.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, type CliContext, type Envelope } from './daemon-client.js';
+import { printJson } from './output.js';
 
 /** Files a folder source indexes, and the largest one sent (the owner route's JSON body cap leaves room for escaping). */
 const TEXT_FILE = /\.(md|markdown|txt|text|rst)$/i;
@@ -132,4 +135,20 @@ export async function kbSync(home: string, progress: NodeJS.WriteStream | null):
     report.push(r);
   }
   return report;
+}
+
+export function kbCommand({ home }: CliContext): CommandBody {
+  return {
+    sub: [
+      {
+        name: 'add-source',
+        desc: 'add a folder of Markdown/text files, e.g. agentteam kb add-source ./docs --scope channel:general',
+        args: [{ name: '<folder>', desc: 'folder path' }],
+        options: [{ flags: '--scope <scope...>', desc: 'who may read it: workspace, channel:<slug>, dm:<id>, thread:<channel>/<msg>, task:<id>', default: [] }],
+        run: async (o, [folder]) => printJson(await kbAddSource(home(), folder!, o.scope)),
+      },
+      { name: 'sync', desc: 'send new and changed files of every folder source, remove deleted ones', run: async () => printJson(await kbSync(home(), process.stderr.isTTY ? process.stderr : null)) },
+      { name: 'ls', desc: 'list knowledge sources', run: async () => printJson(await kbList(home())) },
+    ],
+  };
 }

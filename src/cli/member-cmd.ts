@@ -1,13 +1,8 @@
 // Owns `agentteam member …`: invite (with the exact join command), invite ls / revoke, ls (with roles), role, rm.
-import { Argument, Command, Option } from 'commander';
-import { CliError, ownerRequest, type Envelope } from './daemon-client.js';
+import type { CommandBody, CommandSpec } from './args.js';
+import { CliError } from './cli-error.js';
+import { ownerRequest, unwrap, type CliContext } from './daemon-client.js';
 import { humanOutput, printJson, printList, terminalText } from './output.js';
-
-function unwrap(r: { status: number; body: Envelope }): any {
-  if (r.body.ok) return r.body.data;
-  const e = r.body.error;
-  throw new CliError(`${e?.code ?? 'error'}: ${e?.message ?? 'request failed'}${e?.hint ? ` (${e.hint})` : ''}`, 1);
-}
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
@@ -19,17 +14,17 @@ export function inviteText(inv: { name: string; role: string; expiresAt: string;
   return lines.join('\n') + '\n';
 }
 
-export function memberCommand(home: () => string): Command {
-  const member = new Command('member').description('workspace members (Humans and agents)').enablePositionalOptions();
-  const invite = member
-    .command('invite')
-    .description('print a one-time, expiring invite and the command to join with it (owner or admin), e.g. agentteam member invite --name Ana')
-    .enablePositionalOptions()
-    .option('--name <name>', "the new member's name")
-    .addOption(new Option('--role <role>', 'role').choices(['member', 'admin']).default('member'))
-    .option('--expires <span>', 'valid for 30m, 24h, 7d… (default 7d, at most 30d)')
-    .option('--json', 'print JSON')
-    .action(async (o: { name?: string; role: string; expires?: string; json?: boolean }) => {
+export function memberCommand({ home }: CliContext): CommandBody {
+  const invite: CommandSpec = {
+    name: 'invite',
+    desc: 'print a one-time, expiring invite and the command to join with it (owner or admin), e.g. agentteam member invite --name Ana',
+    options: [
+      { flags: '--name <name>', desc: "the new member's name" },
+      { flags: '--role <role>', desc: 'role', choices: ['member', 'admin'], default: 'member' },
+      { flags: '--expires <span>', desc: 'valid for 30m, 24h, 7d… (default 7d, at most 30d)' },
+      { flags: '--json', desc: 'print JSON' },
+    ],
+    run: async (o) => {
       if (!o.name) throw new CliError('give --name NAME (or: agentteam member invite ls | revoke ID)', 2);
       if (o.expires !== undefined) {
         const { parseInviteExpiry } = await import('../domains/member/contract.js');
@@ -39,53 +34,72 @@ export function memberCommand(home: () => string): Command {
       const inv = unwrap(await ownerRequest(home(), 'POST', '/api/daemon/invites', { name: o.name, role: o.role, ...(o.expires ? { expires: o.expires } : {}) }));
       if (o.json || !process.stdout.isTTY) printJson(inv);
       else process.stdout.write(inviteText(inv));
-    });
-  invite
-    .command('ls')
-    .description('list invites, newest first, with their status (never their codes); owner or admin')
-    .option('--limit <n>', '1..100 (default 20)')
-    .option('--cursor <c>', 'continue from a previous page')
-    .option('--json', 'print JSON')
-    .action(async (o: { limit?: string; cursor?: string; json?: boolean }) => {
-      const q = new URLSearchParams();
-      if (o.limit) q.set('limit', o.limit);
-      if (o.cursor) q.set('cursor', o.cursor);
-      const page = unwrap(await ownerRequest(home(), 'GET', `/api/daemon/invites${q.size ? `?${q}` : ''}`));
-      printList(
-        page.invites as Array<Record<string, string>>,
-        [
-          { header: 'id', value: (i) => i.id! },
-          { header: 'name', value: (i) => i.name! },
-          { header: 'role', value: (i) => i.role! },
-          { header: 'status', value: (i) => i.status! },
-          { header: 'expires', value: (i) => when(i.expiresAt!) },
-          { header: 'by', value: (i) => i.createdBy! },
+    },
+    sub: [
+      {
+        name: 'ls',
+        desc: 'list invites, newest first, with their status (never their codes); owner or admin',
+        options: [
+          { flags: '--limit <n>', desc: '1..100 (default 20)' },
+          { flags: '--cursor <c>', desc: 'continue from a previous page' },
+          { flags: '--json', desc: 'print JSON' },
         ],
-        o.json,
-        page,
-      );
-      if (humanOutput(o.json) && page.nextCursor) process.stdout.write(`more: --cursor ${page.nextCursor}\n`);
-    });
-  invite
-    .command('revoke <invite>')
-    .description('revoke an unused invite by id (owner or admin); its code stops working at once')
-    .action(async (id: string) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/invites/${encodeURIComponent(id)}/revoke`))));
-  member
-    .command('ls')
-    .description('list members with their roles (a table on a terminal, JSON when piped or with --json)')
-    .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
-      const members = unwrap(await ownerRequest(home(), 'GET', '/api/daemon/members')).members as Array<Record<string, string>>;
-      printList(members, [{ header: 'name', value: (m) => m.name! }, { header: 'kind', value: (m) => m.kind! }, { header: 'role', value: (m) => m.role! }, { header: 'id', value: (m) => m.id! }], o.json);
-    });
-  member
-    .command('role <member>')
-    .description("make a person an admin or a plain member (owner only), e.g. agentteam member role Ana admin; a demoted admin's invites are revoked")
-    .addArgument(new Argument('<role>', 'admin or member').choices(['admin', 'member']))
-    .action(async (who: string, role: string) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who)}/role`, { role }))));
-  member
-    .command('rm <member>')
-    .description("remove a member by name or id (owner or admin); a person's agents go too, their credentials stop at once")
-    .action(async (who: string) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who)}/removal`))));
-  return member;
+        run: async (o) => {
+          const q = new URLSearchParams();
+          if (o.limit) q.set('limit', o.limit);
+          if (o.cursor) q.set('cursor', o.cursor);
+          const page = unwrap(await ownerRequest(home(), 'GET', `/api/daemon/invites${q.size ? `?${q}` : ''}`));
+          printList(
+            page.invites as Array<Record<string, string>>,
+            [
+              { header: 'id', value: (i) => i.id! },
+              { header: 'name', value: (i) => i.name! },
+              { header: 'role', value: (i) => i.role! },
+              { header: 'status', value: (i) => i.status! },
+              { header: 'expires', value: (i) => when(i.expiresAt!) },
+              { header: 'by', value: (i) => i.createdBy! },
+            ],
+            o.json,
+            page,
+          );
+          if (humanOutput(o.json) && page.nextCursor) process.stdout.write(`more: --cursor ${page.nextCursor}\n`);
+        },
+      },
+      {
+        name: 'revoke',
+        desc: 'revoke an unused invite by id (owner or admin); its code stops working at once',
+        args: [{ name: '<invite>', desc: 'invite id' }],
+        run: async (_o, [id]) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/invites/${encodeURIComponent(id!)}/revoke`))),
+      },
+    ],
+  };
+  return {
+    sub: [
+      invite,
+      {
+        name: 'ls',
+        desc: 'list members with their roles (a table on a terminal, JSON when piped or with --json)',
+        options: [{ flags: '--json', desc: 'print JSON' }],
+        run: async (o) => {
+          const members = unwrap(await ownerRequest(home(), 'GET', '/api/daemon/members')).members as Array<Record<string, string>>;
+          printList(members, [{ header: 'name', value: (m) => m.name! }, { header: 'kind', value: (m) => m.kind! }, { header: 'role', value: (m) => m.role! }, { header: 'id', value: (m) => m.id! }], o.json);
+        },
+      },
+      {
+        name: 'role',
+        desc: "make a person an admin or a plain member (owner only), e.g. agentteam member role Ana admin; a demoted admin's invites are revoked",
+        args: [
+          { name: '<member>', desc: 'member name or id' },
+          { name: '<role>', desc: 'admin or member', choices: ['admin', 'member'] },
+        ],
+        run: async (_o, [who, role]) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who!)}/role`, { role }))),
+      },
+      {
+        name: 'rm',
+        desc: "remove a member by name or id (owner or admin); a person's agents go too, their credentials stop at once",
+        args: [{ name: '<member>', desc: 'member name or id' }],
+        run: async (_o, [who]) => printJson(unwrap(await ownerRequest(home(), 'POST', `/api/daemon/members/${encodeURIComponent(who!)}/removal`))),
+      },
+    ],
+  };
 }

@@ -8,7 +8,7 @@ import { startServer } from '../server/main.js';
 import { parseDbUrl } from '../server/store/open.js';
 import { newToken } from '../shared/ids.js';
 import { createLogger } from '../shared/log.js';
-import { CliError } from './daemon-client.js';
+import { CliError } from './cli-error.js';
 import { DOMAINS } from '../domains/registry.js';
 
 /**

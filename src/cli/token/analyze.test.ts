@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { CliError } from '../daemon-client.js';
+import { CliError } from '../cli-error.js';
 import { analyze, parseSince } from './analyze.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -1,7 +1,7 @@
 // Owns `agentteam token analyze`: a read-only local diagnostic of the runtimes' own transcripts (never an Exec action or MCP tool, never in a prompt).
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CliError } from '../daemon-client.js';
+import { CliError } from '../cli-error.js';
 import { terminalText } from '../output.js';
 import { readClaudeFile } from './claude.js';
 import { readCodexFile } from './codex.js';
