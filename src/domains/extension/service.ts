@@ -6,7 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../shared/errors.js';
 import { newCompactId } from '../../shared/ids.js';
 import { isOwner, iso, requireAdmin, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
+import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
 import { POLL_DEFAULT_MS, WATCHES_PER_MEMBER_MAX, type CallOutcome, type ExtensionSnapshot, type InstallationDto } from './contract.js';
@@ -199,10 +199,8 @@ export class Extensions {
 
   private async list(actor: Actor, name: string, input: { limit?: number; cursor?: string }) {
     normalizeLimit(input.limit);
-    const p = await this.deps.store.tx((sql) =>
-      keysetPage<WatchRow & Record<string, unknown>>(sql, this.deps.cursors, { ordering: WATCH_ORDER, columns: WATCH_COLS, from: 'extension_watches', where: 'created_by = ? AND extension = ?', params: [actor.id, name], filter: { viewer: actor.id, extension: name }, limit: input.limit, cursor: input.cursor }),
-    );
-    return { watches: p.rows.map(watchDto), hasMore: p.hasMore, ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}) };
+    const q = { ordering: WATCH_ORDER, columns: WATCH_COLS, from: 'extension_watches', where: 'created_by = ? AND extension = ?', params: [actor.id, name], filter: { viewer: actor.id, extension: name }, limit: input.limit, cursor: input.cursor };
+    return this.deps.store.tx((sql) => listPage(sql, this.deps.cursors, 'watches', q, (rows: WatchRow[]) => rows.map(watchDto)));
   }
 
   private async unwatch(actor: Actor, name: string, watchId: string) {
