@@ -1,6 +1,7 @@
 // Owns ranking knowledge sections for a search: the best `limit` sections of the sources a turn's scopes may read, with
 // snippets, on SQLite (FTS5 bm25) and PostgreSQL (ts_rank), scoring each match once and computing snippets only for the rows returned.
 import type { Sql, SqlValue } from '../../server/store/types.js';
+import { impactTopK } from './impacts.js';
 import { ftsMatch, pgWords } from './query.js';
 
 export interface RankedRow {
@@ -57,6 +58,8 @@ type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
  */
 async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
   const match = ftsMatch(terms);
+  const best = await impactTopK(sql, terms, scopes, limit);
+  if (best !== null) return located(sql, match, scopes, best);
   const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
   const rids = top.map((t) => t.rid);
@@ -70,6 +73,18 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
     if (rows.length === limit) break;
   }
   if (rows.length < limit && top.length >= WINDOW_MAX) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
+  return snippets(sql, match, rows);
+}
+
+/** The exact top-k's rows (src/domains/knowledge/impacts.ts), joined to their documents again (visible ones only) with snippets. */
+async function located(sql: Sql, match: string, scopes: string[], best: ReadonlyArray<{ rid: number; score: number }>): Promise<RankedRow[]> {
+  if (best.length === 0) return [];
+  const bound = padded(best.map((b) => b.rid));
+  const meta = new Map((await sql.all<Meta>(metaSql(marks(bound.length), scopes.length), [...bound, ...scopes])).map((m) => [Number(m.rid), m]));
+  return snippets(sql, match, best.flatMap((b) => (meta.has(b.rid) ? [{ ...meta.get(b.rid)!, score: -b.score }] : [])));
+}
+
+async function snippets(sql: Sql, match: string, rows: Array<Meta & { score: number }>): Promise<RankedRow[]> {
   if (rows.length === 0) return [];
   const snipRids = padded(rows.map((r) => r.rid));
   const snips = await sql.all<{ rid: number; snippet: string }>(snippetsSql(snipRids.length), [match, ...snipRids]);
