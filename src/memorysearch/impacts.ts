@@ -1,7 +1,7 @@
 // Owns the memory index's impact-ordered postings: built for a term the first time a search meets it in more than
 // FREQUENT_DF sections, kept current by every later write, and read by the exact top-k (src/shared/topk.ts).
 import type Database from 'better-sqlite3';
-import { bm25Idf, bm25Weight, foldTerm, fts5DocSize, fts5Totals, termCounts, ThresholdTopK, type Posting, type TermList } from '../shared/topk.js';
+import { bm25Idf, bm25Weight, foldTerm, fts5DocSize, fts5Totals, IDF_SQL, termCounts, ThresholdTopK, type Posting, type TermList } from '../shared/topk.js';
 
 /** A term in more sections than this gets impact-ordered postings; a rarer one is scored whole by FTS5 (cheap). */
 export const FREQUENT_DF = 500;
@@ -12,7 +12,7 @@ const READ_MAX = 10_000;
  * terms were independent), that is cheaper than reading lists whose heads mostly lack the other terms. (With a rare term the
  * top-k resolves only that term's rows.)
  */
-export const AND_ROWS_MIN = 2000;
+export const AND_ROWS_MIN = 256;
 const CHUNK_FIRST = 32;
 const CHUNK_MAX = 1024;
 
@@ -29,6 +29,8 @@ export class Impacts {
   private readonly q: Record<string, Database.Statement>;
   /** Terms with postings (folded), loaded at open; every section write adds its postings for these. */
   private readonly terms = new Map<string, { aRef: number; df: number }>();
+  /** Postings the last top-k read (tests show it stays far below the matches). */
+  lastRead = 0;
 
   constructor(private readonly db: Database.Database) {
     db.exec(IMPACTS_SCHEMA);
@@ -47,6 +49,7 @@ export class Impacts {
       next: db.prepare('SELECT rid, key, tf, dl FROM impacts WHERE term = ? AND (key, rid) < (?, ?) ORDER BY key DESC, rid DESC LIMIT ?'),
       posting: db.prepare('SELECT tf, dl FROM impacts WHERE rid = ? AND term = ?'),
       whole: db.prepare('SELECT rowid AS rid, -bm25(sections) AS c FROM sections WHERE sections MATCH ?'),
+      idf: db.prepare(IDF_SQL),
     };
     for (const r of this.q.terms!.all() as Array<{ term: string; aRef: number; df: number }>) this.terms.set(r.term, { aRef: r.aRef, df: r.df });
   }
@@ -84,6 +87,7 @@ export class Impacts {
    * (FTS5 ranks those cheaply itself) or the lists ran past READ_MAX. `and`: every term required.
    */
   topK(words: readonly string[], and: boolean, limit: number): Array<{ rid: number; score: number }> | null {
+    this.lastRead = 0;
     const terms = words.map(foldTerm);
     const dfs = terms.map((t) => this.terms.get(t)?.df ?? Number((this.q.vocabDf!.get(t) as { doc: number } | undefined)?.doc ?? 0));
     if (dfs.every((d) => d <= FREQUENT_DF)) return null;
@@ -96,15 +100,19 @@ export class Impacts {
       if (dfs[i]! <= FREQUENT_DF && !this.terms.has(t)) {
         const all = new Map<number, number>();
         for (const r of this.q.whole!.all(`"${words[i]}"`) as Array<{ rid: number; c: number }>) all.set(r.rid, r.c);
-        return { idf: bm25Idf(rows, all.size), all };
+        return { idf: 0, all };
       }
       const m = this.terms.get(t) ?? this.materialize(t, avgdl);
-      return { idf: bm25Idf(rows, m.df), aRef: m.aRef };
+      dfs[i] = m.df;
+      return { idf: 0, aRef: m.aRef };
     });
+    const lns = this.q.idf!.all(rows, JSON.stringify(dfs)) as Array<{ ln: number }>;
+    lists.forEach((l, i) => (l.idf = bm25Idf(lns[i]!.ln)));
     const ta = new ThresholdTopK(lists, limit, and, avgdl);
     let chunk = CHUNK_FIRST;
     for (;;) {
       for (const [rid, i] of ta.pending()) ta.resolve(rid, i, (this.q.posting!.get(rid, terms[i]) as Pick<Posting, 'tf' | 'dl'> | undefined) ?? null);
+      this.lastRead = ta.read;
       if (ta.done()) return ta.best();
       if (ta.read > READ_MAX) return null;
       for (const { list, after } of ta.toRead()) {

@@ -38,7 +38,7 @@ export function removeIndexFiles(path: string): void {
 export class IndexStore {
   private readonly db: Database.Database;
   private readonly q: Record<string, Database.Statement>;
-  private readonly impacts: Impacts;
+  readonly impacts: Impacts;
 
   /** Opens (creating 0600) the database at `path`; a file of another schema version is deleted and recreated. */
   constructor(readonly path: string) {

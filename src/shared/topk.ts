@@ -5,11 +5,16 @@
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-/** FTS5's idf: log((N - n + 0.5) / (n + 0.5)), and 1e-6 when that is not positive (a word in over half the rows). */
-export function bm25Idf(rows: number, df: number): number {
-  const idf = Math.log((rows - df + 0.5) / (df + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
+/**
+ * FTS5's idf: log((N - n + 0.5) / (n + 0.5)), and 1e-6 when that is not positive (a word in over half the rows). `ln` is
+ * that logarithm as SQLite's C library computes it (IDF_SQL): V8's Math.log may differ in the last bit, and scores must
+ * equal FTS5's to the bit for ties to order the same.
+ */
+export function bm25Idf(ln: number): number {
+  return ln <= 0 ? 1e-6 : ln;
 }
+/** SQLite: the logarithm bm25Idf needs for each df of a JSON array (param 1: rows, param 2: the array), in order. */
+export const IDF_SQL = 'SELECT ln((? - value + 0.5) / (value + 0.5)) AS ln FROM json_each(?) ORDER BY key';
 
 /** One term's bm25 weight in a row of `dl` tokens holding it `tf` times, as fts5_aux.c computes it (without the idf). */
 export function bm25Weight(tf: number, dl: number, avgdl: number): number {

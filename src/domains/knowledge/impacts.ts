@@ -1,7 +1,7 @@
 // Owns the knowledge index's impact-ordered postings on SQLite: written for a term the first time a search meets it in more
 // than FREQUENT_DF sections, kept current by every section write, and read by the exact top-k (src/shared/topk.ts).
 import type { Sql } from '../../server/store/types.js';
-import { bm25Idf, bm25Weight, foldTerm, fts5DocSize, fts5Totals, termCounts, ThresholdTopK, type Posting, type TermList } from '../../shared/topk.js';
+import { bm25Idf, bm25Weight, foldTerm, fts5DocSize, fts5Totals, IDF_SQL, termCounts, ThresholdTopK, type Posting, type TermList } from '../../shared/topk.js';
 import { visibleSources } from './rank.js';
 
 /** A term in more sections than this gets impact-ordered postings; a rarer one is scored whole by FTS5 (cheap). */
@@ -71,30 +71,33 @@ async function materialize(sql: Sql, term: string, avgdl: number): Promise<Term>
 
 /**
  * The best `limit` visible sections for `terms` (any term) by FTS5's bm25, best first with positive scores, or null when no
- * term is frequent (FTS5 ranks those cheaply itself) or the lists ran past READ_MAX. Security invariant: only rows of
+ * term is frequent (in more than `frequentDf` sections) (FTS5 ranks those cheaply itself) or the lists ran past READ_MAX. Security invariant: only rows of
  * sources the scopes may read are ever candidates.
  */
-export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number): Promise<Array<{ rid: number; score: number }> | null> {
+export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number, frequentDf = FREQUENT_DF): Promise<Array<{ rid: number; score: number }> | null> {
   const folded = terms.map(foldTerm);
   const known = new Map((await sql.all<Term>(`SELECT term, a_ref, df FROM kb_impact_terms WHERE term IN (SELECT value FROM json_each(?))`, [JSON.stringify(folded)])).map((t) => [t.term, t]));
   const dfs: number[] = [];
   for (const t of folded) dfs.push(known.has(t) ? Number(known.get(t)!.df) : Number((await sql.get<{ doc: number }>('SELECT doc FROM kb_fts_vrow WHERE term = ?', [t]))?.doc ?? 0));
-  if (dfs.every((d) => d <= FREQUENT_DF)) return null;
+  if (dfs.every((d) => d <= frequentDf)) return null;
   const block = (await sql.get<{ block: Buffer }>('SELECT block FROM kb_fts_data WHERE id = 1'))?.block;
   if (!block) return [];
   const { rows, tokens } = fts5Totals(block);
   const avgdl = tokens / rows;
   const lists: TermList[] = [];
   for (const [i, t] of folded.entries()) {
-    if (dfs[i]! <= FREQUENT_DF && !known.has(t)) {
+    if (dfs[i]! <= frequentDf && !known.has(t)) {
       const all = new Map<number, number>();
       for (const r of await sql.all<{ rid: number; c: number }>(wholeSql(scopes.length), [`"${terms[i]}"`, ...scopes])) all.set(Number(r.rid), Number(r.c));
-      lists.push({ idf: bm25Idf(rows, dfs[i]!), all });
+      lists.push({ idf: 0, all });
     } else {
       const m = known.get(t) ?? (await materialize(sql, t, avgdl));
-      lists.push({ idf: bm25Idf(rows, Number(m.df)), aRef: Number(m.a_ref) });
+      dfs[i] = Number(m.df);
+      lists.push({ idf: 0, aRef: Number(m.a_ref) });
     }
   }
+  const lns = await sql.all<{ ln: number }>(IDF_SQL, [rows, JSON.stringify(dfs)]);
+  lists.forEach((l, i) => (l.idf = bm25Idf(Number(lns[i]!.ln))));
   const ta = new ThresholdTopK(lists, limit, false, avgdl);
   let chunk = CHUNK_FIRST;
   for (;;) {
