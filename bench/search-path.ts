@@ -1,7 +1,7 @@
 // Owns the search-path benchmark (`--only=search-path`): memory_search and kb_search timed from an MCP client inside a runtime the
 // real daemon launched for a Human turn (keep-alive, one request in flight), beside the daemon's MCP ping, a bare node:http ping
 // and rg over the same 10,000 files, in one run (bench/search-client.mjs does the timing).
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cliJson } from '../test/harness.js';
@@ -42,8 +42,9 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
   const daemon = await BenchDaemon.launch();
   let bare: Awaited<ReturnType<typeof startBaseline>> | undefined;
   try {
-    // In our session, like the bare server (see mcpFixture): on an autogroup kernel every contender draws from one CPU group.
-    await daemon.restartWith([]);
+    // The daemon stays detached, as `init` starts it (its own session). Run in the foreground as our child (mcpFixture), it
+    // was SIGKILLed within a minute of the memory index's build in three runs on 2026-12-05, by no code of ours that we
+    // found; the runtime that measures is in a session of its own either way (runtimes are started with setsid).
     const d = daemon.d;
     const t0 = performance.now();
     const kbDir = join(daemon.scratch, 'notes');
@@ -52,16 +53,17 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
     const add = await d.run(['agent', 'add', '--name', 'searcher', '--runtime', 'command', '--workdir', daemon.scratch, '--', process.execPath, CLIENT, cfgPath]);
     if (add.code !== 0) throw new Error(`agent add failed: ${add.stderr}`);
     const agentId = cliJson(add).id as string;
-    // The first runtime launch creates the agent's Memory clone; the corpus is copied in while its index watches.
-    const first = await d.run(['runtime', 'start', '--agent', 'searcher', '--workdir', daemon.scratch, '--', 'true']);
-    if (first.code !== 0) throw new Error(`runtime start failed: ${first.stderr}`);
-    const memDir = join(d.home, 'memory', agentId);
-    if (!existsSync(memDir)) throw new Error('the Memory clone was not created');
-    for (let i = 0; i < 50; i++) cpSync(join(kbDir, `topic${i}`), join(memDir, `topic${i}`), { recursive: true });
+    // The knowledge source first, then the Memory clone: the files are in place before the first runtime launch creates
+    // the clone (git init in the folder) and its index, which then builds by scanning, not from 10,000 watcher events.
     const src = await d.run(['kb', 'add-source', kbDir, '--scope', 'channel:general']);
     if (src.code !== 0) throw new Error(`kb add-source failed: ${src.stderr}`);
     const sync = await d.run(['kb', 'sync'], { timeoutMs: 900_000 });
     if (sync.code !== 0) throw new Error(`kb sync failed: ${sync.stderr}`);
+    const memDir = join(d.home, 'memory', agentId);
+    mkdirSync(memDir, { recursive: true, mode: 0o700 });
+    for (let i = 0; i < 50; i++) cpSync(join(kbDir, `topic${i}`), join(memDir, `topic${i}`), { recursive: true });
+    const first = await d.run(['runtime', 'start', '--agent', 'searcher', '--workdir', daemon.scratch, '--', 'true']);
+    if (first.code !== 0) throw new Error(`runtime start failed: ${first.stderr}`);
     const setupS = (performance.now() - t0) / 1000;
 
     bare = await startBaseline('trivial', { serverUrl: '', credentials: {}, tokens: [] });
@@ -119,6 +121,11 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
       goal('kb_search p50 ms, two common words', R('kbCommon').p50, '<=', 5),
     ];
     return { name: 'search-path', table: tableText, goals, json: { files: FILES, bytes, setupS, rows } };
+  } catch (e) {
+    // The daemon's own log says why a step failed (it holds no secret); the temp home goes with the fixture.
+    const logs = join(daemon.d.home, 'logs');
+    for (const f of existsSync(logs) ? readdirSync(logs) : []) process.stderr.write(`-- ${f} (last lines)\n${readFileSync(join(logs, f), 'utf8').split('\n').slice(-15).join('\n')}\n`);
+    throw e;
   } finally {
     await bare?.stop();
     await daemon.dispose();
