@@ -1,5 +1,5 @@
 // Owns `node --import tsx bench/profile.ts <workload> [seconds] [connections] [runtimes]`: CPU-profiles a real daemon (node --cpu-prof) under one load and prints where self time goes.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { http } from '../test/harness.js';
 import { noteLines, rng, vocabulary } from './corpus.js';
 import { join } from 'node:path';
@@ -81,8 +81,8 @@ async function main(): Promise<void> {
     const api = serverClient({ baseUrl: daemon.serverUrl });
     for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).tasks.create({ title: `t${i}` });
     api.close();
-    const rts = await pool(Array.from({ length: runtimes }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));
     if (name.startsWith('memory_search')) await seedMemory(daemon, agentId);
+    const rts = await pool(Array.from({ length: runtimes }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));
     const path = w.kind === 'mcp' ? `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}` : `/api/internal/exec/servers/${daemon.serverId}/agents/${agentId}/task/list`;
     const body = Buffer.from(JSON.stringify(w.body));
     const r = await runLoad({
@@ -122,9 +122,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** 2,000 notes in the agent's Memory clone (made by its first runtime launch), one holding 'zzrareword'; waits until indexed. */
+/** 2,000 notes in the agent's Memory folder before its first runtime launch makes it a clone, one in 400 holding 'zzrareword'; waits until indexed. */
 async function seedMemory(daemon: BenchDaemon, agentId: string): Promise<void> {
   const dir = join(daemon.d.home, 'memory', agentId);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const r = rng(42);
   const vocab = vocabulary(r);
   for (let i = 0; i < 2000; i++) writeFileSync(join(dir, `n${i}.md`), noteLines(r, vocab, i, 2000, [`# Note ${i}`, i % 400 === 0 ? 'zzrareword' : '']).join('\n'));

@@ -31,6 +31,8 @@ export class Impacts {
   private readonly terms = new Map<string, { aRef: number; df: number }>();
   /** Postings the last top-k read (tests show it stays far below the matches). */
   lastRead = 0;
+  /** FTS5's row counts of terms without postings, as searches looked them up; every write forgets them (changed()). */
+  private readonly seenDf = new Map<string, number>();
 
   constructor(private readonly db: Database.Database) {
     db.exec(IMPACTS_SCHEMA);
@@ -56,6 +58,7 @@ export class Impacts {
 
   /** Before the sections with rowids in [lo, hi) are deleted: their postings go, and their terms' counts drop. */
   removeRange(lo: number, hi: number): void {
+    this.seenDf.clear();
     if (this.terms.size === 0) return;
     for (const r of this.q.inRange!.all(lo, hi) as Array<{ term: string; n: number }>) {
       const t = this.terms.get(r.term);
@@ -66,6 +69,7 @@ export class Impacts {
 
   /** After a section was inserted: its postings for every term that has them. */
   added(rid: number, body: string): void {
+    this.seenDf.clear();
     if (this.terms.size === 0) return;
     const counts = termCounts(new Set(this.terms.keys()), body);
     if (counts.size === 0) return;
@@ -80,6 +84,7 @@ export class Impacts {
   clear(): void {
     this.db.exec('DELETE FROM impacts; DELETE FROM impact_terms;');
     this.terms.clear();
+    this.seenDf.clear();
   }
 
   /**
@@ -89,7 +94,7 @@ export class Impacts {
   topK(words: readonly string[], and: boolean, limit: number): Array<{ rid: number; score: number }> | null {
     this.lastRead = 0;
     const terms = words.map(foldTerm);
-    const dfs = terms.map((t) => this.terms.get(t)?.df ?? Number((this.q.vocabDf!.get(t) as { doc: number } | undefined)?.doc ?? 0));
+    const dfs = terms.map((t) => this.terms.get(t)?.df ?? this.vocabDf(t));
     if (dfs.every((d) => d <= FREQUENT_DF)) return null;
     const block = (this.q.totals!.get() as { block: Uint8Array } | undefined)?.block;
     if (!block) return [];
@@ -121,6 +126,16 @@ export class Impacts {
       }
       chunk = Math.min(chunk * 2, CHUNK_MAX);
     }
+  }
+
+  private vocabDf(t: string): number {
+    let df = this.seenDf.get(t);
+    if (df === undefined) {
+      if (this.seenDf.size >= 4096) this.seenDf.clear();
+      df = Number((this.q.vocabDf!.get(t) as { doc: number } | undefined)?.doc ?? 0);
+      this.seenDf.set(t, df);
+    }
+    return df;
   }
 
   /** Writes every posting of `term` once, from FTS5's own instance lists and row sizes (one statement per posting). */

@@ -81,6 +81,8 @@ function describeServer(): void {
   const doc = (sections: string[]) => sections.map((s, i) => `## part ${i}\n${s}`).join('\n');
 
   test('a real server: the planted best visible sections first, never the hidden source, exact through edits', async () => {
+    // SQLite always (impact-ordered postings are SQLite's; PostgreSQL ranks with ts_rank, covered by kb-parity).
+    delete process.env.AGENTTEAM_TEST_DB;
     t = await startTestServer();
     try {
       const a = await t.owner.members.createAgent({ name: 'kbk' });

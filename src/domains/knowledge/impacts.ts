@@ -76,9 +76,14 @@ async function materialize(sql: Sql, term: string, avgdl: number): Promise<Term>
  */
 export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number, frequentDf = FREQUENT_DF): Promise<Array<{ rid: number; score: number }> | null> {
   const folded = terms.map(foldTerm);
-  const known = new Map((await sql.all<Term>(`SELECT term, a_ref, df FROM kb_impact_terms WHERE term IN (SELECT value FROM json_each(?))`, [JSON.stringify(folded)])).map((t) => [t.term, t]));
-  const dfs: number[] = [];
-  for (const t of folded) dfs.push(known.has(t) ? Number(known.get(t)!.df) : Number((await sql.get<{ doc: number }>('SELECT doc FROM kb_fts_vrow WHERE term = ?', [t]))?.doc ?? 0));
+  // One statement: each term's postings record, or else FTS5's own row count for it (read from the vocabulary view).
+  const looked = await sql.all<{ a_ref: number | null; df: number | null; vdf: number | null }>(
+    'SELECT t.a_ref AS a_ref, t.df AS df, CASE WHEN t.term IS NULL THEN (SELECT v.doc FROM kb_fts_vrow v WHERE v.term = j.value) END AS vdf FROM json_each(?) j LEFT JOIN kb_impact_terms t ON t.term = j.value ORDER BY j.key',
+    [JSON.stringify(folded)],
+  );
+  const known = new Map<string, Term>();
+  looked.forEach((l, i) => l.a_ref !== null && known.set(folded[i]!, { term: folded[i]!, a_ref: Number(l.a_ref), df: Number(l.df) }));
+  const dfs = looked.map((l) => Number(l.df ?? l.vdf ?? 0));
   if (dfs.every((d) => d <= frequentDf)) return null;
   const block = (await sql.get<{ block: Buffer }>('SELECT block FROM kb_fts_data WHERE id = 1'))?.block;
   if (!block) return [];
