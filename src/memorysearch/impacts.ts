@@ -20,7 +20,6 @@ export const IMPACTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS impact_terms(term TEXT PRIMARY KEY, a_ref REAL NOT NULL, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS impacts(term TEXT NOT NULL, key REAL NOT NULL, rid INTEGER NOT NULL, tf INTEGER NOT NULL, dl INTEGER NOT NULL, PRIMARY KEY (term, key, rid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS impacts_by_rid ON impacts(rid, term, tf, dl);
-CREATE VIRTUAL TABLE IF NOT EXISTS temp.sections_vrow USING fts5vocab(main, 'sections', 'row');
 CREATE VIRTUAL TABLE IF NOT EXISTS temp.sections_vinst USING fts5vocab(main, 'sections', 'instance');
 `;
 
@@ -31,7 +30,7 @@ export class Impacts {
   private readonly terms = new Map<string, { aRef: number; df: number }>();
   /** Postings the last top-k read (tests show it stays far below the matches). */
   lastRead = 0;
-  /** FTS5's row counts of terms without postings, as searches looked them up; every write forgets them (changed()). */
+  /** FTS5's row counts (up to FREQUENT_DF + 1) of terms without postings, as searches counted them; every write forgets them. */
   private readonly seenDf = new Map<string, number>();
 
   constructor(private readonly db: Database.Database) {
@@ -39,7 +38,8 @@ export class Impacts {
     this.q = {
       terms: db.prepare('SELECT term, a_ref AS aRef, df FROM impact_terms'),
       totals: db.prepare('SELECT block FROM sections_data WHERE id = 1'),
-      vocabDf: db.prepare('SELECT doc FROM temp.sections_vrow WHERE term = ?'),
+      // FTS5's row count for a term, counted only up to FREQUENT_DF + 1 (cheaper than its vocabulary view for a rare term).
+      rowsUpTo: db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM sections WHERE sections MATCH ? LIMIT ${FREQUENT_DF + 1})`),
       instances: db.prepare('SELECT v.doc AS rid, count(*) AS tf, d.sz AS sz FROM temp.sections_vinst v JOIN sections_docsize d ON d.id = v.doc WHERE v.term = ? GROUP BY v.doc'),
       docsize: db.prepare('SELECT sz FROM sections_docsize WHERE id = ?'),
       insert: db.prepare('INSERT OR REPLACE INTO impacts(term, key, rid, tf, dl) VALUES (?, ?, ?, ?, ?)'),
@@ -94,12 +94,11 @@ export class Impacts {
   topK(words: readonly string[], and: boolean, limit: number): Array<{ rid: number; score: number }> | null {
     this.lastRead = 0;
     const terms = words.map(foldTerm);
-    const dfs = terms.map((t) => this.terms.get(t)?.df ?? this.vocabDf(t));
+    const dfs = terms.map((t, i) => this.terms.get(t)?.df ?? this.rowsUpTo(t, words[i]!));
     if (dfs.every((d) => d <= FREQUENT_DF)) return null;
     const block = (this.q.totals!.get() as { block: Uint8Array } | undefined)?.block;
     if (!block) return [];
     const { rows, tokens } = fts5Totals(block);
-    if (and && dfs.every((d) => d > FREQUENT_DF) && dfs.reduce((a, d) => (a * d) / rows, rows) < AND_ROWS_MIN) return null;
     const avgdl = tokens / rows;
     const lists: TermList[] = terms.map((t, i) => {
       if (dfs[i]! <= FREQUENT_DF && !this.terms.has(t)) {
@@ -111,6 +110,7 @@ export class Impacts {
       dfs[i] = m.df;
       return { idf: 0, aRef: m.aRef };
     });
+    if (and && lists.every((l) => 'aRef' in l) && dfs.reduce((a, d) => (a * d) / rows, rows) < AND_ROWS_MIN) return null;
     const lns = this.q.idf!.all(rows, JSON.stringify(dfs)) as Array<{ ln: number }>;
     lists.forEach((l, i) => (l.idf = bm25Idf(lns[i]!.ln)));
     const ta = new ThresholdTopK(lists, limit, and, avgdl);
@@ -128,11 +128,12 @@ export class Impacts {
     }
   }
 
-  private vocabDf(t: string): number {
+  /** Rows holding `word` (folded: `t`), or FREQUENT_DF + 1 when more do. */
+  private rowsUpTo(t: string, word: string): number {
     let df = this.seenDf.get(t);
     if (df === undefined) {
       if (this.seenDf.size >= 4096) this.seenDf.clear();
-      df = Number((this.q.vocabDf!.get(t) as { doc: number } | undefined)?.doc ?? 0);
+      df = Number((this.q.rowsUpTo!.get(`"${word}"`) as { n: number }).n);
       this.seenDf.set(t, df);
     }
     return df;

@@ -1,6 +1,8 @@
 // Owns the memory index database (SQLite FTS5, one 0600 file per clone): schema, per-file replace/delete, bm25 search.
 import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { snippetOf } from '../shared/snippet.js';
+import { foldTerm } from '../shared/topk.js';
 import { Impacts } from './impacts.js';
 import type { FtsQuery } from './query.js';
 import { SECTIONS_PER_FILE, type Section } from './sections.js';
@@ -56,13 +58,8 @@ export class IndexStore {
     db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema', SCHEMA_VERSION);
     this.db = db;
     this.impacts = new Impacts(db);
-    const search = (expr: string) =>
-      db.prepare(
-        `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
-         (SELECT rowid, start_line, end_line, -bm25(sections) AS score, snippet(sections, 0, '', '', '…', ${SNIPPET_TOKENS}) AS snip
-          FROM sections WHERE sections MATCH ${expr} ORDER BY rank LIMIT ?) s
-         JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} ORDER BY s.score DESC`,
-      );
+    // Ranked without snippets (a sorter would compute one for every match), then located and snippeted for the rows kept.
+    const search = (expr: string) => db.prepare(`SELECT rowid AS rid, -bm25(sections) AS score FROM sections WHERE sections MATCH ${expr} ORDER BY rank LIMIT ?`);
     this.q = {
       stamps: db.prepare('SELECT path, mtime_ms AS mtimeMs, size FROM files'),
       fileId: db.prepare('SELECT id FROM files WHERE path = ?'),
@@ -72,7 +69,11 @@ export class IndexStore {
       clearSections: db.prepare('DELETE FROM sections WHERE rowid >= ? AND rowid < ?'),
       insertSection: db.prepare('INSERT INTO sections(rowid, body, start_line, end_line) VALUES (?, ?, ?, ?)'),
       search: search('?'),
-      // The rows the exact top-k chose: locators and snippets for those only (row ids bound one by one).
+      // The rows kept: locators and text (snippets are cut in JS), or FTS5's snippets for a prefix query.
+      bodies: db.prepare(
+        `SELECT s.rowid AS rid, f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.body AS body
+         FROM sections s JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} WHERE s.rowid IN (SELECT value FROM json_each(?))`,
+      ),
       located: db.prepare(
         `SELECT s.rowid AS rid, f.path AS path, s.start_line AS startLine, s.end_line AS endLine, snippet(sections, 0, '', '', '…', ${SNIPPET_TOKENS}) AS snippet
          FROM sections s JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} WHERE sections MATCH ? AND s.rowid IN (SELECT value FROM json_each(?))`,
@@ -143,19 +144,23 @@ export class IndexStore {
   search(query: FtsQuery, limit: number): Hit[] {
     if (!query.prefix) {
       const top = this.impacts.topK(query.words, true, limit);
-      if (top !== null && (top.length > 0 || query.words.length === 1)) return this.locate(query.all, top);
+      if (top !== null && (top.length > 0 || query.words.length === 1)) return this.locate(query, query.all, top);
       const any = top !== null && query.words.length > 1 ? this.impacts.topK(query.words, false, limit) : null;
-      if (any !== null) return this.locate(query.any, any);
+      if (any !== null) return this.locate(query, query.any, any);
     }
-    const run = (expr: string) =>
-      (this.q.search!.all(expr, limit) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
+    const run = (expr: string) => this.locate(query, expr, this.q.search!.all(expr, limit) as Array<{ rid: number; score: number }>);
     const hits = run(query.all);
     return hits.length > 0 || query.any === query.all ? hits : run(query.any);
   }
 
-  private locate(expr: string, top: ReadonlyArray<{ rid: number; score: number }>): Hit[] {
+  private locate(query: FtsQuery, expr: string, top: ReadonlyArray<{ rid: number; score: number }>): Hit[] {
     if (top.length === 0) return [];
-    const rows = new Map((this.q.located!.all(expr, JSON.stringify(top.map((t) => t.rid))) as Array<Omit<Hit, 'score'> & { rid: number }>).map((r) => [r.rid, r]));
+    const rids = JSON.stringify(top.map((t) => t.rid));
+    const terms = new Set(query.words.map(foldTerm));
+    const found = query.prefix
+      ? (this.q.located!.all(expr, rids) as Array<Omit<Hit, 'score'> & { rid: number }>)
+      : (this.q.bodies!.all(rids) as Array<Omit<Hit, 'score' | 'snippet'> & { rid: number; body: string }>).map(({ body, ...r }) => ({ ...r, snippet: snippetOf(body, terms, SNIPPET_TOKENS) }));
+    const rows = new Map(found.map((r) => [r.rid, r]));
     return top.flatMap((t) => {
       const r = rows.get(t.rid);
       return r ? [{ path: r.path, startLine: r.startLine, endLine: r.endLine, score: Math.round(t.score * 1000) / 1000, snippet: clip(r.snippet) }] : [];

@@ -76,10 +76,10 @@ async function materialize(sql: Sql, term: string, avgdl: number): Promise<Term>
  */
 export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number, frequentDf = FREQUENT_DF): Promise<Array<{ rid: number; score: number }> | null> {
   const folded = terms.map(foldTerm);
-  // One statement: each term's postings record, or else FTS5's own row count for it (read from the vocabulary view).
+  // One statement: each term's postings record, or else FTS5's row count for it, counted up to frequentDf + 1 only.
   const looked = await sql.all<{ a_ref: number | null; df: number | null; vdf: number | null }>(
-    'SELECT t.a_ref AS a_ref, t.df AS df, CASE WHEN t.term IS NULL THEN (SELECT v.doc FROM kb_fts_vrow v WHERE v.term = j.value) END AS vdf FROM json_each(?) j LEFT JOIN kb_impact_terms t ON t.term = j.value ORDER BY j.key',
-    [JSON.stringify(folded)],
+    `SELECT t.a_ref AS a_ref, t.df AS df, CASE WHEN t.term IS NULL THEN (SELECT count(*) FROM (SELECT 1 FROM kb_fts WHERE kb_fts MATCH '"' || (j.value ->> '$[1]') || '"' LIMIT ?)) END AS vdf FROM json_each(?) j LEFT JOIN kb_impact_terms t ON t.term = j.value ->> '$[0]' ORDER BY j.key`,
+    [frequentDf + 1, JSON.stringify(folded.map((f, i) => [f, terms[i]]))],
   );
   const known = new Map<string, Term>();
   looked.forEach((l, i) => l.a_ref !== null && known.set(folded[i]!, { term: folded[i]!, a_ref: Number(l.a_ref), df: Number(l.df) }));

@@ -95,14 +95,13 @@ SELECT gin_clean_pending_list('kb_sections_tsv'::regclass);
   },
   {
     // SQLite: impact-ordered postings for frequent terms (written on a search's first need, kept by every section write;
-    // src/domains/knowledge/impacts.ts) and FTS5 vocabulary views to build them. PostgreSQL ranks with ts_rank: nothing here.
+    // src/domains/knowledge/impacts.ts) and FTS5's instance view to build them from. PostgreSQL ranks with ts_rank: nothing here.
     version: 61,
     name: 'knowledge impact-ordered postings',
     sqlite: `
 CREATE TABLE kb_impact_terms (term TEXT PRIMARY KEY, a_ref REAL NOT NULL, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE kb_impacts (term TEXT NOT NULL, key REAL NOT NULL, rid INTEGER NOT NULL, tf INTEGER NOT NULL, dl INTEGER NOT NULL, PRIMARY KEY (term, key, rid)) WITHOUT ROWID;
 CREATE INDEX kb_impacts_by_rid ON kb_impacts (rid, term, tf, dl);
-CREATE VIRTUAL TABLE kb_fts_vrow USING fts5vocab(kb_fts, 'row');
 CREATE VIRTUAL TABLE kb_fts_vinst USING fts5vocab(kb_fts, 'instance');
 `,
     postgres: `SELECT 1;`,
