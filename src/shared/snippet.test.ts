@@ -17,3 +17,10 @@ test('case and diacritics fold as FTS5 unicode61 folds them; punctuation between
   assert.equal(snippetOf('Le Café, naïve!', new Set(['cafe', 'naive']), 8, '[', ']'), 'Le [Café], [naïve]');
   assert.equal(snippetOf('no match here', new Set(['zzz']), 2), 'no match…');
 });
+
+test('one term in ASCII text (the indexOf path) cuts the same window as the general path', () => {
+  const long = `${'lead words here '.repeat(3)}the Target word then more words follow after it until the end of this text`;
+  assert.equal(snippetOf(long, new Set(['target']), 5, '[', ']'), '…[Target] word then more words…');
+  assert.equal(snippetOf('targets and target', new Set(['target']), 2, '[', ']'), '…and [target]', 'whole words only; near the end the window starts earlier');
+  assert.equal(snippetOf('target', new Set(['target']), 3), 'target');
+});
