@@ -66,6 +66,9 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
     if (first.code !== 0) throw new Error(`runtime start failed: ${first.stderr}`);
     const setupS = (performance.now() - t0) / 1000;
 
+    // SEARCH_PATH_CPU_PROF=DIR: the daemon is restarted under --cpu-prof for the timed turn (profiles land in DIR at exit).
+    const profDir = process.env.SEARCH_PATH_CPU_PROF;
+    const profiled = profDir ? await daemon.restartWith(['--cpu-prof', `--cpu-prof-dir=${profDir}`]) : undefined;
     bare = await startBaseline('trivial', { serverUrl: '', credentials: {}, tokens: [] });
     const r = rng(7);
     const out = join(daemon.scratch, 'search-result.json');
@@ -97,6 +100,11 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
       await new Promise((res) => setTimeout(res, 100));
     }
     const rows = (JSON.parse(readFileSync(out, 'utf8')) as { rows: Record<string, Row> }).rows;
+    if (profiled) await new Promise((r) => (profiled.once('exit', r), profiled.kill('SIGTERM')));
+    // The daemon's warnings during the run (a memory index problem would cost every search); the log holds no secret.
+    const log = join(d.home, 'logs', 'daemon.log');
+    const warnings = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => /"level":(4|5)0/.test(l)) : [];
+    for (const w of warnings.slice(0, 5)) process.stderr.write(`daemon warning: ${w.slice(0, 300)}\n`);
     const R = (k: string) => rows[k]!;
     const line = (label: string, k: string, peer?: string) => [label, fmt(R(k).p50, 3), fmt(R(k).p99, 3), fmt(R(k).cpuUsPerReq, 0), peer ?? '', String(R(k).n)];
     const ping = R('ping').p50;
