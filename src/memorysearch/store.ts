@@ -58,8 +58,14 @@ export class IndexStore {
     db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema', SCHEMA_VERSION);
     this.db = db;
     this.impacts = new Impacts(db);
-    // Ranked without snippets (a sorter would compute one for every match), then located and snippeted for the rows kept.
-    const search = (expr: string) => db.prepare(`SELECT rowid AS rid, -bm25(sections) AS score FROM sections WHERE sections MATCH ${expr} ORDER BY rank LIMIT ?`);
+    // FTS5 consumes ORDER BY rank LIMIT itself, so snippet() runs for the rows returned only.
+    const search = (expr: string) =>
+      db.prepare(
+        `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
+         (SELECT rowid, start_line, end_line, -bm25(sections) AS score, snippet(sections, 0, '', '', '…', ${SNIPPET_TOKENS}) AS snip
+          FROM sections WHERE sections MATCH ${expr} ORDER BY rank LIMIT ?) s
+         JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} ORDER BY s.score DESC`,
+      );
     this.q = {
       stamps: db.prepare('SELECT path, mtime_ms AS mtimeMs, size FROM files'),
       fileId: db.prepare('SELECT id FROM files WHERE path = ?'),
@@ -148,7 +154,8 @@ export class IndexStore {
       const any = top !== null && query.words.length > 1 ? this.impacts.topK(query.words, false, limit) : null;
       if (any !== null) return this.locate(query, query.any, any);
     }
-    const run = (expr: string) => this.locate(query, expr, this.q.search!.all(expr, limit) as Array<{ rid: number; score: number }>);
+    const run = (expr: string) =>
+      (this.q.search!.all(expr, limit) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
     const hits = run(query.all);
     return hits.length > 0 || query.any === query.all ? hits : run(query.any);
   }
