@@ -76,14 +76,15 @@ async function materialize(sql: Sql, term: string, avgdl: number): Promise<Term>
  */
 export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number, frequentDf = FREQUENT_DF): Promise<Array<{ rid: number; score: number }> | null> {
   const folded = terms.map(foldTerm);
-  // One statement: each term's postings record, or else FTS5's row count for it, counted up to frequentDf + 1 only.
-  const looked = await sql.all<{ a_ref: number | null; df: number | null; vdf: number | null }>(
-    `SELECT t.a_ref AS a_ref, t.df AS df, CASE WHEN t.term IS NULL THEN (SELECT count(*) FROM (SELECT 1 FROM kb_fts WHERE kb_fts MATCH '"' || (j.value ->> '$[1]') || '"' LIMIT ?)) END AS vdf FROM json_each(?) j LEFT JOIN kb_impact_terms t ON t.term = j.value ->> '$[0]' ORDER BY j.key`,
-    [frequentDf + 1, JSON.stringify(folded.map((f, i) => [f, terms[i]]))],
-  );
+  // Each term's postings record, or else FTS5's row count for it, counted up to frequentDf + 1 only (two plain statements
+  // cost less than one joining a JSON array to both).
   const known = new Map<string, Term>();
-  looked.forEach((l, i) => l.a_ref !== null && known.set(folded[i]!, { term: folded[i]!, a_ref: Number(l.a_ref), df: Number(l.df) }));
-  const dfs = looked.map((l) => Number(l.df ?? l.vdf ?? 0));
+  const dfs: number[] = [];
+  for (const [i, f] of folded.entries()) {
+    const t = await sql.get<Term>('SELECT term, a_ref, df FROM kb_impact_terms WHERE term = ?', [f]);
+    if (t) known.set(f, { term: f, a_ref: Number(t.a_ref), df: Number(t.df) });
+    dfs.push(t ? Number(t.df) : Number((await sql.get<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM kb_fts WHERE kb_fts MATCH ? LIMIT ?)', [`"${terms[i]}"`, frequentDf + 1]))!.n));
+  }
   if (dfs.every((d) => d <= frequentDf)) return null;
   const block = (await sql.get<{ block: Buffer }>('SELECT block FROM kb_fts_data WHERE id = 1'))?.block;
   if (!block) return [];

@@ -65,15 +65,20 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
   if (best !== null) return located(sql, terms, scopes, best);
   const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
-  const rids = top.map((t) => t.rid);
-  const bound = rids.length <= BOUND_RIDS_MAX ? padded(rids) : undefined;
-  const meta = await sql.all<Meta>(metaSql(bound ? marks(bound.length) : 'SELECT value FROM json_each(?)', scopes.length), [...(bound ?? [JSON.stringify(rids)]), ...scopes]);
-  const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
+  // The window's rows are joined to their documents a slice at a time, best first (the first `limit` usually suffice),
+  // until `limit` visible ones are found.
   let rows: Array<Meta & { score: number }> = [];
-  for (const t of top) {
-    const m = byRid.get(Number(t.rid));
-    if (m) rows.push({ ...m, score: t.score });
-    if (rows.length === limit) break;
+  for (let from = 0, size = limit; from < top.length && rows.length < limit; from += size, size *= 4) {
+    const slice = top.slice(from, from + size);
+    const rids = slice.map((t) => t.rid);
+    const bound = rids.length <= BOUND_RIDS_MAX ? padded(rids) : undefined;
+    const meta = await sql.all<Meta>(metaSql(bound ? marks(bound.length) : 'SELECT value FROM json_each(?)', scopes.length), [...(bound ?? [JSON.stringify(rids)]), ...scopes]);
+    const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
+    for (const t of slice) {
+      const m = byRid.get(Number(t.rid));
+      if (m) rows.push({ ...m, score: t.score });
+      if (rows.length === limit) break;
+    }
   }
   if (rows.length < limit && top.length >= WINDOW_MAX) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
   return snippets(sql, terms, rows);
