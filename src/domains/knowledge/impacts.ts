@@ -75,6 +75,7 @@ async function materialize(sql: Sql, term: string, avgdl: number): Promise<Term>
  * sources the scopes may read are ever candidates.
  */
 export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number, frequentDf = FREQUENT_DF): Promise<Array<{ rid: number; score: number }> | null> {
+  if (!Number.isFinite(frequentDf)) return null;
   const folded = terms.map(foldTerm);
   // Each term's postings record, or else FTS5's row count for it, counted up to frequentDf + 1 only (two plain statements
   // cost less than one joining a JSON array to both).

@@ -59,9 +59,9 @@ type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
  * that is not full holds every match. A capped window short of `limit` visible rows falls back to the exact ranking.
  * Only the window is joined to its documents. Security invariant: a row is returned only after the source filter.
  */
-async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
+async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number, frequentDf?: number): Promise<RankedRow[]> {
   const match = ftsMatch(terms);
-  const best = await impactTopK(sql, terms, scopes, limit);
+  const best = await impactTopK(sql, terms, scopes, limit, frequentDf);
   if (best !== null) return located(sql, terms, scopes, best);
   const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
@@ -111,6 +111,7 @@ function rankPostgres(sql: Sql, terms: string[], scopes: string[], limit: number
   );
 }
 
-export function rankSections(dialect: 'sqlite' | 'postgres', sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
-  return dialect === 'sqlite' ? rankSqlite(sql, terms, scopes, limit) : rankPostgres(sql, terms, scopes, limit);
+/** `frequentDf` (SQLite; tests): past how many matching sections a term is ranked from impact-ordered postings (impacts.ts). */
+export function rankSections(dialect: 'sqlite' | 'postgres', sql: Sql, terms: string[], scopes: string[], limit: number, frequentDf?: number): Promise<RankedRow[]> {
+  return dialect === 'sqlite' ? rankSqlite(sql, terms, scopes, limit, frequentDf) : rankPostgres(sql, terms, scopes, limit);
 }
