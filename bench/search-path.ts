@@ -105,10 +105,11 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
     const log = join(d.home, 'logs', 'daemon.log');
     const warnings = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => /"level":(4|5)0/.test(l)) : [];
     for (const w of warnings.slice(0, 5)) process.stderr.write(`daemon warning: ${w.slice(0, 300)}\n`);
-    const R = (k: string) => rows[k]!;
+    const none: Row = { p50: NaN, p99: NaN, n: 0, cpuUsPerReq: NaN };
+    const R = (k: string) => rows[k] ?? none;
     const line = (label: string, k: string, peer?: string) => [label, fmt(R(k).p50, 3), fmt(R(k).p99, 3), fmt(R(k).cpuUsPerReq, 0), peer ?? '', String(R(k).n)];
     const ping = R('ping').p50;
-    const vsRg = (k: string, rgKey: string) => `${fmt(R(rgKey).p50 / R(k).p50, 0)}× faster than rg`;
+    const vsRg = (k: string, rgKey: string) => (rows[rgKey] ? `${fmt(R(rgKey).p50 / R(k).p50, 0)}× faster than rg` : 'rg not installed');
     const tableText = [
       `${FILES} files, ${(bytes / 1e6).toFixed(1)} MB (memory clone and a kb source of the same files); setup ${fmt(setupS, 0)} s; one keep-alive connection per server, one request in flight; CPU charged to the daemon (ours) or the bare server or rg alone`,
       table(['from the runtime', 'p50 ms', 'p99 ms', 'CPU us/req', 'beside its peer', 'n'], [
