@@ -1,5 +1,7 @@
 // Owns `node --import tsx bench/profile.ts <workload> [seconds] [connections] [runtimes]`: CPU-profiles a real daemon (node --cpu-prof) under one load and prints where self time goes.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { http } from '../test/harness.js';
+import { noteLines, rng, vocabulary } from './corpus.js';
 import { join } from 'node:path';
 import { runLoad } from './load.js';
 import { BenchDaemon, pool } from './setup.js';
@@ -53,6 +55,10 @@ const WORKLOADS = {
   'tools/list': { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
   'tools/call': { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'message_history_read', arguments: { target: 'channel:general', limit: 20 } } } },
   'task/list': { kind: 'exec', body: {} },
+  // memory_search on 2,000 generated notes in the runtime's clone: a rare word, and a query with no words (the tools/call
+  // path without a search: validation, dispatch, the typed error).
+  memory_search: { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'memory_search', arguments: { query: 'zzrareword', limit: 5 } } } },
+  'memory_search/no-words': { kind: 'mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'memory_search', arguments: { query: '***', limit: 5 } } } },
 } as const;
 
 async function main(): Promise<void> {
@@ -75,6 +81,7 @@ async function main(): Promise<void> {
     const api = serverClient({ baseUrl: daemon.serverUrl });
     for (let i = 0; i < 50; i++) await api.as(daemon.agentCredential(agentId)).tasks.create({ title: `t${i}` });
     api.close();
+    if (name.startsWith('memory_search')) await seedMemory(daemon, agentId);
     const rts = await pool(Array.from({ length: runtimes }, (_, i) => i), 4, () => daemon.launchWithTokens(agentId));
     const path = w.kind === 'mcp' ? `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}` : `/api/internal/exec/servers/${daemon.serverId}/agents/${agentId}/task/list`;
     const body = Buffer.from(JSON.stringify(w.body));
@@ -113,6 +120,23 @@ async function main(): Promise<void> {
   } finally {
     await daemon.dispose();
   }
+}
+
+/** 2,000 notes in the agent's Memory folder before its first runtime launch makes it a clone, one in 400 holding 'zzrareword'; waits until indexed. */
+async function seedMemory(daemon: BenchDaemon, agentId: string): Promise<void> {
+  const dir = join(daemon.d.home, 'memory', agentId);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const r = rng(42);
+  const vocab = vocabulary(r);
+  for (let i = 0; i < 2000; i++) writeFileSync(join(dir, `n${i}.md`), noteLines(r, vocab, i, 2000, [`# Note ${i}`, i % 400 === 0 ? 'zzrareword' : '']).join('\n'));
+  const rt = await daemon.launchWithTokens(agentId);
+  const path = `/api/internal/mcp/servers/${daemon.serverId}/agents/${agentId}`;
+  for (let i = 0; i < 600; i++) {
+    const res = await http(daemon.port, 'POST', path, { headers: { authorization: `Bearer ${rt.mcpToken}`, 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify(WORKLOADS.memory_search.body) });
+    if (res.body.includes('"hits":[{')) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  await daemon.stopRuntime(rt.runId);
 }
 
 if (process.argv[1]?.endsWith('profile.ts')) await main();

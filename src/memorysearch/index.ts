@@ -29,6 +29,10 @@ export interface MemoryIndexOptions {
 
 /** Files re-read per transaction during a scan; the event loop is yielded between batches. */
 const BATCH = 200;
+/** After a scan that re-indexed at least this many files, the index is merged into one segment, a bounded step at a time. */
+const MERGE_AFTER_FILES = BATCH;
+const MERGE_PAGES = 100;
+const MERGE_STEPS_MAX = 10_000;
 /** Delay that coalesces a burst of watcher events into one flush. */
 const DEBOUNCE_MS = 25;
 
@@ -345,6 +349,14 @@ export class MemoryIndex {
     }
     if (!this.checkRoot(false)) return this.runScan(); // the walk may have listed a folder swapped meanwhile
     if (this._state === 'building') this._state = 'ready';
+    if (stale.length >= MERGE_AFTER_FILES) {
+      // Searches run between steps (each is a few ms); a store closed or rebuilt meanwhile ends the merge.
+      try {
+        for (let step = 0; step < MERGE_STEPS_MAX && this.store === store && store.mergeStep(MERGE_PAGES); step++) await yieldLoop();
+      } catch (e) {
+        this.opts.onError?.('merge', e); // searches still work on an unmerged index
+      }
+    }
   }
 
   private rebuild(): void {

@@ -12,6 +12,9 @@ export interface FtsQuery {
   all: string;
   /** Any term (OR), the fallback when `all` matches nothing; equal to `all` for one term. */
   any: string;
+  /** The terms' words, unquoted, in query order; `prefix` when any term ends in `*`. */
+  words: string[];
+  prefix: boolean;
 }
 
 /**
@@ -21,6 +24,8 @@ export interface FtsQuery {
  */
 export function toFtsQuery(input: string): FtsQuery | null {
   const terms: string[] = [];
+  const words: string[] = [];
+  let prefix = false;
   const seen = new Set<string>();
   for (const m of input.normalize('NFKC').matchAll(TERM)) {
     const word = [...m[1]!].slice(0, MAX_TERM_CHARS).join('');
@@ -29,8 +34,10 @@ export function toFtsQuery(input: string): FtsQuery | null {
     if (seen.has(key)) continue;
     seen.add(key);
     terms.push(term);
+    words.push(word);
+    if (m[2] === '*') prefix = true;
     if (terms.length === MAX_TERMS) break;
   }
   if (terms.length === 0) return null;
-  return { all: terms.join(' '), any: terms.join(' OR ') };
+  return { all: terms.join(' '), any: terms.join(' OR '), words, prefix };
 }

@@ -1,4 +1,4 @@
-// Owns the `knowledge` domain schema steps for SQLite (FTS5) and PostgreSQL (tsvector of pgIndexText + GIN without a pending list) (global version numbers; never edit or reorder an applied step).
+// Owns the `knowledge` domain schema steps for SQLite (FTS5, impact-ordered postings) and PostgreSQL (tsvector of pgIndexText + GIN without a pending list) (global version numbers; never edit or reorder an applied step).
 import type { MigrationStep } from '../../server/store/migrations.js';
 
 export const MIGRATIONS: readonly MigrationStep[] = [
@@ -92,5 +92,18 @@ CREATE INDEX kb_sections_tsv ON kb_sections USING GIN (tsv);
 ALTER INDEX kb_sections_tsv SET (fastupdate = off);
 SELECT gin_clean_pending_list('kb_sections_tsv'::regclass);
 `,
+  },
+  {
+    // SQLite: impact-ordered postings for frequent terms (written on a search's first need, kept by every section write;
+    // src/domains/knowledge/impacts.ts) and FTS5's instance view to build them from. PostgreSQL ranks with ts_rank: nothing here.
+    version: 61,
+    name: 'knowledge impact-ordered postings',
+    sqlite: `
+CREATE TABLE kb_impact_terms (term TEXT PRIMARY KEY, a_ref REAL NOT NULL, df INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE kb_impacts (term TEXT NOT NULL, key REAL NOT NULL, rid INTEGER NOT NULL, tf INTEGER NOT NULL, dl INTEGER NOT NULL, PRIMARY KEY (term, key, rid)) WITHOUT ROWID;
+CREATE INDEX kb_impacts_by_rid ON kb_impacts (rid, term, tf, dl);
+CREATE VIRTUAL TABLE kb_fts_vinst USING fts5vocab(kb_fts, 'instance');
+`,
+    postgres: `SELECT 1;`,
   },
 ];

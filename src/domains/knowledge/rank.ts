@@ -1,6 +1,9 @@
 // Owns ranking knowledge sections for a search: the best `limit` sections of the sources a turn's scopes may read, with
 // snippets, on SQLite (FTS5 bm25) and PostgreSQL (ts_rank), scoring each match once and computing snippets only for the rows returned.
 import type { Sql, SqlValue } from '../../server/store/types.js';
+import { snippetOf } from '../../shared/snippet.js';
+import { foldTerm } from '../../shared/topk.js';
+import { impactTopK } from './impacts.js';
 import { ftsMatch, pgWords } from './query.js';
 
 export interface RankedRow {
@@ -26,8 +29,9 @@ function padded(rids: readonly number[]): number[] {
 const BOUND_RIDS_MAX = 64;
 export const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
 const COLS = 's.rid AS rid, s.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
-/** Snippets of the `n` rows returned only; their rowids are bound one by one (no JSON array to build and parse). */
-const snippetsSql = (n: number) => `SELECT rowid AS rid, snippet(kb_fts, 1, '[', ']', '…', 16) AS snippet FROM kb_fts WHERE kb_fts MATCH ? AND rowid IN (${marks(n)})`;
+/** The bodies of the `n` rows returned only (their snippets are cut in JS); rowids bound one by one. */
+const bodiesSql = (n: number) => `SELECT rid, body FROM kb_sections WHERE rid IN (${marks(n)})`;
+const SNIPPET_TOKENS = 16;
 
 /**
  * The sections no turn with these scopes may read: an upper bound on the invisible matches of any query (section_count
@@ -55,25 +59,46 @@ type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
  * that is not full holds every match. A capped window short of `limit` visible rows falls back to the exact ranking.
  * Only the window is joined to its documents. Security invariant: a row is returned only after the source filter.
  */
-async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
+async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: number, frequentDf?: number): Promise<RankedRow[]> {
   const match = ftsMatch(terms);
+  const best = await impactTopK(sql, terms, scopes, limit, frequentDf);
+  if (best !== null) return located(sql, terms, scopes, best);
   const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
-  const rids = top.map((t) => t.rid);
-  const bound = rids.length <= BOUND_RIDS_MAX ? padded(rids) : undefined;
-  const meta = await sql.all<Meta>(metaSql(bound ? marks(bound.length) : 'SELECT value FROM json_each(?)', scopes.length), [...(bound ?? [JSON.stringify(rids)]), ...scopes]);
-  const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
+  // The window's rows are joined to their documents a slice at a time, best first (the first `limit` usually suffice),
+  // until `limit` visible ones are found.
   let rows: Array<Meta & { score: number }> = [];
-  for (const t of top) {
-    const m = byRid.get(Number(t.rid));
-    if (m) rows.push({ ...m, score: t.score });
-    if (rows.length === limit) break;
+  for (let from = 0, size = limit; from < top.length && rows.length < limit; from += size, size *= 4) {
+    const slice = top.slice(from, from + size);
+    const rids = slice.map((t) => t.rid);
+    const bound = rids.length <= BOUND_RIDS_MAX ? padded(rids) : undefined;
+    const meta = await sql.all<Meta>(metaSql(bound ? marks(bound.length) : 'SELECT value FROM json_each(?)', scopes.length), [...(bound ?? [JSON.stringify(rids)]), ...scopes]);
+    const byRid = new Map(meta.map((m) => [Number(m.rid), m]));
+    for (const t of slice) {
+      const m = byRid.get(Number(t.rid));
+      if (m) rows.push({ ...m, score: t.score });
+      if (rows.length === limit) break;
+    }
   }
   if (rows.length < limit && top.length >= WINDOW_MAX) rows = await sql.all<Meta & { score: number }>(exactSql(scopes.length), [match, ...scopes, limit]);
+  return snippets(sql, terms, rows);
+}
+
+/** The exact top-k's rows (src/domains/knowledge/impacts.ts), joined to their documents again (visible ones only) with snippets. */
+async function located(sql: Sql, terms: string[], scopes: string[], best: ReadonlyArray<{ rid: number; score: number }>): Promise<RankedRow[]> {
+  if (best.length === 0) return [];
+  const bound = padded(best.map((b) => b.rid));
+  const meta = new Map((await sql.all<Meta>(metaSql(marks(bound.length), scopes.length), [...bound, ...scopes])).map((m) => [Number(m.rid), m]));
+  return snippets(sql, terms, best.flatMap((b) => (meta.has(b.rid) ? [{ ...meta.get(b.rid)!, score: -b.score }] : [])));
+}
+
+/** Each row's snippet: the 16-token window of its body with the most query terms, hits in [brackets] (src/shared/snippet.ts). */
+async function snippets(sql: Sql, terms: string[], rows: Array<Meta & { score: number }>): Promise<RankedRow[]> {
   if (rows.length === 0) return [];
   const snipRids = padded(rows.map((r) => r.rid));
-  const snips = await sql.all<{ rid: number; snippet: string }>(snippetsSql(snipRids.length), [match, ...snipRids]);
-  const snip = new Map(snips.map((s) => [Number(s.rid), s.snippet]));
+  const folded = new Set(terms.map(foldTerm));
+  const bodies = await sql.all<{ rid: number; body: string }>(bodiesSql(snipRids.length), snipRids);
+  const snip = new Map(bodies.map((b) => [Number(b.rid), snippetOf(b.body, folded, SNIPPET_TOKENS, '[', ']')]));
   return rows.map((r) => ({ document_id: r.document_id, position: r.position, title: r.title, heading: r.heading, snippet: snip.get(Number(r.rid)) ?? '', score: r.score }));
 }
 
@@ -86,6 +111,7 @@ function rankPostgres(sql: Sql, terms: string[], scopes: string[], limit: number
   );
 }
 
-export function rankSections(dialect: 'sqlite' | 'postgres', sql: Sql, terms: string[], scopes: string[], limit: number): Promise<RankedRow[]> {
-  return dialect === 'sqlite' ? rankSqlite(sql, terms, scopes, limit) : rankPostgres(sql, terms, scopes, limit);
+/** `frequentDf` (SQLite; tests): past how many matching sections a term is ranked from impact-ordered postings (impacts.ts). */
+export function rankSections(dialect: 'sqlite' | 'postgres', sql: Sql, terms: string[], scopes: string[], limit: number, frequentDf?: number): Promise<RankedRow[]> {
+  return dialect === 'sqlite' ? rankSqlite(sql, terms, scopes, limit, frequentDf) : rankPostgres(sql, terms, scopes, limit);
 }

@@ -7,6 +7,7 @@ import { checkText, clipText, fittingPrefix } from '../../shared/bounds.js';
 import { ID_RE } from '../../shared/ids.js';
 import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type DocumentStatePage, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
 import { pgIndexText, searchTerms } from './query.js';
+import { addDocumentImpacts, dropDocumentImpacts } from './impacts.js';
 import { rankSections, visibleSources } from './rank.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
@@ -102,17 +103,19 @@ export class Knowledge {
       if (sections.length > SECTIONS_MAX) throw new AppError('validation_failed', `content splits into ${sections.length} sections; the limit is ${SECTIONS_MAX} (fewer headings, or a smaller file)`);
       const title = input.title || titleOf(input.path, sections);
       const id = old?.id ?? (await this.deps.ids.next(sql, 'kbd'));
+      const pg = this.deps.store.dialect === 'postgres';
       if (old) {
+        if (!pg) await dropDocumentImpacts(sql, id);
         await sql.run('DELETE FROM kb_sections WHERE document_id = ?', [id]);
         await sql.run('UPDATE kb_documents SET title = ?, hash = ?, mtime = ?, section_count = ? WHERE id = ?', [title, input.hash, input.mtime, sections.length, id]);
       } else {
         await sql.run('INSERT INTO kb_documents (id, source_id, path, title, hash, mtime, section_count) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, sourceId, input.path, title, input.hash, input.mtime, sections.length]);
       }
-      const pg = this.deps.store.dialect === 'postgres';
       for (const [i, s] of sections.entries()) {
         if (pg) await sql.run("INSERT INTO kb_sections (document_id, position, heading, body, tsv) VALUES (?, ?, ?, ?, to_tsvector('simple', ?))", [id, i, s.heading, s.body, pgIndexText(s.heading, s.body)]);
         else await sql.run('INSERT INTO kb_sections (document_id, position, heading, body) VALUES (?, ?, ?, ?)', [id, i, s.heading, s.body]);
       }
+      if (!pg) await addDocumentImpacts(sql, id);
       return { documentId: id, sections: sections.length, changed: true };
     });
   }
@@ -123,6 +126,7 @@ export class Knowledge {
       await this.source(sql, sourceId);
       const d = await sql.get<{ id: string }>('SELECT id FROM kb_documents WHERE source_id = ? AND path = ?', [sourceId, path]);
       if (!d) return { removed: false };
+      if (this.deps.store.dialect === 'sqlite') await dropDocumentImpacts(sql, d.id);
       await sql.run('DELETE FROM kb_sections WHERE document_id = ?', [d.id]);
       await sql.run('DELETE FROM kb_documents WHERE id = ?', [d.id]);
       return { removed: true };
