@@ -86,12 +86,12 @@ function describeServer(): void {
     t = await startTestServer();
     try {
       const a = await t.owner.members.createAgent({ name: 'kbk' });
-      await t.owner.channels.addMember('general', a.agent.id);
+      await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
       const agent = t.client.as(a.credential);
       const msg = await t.owner.messages.send({ target: 'channel:general', content: 'question' });
       const src = await t.owner.knowledge.createSource({ name: 'seen', kind: 'upload', scopes: ['channel:general'] });
       const hidden = await t.owner.knowledge.createSource({ name: 'hidden', kind: 'upload', scopes: ['channel:elsewhere'] });
-      const put = (s: string, path: string, content: string) => t.owner.knowledge.putDocument(s, { path, hash: sha(content), mtime: 1, content });
+      const put = (s: string, path: string, content: string) => t.owner.knowledge.putDocument({ sourceId: s, path, hash: sha(content), mtime: 1, content });
       for (let d = 0; d < 6; d++) await put(src.id, `d${d}.md`, doc(Array.from({ length: 200 }, () => words(20 + Math.floor(rand() * 60), 0.05))));
       await put(hidden.id, 'h.md', doc(['apple pear apple pear apple pear apple pear apple pear']));
       await put(src.id, 'best.md', doc(['apple pear apple pear apple pear apple', 'filler text', 'pear apple pear apple pear lorem']));
@@ -117,7 +117,7 @@ function describeServer(): void {
       // Edits: the best document replaced (its postings go), one removed, long sections added (the average length grows).
       await put(src.id, 'best.md', doc(['nothing here']));
       assert.ok(!(await search('apple pear')).some((h) => h.startsWith(`${best}:`)));
-      await t.owner.knowledge.removeDocument(src.id, 'd2.md');
+      await t.owner.knowledge.removeDocument({ sourceId: src.id, path: 'd2.md' });
       for (let d = 0; d < 3; d++) await put(src.id, `long${d}.md`, doc(Array.from({ length: 10 }, () => words(700, 0.04))));
       for (const q of ['apple pear', 'pear', 'apple lorem']) assert.deepEqual(await search(q, 8), await want(q, 8), q);
       const df = await t.querySql<{ term: string; df: number }>(`SELECT term, df FROM kb_impact_terms ORDER BY term`);

@@ -1,7 +1,7 @@
 // Owns the knowledge base on the server: owner-managed sources with scope ACLs, document upserts split into sections, and turn-bound search and fetch.
 import { AppError } from '../../shared/errors.js';
 import { idOf, iso, requireOwner, type Actor, type DomainDeps } from '../../server/context.js';
-import { keysetPage, MAX_LIMIT, type Ordering } from '../../server/pagination.js';
+import { listPage, MAX_LIMIT, type Ordering } from '../../server/pagination.js';
 import type { Sql } from '../../server/store/types.js';
 import { checkText, clipText, fittingPrefix } from '../../shared/bounds.js';
 import { ID_RE } from '../../shared/ids.js';
@@ -75,10 +75,8 @@ export class Knowledge {
     requireOwner(actor, 'read knowledge sources');
     return this.deps.store.tx(async (sql) => {
       await this.source(sql, sourceId);
-      const p = await keysetPage<DocumentStateDto & Record<string, unknown>>(sql, this.deps.cursors, { ordering: DOCUMENT_ORDER, columns: 'id, path, hash, mtime', from: 'kb_documents', where: 'source_id = ?', params: [sourceId], filter: { sourceId }, limit: MAX_LIMIT, cursor });
-      const page: DocumentStatePage = { documents: p.rows.map((r) => ({ id: r.id, path: r.path, hash: r.hash, mtime: Number(r.mtime) })), hasMore: p.hasMore };
-      if (p.nextCursor) page.nextCursor = p.nextCursor;
-      return page;
+      const q = { ordering: DOCUMENT_ORDER, columns: 'id, path, hash, mtime', from: 'kb_documents', where: 'source_id = ?', params: [sourceId], filter: { sourceId }, limit: MAX_LIMIT, cursor };
+      return listPage(sql, this.deps.cursors, 'documents', q, (rows: DocumentStateDto[]) => rows.map((r) => ({ id: r.id, path: r.path, hash: r.hash, mtime: Number(r.mtime) })));
     });
   }
 
