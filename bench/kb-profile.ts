@@ -52,7 +52,9 @@ const members = (domains.services as unknown as { members: Members }).members;
 const kb = (domains.services as unknown as { knowledge: Knowledge }).knowledge;
 const me = await fx.agent.members.me();
 const actor = { id: me.id, name: me.name, kind: me.kind, role: me.role } as const;
-const input = (i: number) => ({ ...fx.bind, query: fx.rare(i), limit: 5 });
+// KB_RARE=vocab: rare words from the vocabulary's tail (tens of sections each, as bench/search-path's), not unique tokens.
+const rareQ = process.env.KB_RARE === 'vocab' ? (i: number) => fx.vocab[4000 + ((i * 37) % 4000)]! : fx.rare;
+const input = (i: number) => ({ ...fx.bind, query: rareQ(i), limit: 5 });
 try {
   for (let round = 0; round < Number(process.env.KB_ROUNDS ?? 2); round++) {
     process.stdout.write(`-- round ${round + 1}\n`);
@@ -61,13 +63,13 @@ try {
     await timed('GET /v1/server (no auth, our pipeline)', () => fx.t.client.info());
     await timed('GET /v1/me (hop + auth + member load)', () => fx.agent.members.me());
     await timed('POST /v1/knowledge/search rare (ServerClient)', (i) => fx.agent.knowledge.search(input(i)));
-    await timed('tool handler rare (full daemon path)', (i) => fx.tool(fx.rare(i)));
+    await timed('tool handler rare (full daemon path)', (i) => fx.tool(rareQ(i)));
     await timed('service: members.authenticate (no HTTP)', () => members.authenticate(fx.credential));
     await timed('service: members.me (no HTTP)', () => members.me(actor));
     await timed('service: knowledge.search rare (no HTTP)', (i) => kb.search(actor, input(i)));
     await timed('service: store.tx(empty)', () => store.tx(async () => undefined));
     await timed('service: revalidateTurn in a tx', () => store.tx((sql) => revalidateTurn(sql, { meta: domains.meta } as DomainDeps, actor, fx.bind)));
-    await timed('service: rankSections rare in a tx', (i) => store.tx((sql) => rankSections('sqlite', sql, searchTerms(fx.rare(i)), ['workspace', 'channel:general'], 5)));
+    await timed('service: rankSections rare in a tx', (i) => store.tx((sql) => rankSections('sqlite', sql, searchTerms(rareQ(i)), ['workspace', 'channel:general'], 5)));
     await timed('service: knowledge.search common (no HTTP)', () => kb.search(actor, { ...fx.bind, query: fx.common, limit: 5 }), 100);
     await timed('service: rankSections common in a tx', () => store.tx((sql) => rankSections('sqlite', sql, searchTerms(fx.common), ['workspace', 'channel:general'], 5)), 100);
     await timed('tool handler common', () => fx.tool(fx.common), 100);
@@ -79,7 +81,7 @@ try {
     for (let i = 0; performance.now() < end; i++) {
       if (what === 'me') await fx.agent.members.me();
       else if (what === 'hop') await fx.agent.knowledge.search(input(i));
-      else await fx.tool(fx.rare(i));
+      else await fx.tool(rareQ(i));
     }
   }
 } finally {

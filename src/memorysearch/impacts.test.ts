@@ -74,3 +74,10 @@ test('after replaced, removed and added files, and longer sections raising the a
   for (let f = 0; f < 60; f++) put(`long/l${f}.md`, [words(600, 0.05)]);
   for (const q of ['apple pear', 'pear', 'apple lorem']) assert.deepEqual(ranked(q, 8), exhaustive(toFtsQuery(q)!.all, 8), q);
 });
+
+test('a rare word (FTS5 ranks it): the LIMIT written into the statement or bound gives FTS5 exhaustive ranking at every limit', () => {
+  put('rarelim/a.md', Array.from({ length: 30 }, (_, i) => `kiwi ${words(5 + i * 3, 0)}`));
+  for (const limit of [1, 2, 5, 20, 100, 101, 250]) assert.deepEqual(ranked('kiwi', limit), exhaustive('"kiwi"', limit), `limit ${limit}`);
+  assert.equal(ranked('kiwi', 250).length, 30);
+  assert.deepEqual(store.search(toFtsQuery('kiwi')!, 7), store.search(toFtsQuery('kiwi')!, 20).slice(0, 7), 'a smaller limit keeps the best rows, snippets included');
+});

@@ -11,6 +11,8 @@ import { SECTIONS_PER_FILE, type Section } from './sections.js';
 const SCHEMA_VERSION = '2';
 export const SNIPPET_TOKENS = 12;
 export const MAX_SNIPPET_CHARS = 160;
+/** Limits up to this get a statement of their own with the LIMIT literal (memory_search allows 20). */
+const LITERAL_LIMIT_MAX = 100;
 
 export interface FileStamp {
   mtimeMs: number;
@@ -41,6 +43,9 @@ export class IndexStore {
   private readonly db: Database.Database;
   private readonly q: Record<string, Database.Statement>;
   readonly impacts: Impacts;
+  private readonly searchSql: (limit: string) => string;
+  /** The search statement per literal limit (1..LITERAL_LIMIT_MAX), prepared on first use. */
+  private readonly searches = new Map<number, Database.Statement>();
 
   /** Opens (creating 0600) the database at `path`; a file of another schema version is deleted and recreated. */
   constructor(readonly path: string) {
@@ -58,14 +63,13 @@ export class IndexStore {
     db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema', SCHEMA_VERSION);
     this.db = db;
     this.impacts = new Impacts(db);
-    // FTS5 consumes ORDER BY rank LIMIT itself, so snippet() runs for the rows returned only.
-    const search = (expr: string) =>
-      db.prepare(
-        `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
+    // FTS5 consumes ORDER BY rank LIMIT itself, so snippet() runs for the rows returned only. The LIMIT is written into
+    // the text (one statement per limit, see searchWith): a bound LIMIT cost FTS5 about 20 µs more per query.
+    this.searchSql = (limit: string) =>
+      `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
          (SELECT rowid, start_line, end_line, -bm25(sections) AS score, snippet(sections, 0, '', '', '…', ${SNIPPET_TOKENS}) AS snip
-          FROM sections WHERE sections MATCH ${expr} ORDER BY rank LIMIT ?) s
-         JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} ORDER BY s.score DESC`,
-      );
+          FROM sections WHERE sections MATCH ? ORDER BY rank LIMIT ${limit}) s
+         JOIN files f ON f.id = s.rowid / ${SECTIONS_PER_FILE} ORDER BY s.score DESC`;
     this.q = {
       stamps: db.prepare('SELECT path, mtime_ms AS mtimeMs, size FROM files'),
       fileId: db.prepare('SELECT id FROM files WHERE path = ?'),
@@ -74,7 +78,7 @@ export class IndexStore {
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
       clearSections: db.prepare('DELETE FROM sections WHERE rowid >= ? AND rowid < ?'),
       insertSection: db.prepare('INSERT INTO sections(rowid, body, start_line, end_line) VALUES (?, ?, ?, ?)'),
-      search: search('?'),
+      search: db.prepare(this.searchSql('?')),
       // The rows kept: locators and text (snippets are cut in JS), or FTS5's snippets for a prefix query.
       bodies: db.prepare(
         `SELECT s.rowid AS rid, f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.body AS body
@@ -155,9 +159,17 @@ export class IndexStore {
       if (any !== null) return this.locate(query, query.any, any);
     }
     const run = (expr: string) =>
-      (this.q.search!.all(expr, limit) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
+      (this.searchWith(limit).all(expr) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
     const hits = run(query.all);
     return hits.length > 0 || query.any === query.all ? hits : run(query.any);
+  }
+
+  /** The search statement for `limit`: its LIMIT literal when it is a small integer, else bound (`q.search`). */
+  private searchWith(limit: number): { all(expr: string): unknown[] } {
+    if (!Number.isInteger(limit) || limit < 1 || limit > LITERAL_LIMIT_MAX) return { all: (expr) => this.q.search!.all(expr, limit) };
+    let st = this.searches.get(limit);
+    if (!st) this.searches.set(limit, (st = this.db.prepare(this.searchSql(String(limit)))));
+    return st;
   }
 
   private locate(query: FtsQuery, expr: string, top: ReadonlyArray<{ rid: number; score: number }>): Hit[] {
