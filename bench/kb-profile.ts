@@ -53,7 +53,7 @@ const kb = (domains.services as unknown as { knowledge: Knowledge }).knowledge;
 const me = await fx.agent.members.me();
 const actor = { id: me.id, name: me.name, kind: me.kind, role: me.role } as const;
 // KB_RARE=vocab: rare words from the vocabulary's tail (tens of sections each, as bench/search-path's), not unique tokens.
-const rareQ = process.env.KB_RARE === 'vocab' ? (i: number) => fx.vocab[4000 + ((i * 37) % 4000)]! : fx.rare;
+const rareQ = process.env.KB_RARE === 'miss' ? () => 'zzqxjvkw' : process.env.KB_RARE === 'vocab' ? (i: number) => fx.vocab[4000 + ((i * 37) % 4000)]! : fx.rare;
 const input = (i: number) => ({ ...fx.bind, query: rareQ(i), limit: 5 });
 try {
   for (let round = 0; round < Number(process.env.KB_ROUNDS ?? 2); round++) {
