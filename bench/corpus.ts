@@ -1,4 +1,6 @@
 // Owns the generated text the memory_search and kb_search benchmarks search: a deterministic PRNG, a Zipf-like vocabulary and ~2 KB Markdown notes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A small deterministic PRNG (mulberry32) so every run indexes the same corpus. */
 export function rng(seed: number): () => number {
@@ -33,4 +35,23 @@ export function noteLines(r: () => number, vocab: readonly string[], i: number, 
     size += line.length + 1;
   }
   return lines;
+}
+
+/**
+ * The notes corpus of the memory and search-path benchmarks (seed 42): `files` notes of ~`fileBytes` in 50 folders,
+ * each headed by two Zipf words; `lastLine`, when given, is appended to the last file written.
+ */
+export function writeNotes(dir: string, o: { files: number; fileBytes: number; lastLine?: string; mode?: number }): { bytes: number; vocab: string[] } {
+  const r = rng(42);
+  const vocab = vocabulary(r);
+  let bytes = 0;
+  for (let i = 0; i < o.files; i++) {
+    const sub = join(dir, `topic${i % 50}`);
+    if (i < 50) mkdirSync(sub, o.mode === undefined ? { recursive: true } : { recursive: true, mode: o.mode });
+    const tail = i === o.files - 1 && o.lastLine !== undefined ? [o.lastLine] : [];
+    const text = [...noteLines(r, vocab, i, o.fileBytes, [`# Note ${i}: ${zipfWord(r, vocab)} ${zipfWord(r, vocab)}`, '']), ...tail].join('\n') + '\n';
+    bytes += Buffer.byteLength(text);
+    writeFileSync(join(sub, `n${i}.md`), text);
+  }
+  return { bytes, vocab };
 }

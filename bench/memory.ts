@@ -9,26 +9,12 @@ import type { ServerApi } from '../src/server-client/api.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createAgentteamHandler } from '../src/tools/agentteam/handler.js';
 import { tokenInfo } from '../src/tools/agentteam/testkit.js';
-import { noteLines, rng, vocabulary, zipfWord } from './corpus.js';
+import { rng, writeNotes } from './corpus.js';
 import { fmt, goal, table, type BenchOptions, type BenchReport } from './report.js';
 
 export const FILES = 10_000;
 const FILE_BYTES = 2000;
 const AGENT = 'agt_bench';
-
-function generate(dir: string): { bytes: number; vocab: string[] } {
-  const r = rng(42);
-  const vocab = vocabulary(r);
-  let bytes = 0;
-  for (let i = 0; i < FILES; i++) {
-    const sub = join(dir, `topic${i % 50}`);
-    if (i < 50) mkdirSync(sub, { recursive: true });
-    const text = noteLines(r, vocab, i, FILE_BYTES, [`# Note ${i}: ${zipfWord(r, vocab)} ${zipfWord(r, vocab)}`, '']).join('\n') + '\n';
-    bytes += Buffer.byteLength(text);
-    writeFileSync(join(sub, `n${i}.md`), text);
-  }
-  return { bytes, vocab };
-}
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -45,7 +31,7 @@ export async function benchMemory(o: BenchOptions): Promise<BenchReport> {
     const memory = new MemorySearch({ memoryRoot: join(home, 'memory'), indexRoot: join(home, 'memory-index'), clock: systemClock });
     const dir = memory.dir(AGENT);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const { bytes, vocab } = generate(dir);
+    const { bytes, vocab } = writeNotes(dir, { files: FILES, fileBytes: FILE_BYTES });
     const t0 = performance.now();
     memory.ensure(AGENT);
     await memory.index(AGENT).scan();

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cliJson } from '../test/harness.js';
 import { startBaseline } from './baselines/common.js';
-import { noteLines, rng, vocabulary, zipfWord } from './corpus.js';
+import { rng, writeNotes } from './corpus.js';
 import { fmt, goal, table, type BenchOptions, type BenchReport } from './report.js';
 import { BenchDaemon } from './setup.js';
 
@@ -14,22 +14,6 @@ const FILES = 10_000;
 const FILE_BYTES = 2000;
 const CLIENT = resolve(import.meta.dirname, 'search-client.mjs');
 const LAST_WORD = 'zzlastfilemarker';
-
-/** The memory benchmark's corpus (same seed and shape): 10,000 ~2 KB notes in 50 folders; the last file written holds LAST_WORD. */
-function generate(dir: string): { bytes: number; vocab: string[] } {
-  const r = rng(42);
-  const vocab = vocabulary(r);
-  let bytes = 0;
-  for (let i = 0; i < FILES; i++) {
-    const sub = join(dir, `topic${i % 50}`);
-    if (i < 50) mkdirSync(sub, { recursive: true, mode: 0o700 });
-    const tail = i === FILES - 1 ? [`- ${LAST_WORD}`] : [];
-    const text = [...noteLines(r, vocab, i, FILE_BYTES, [`# Note ${i}: ${zipfWord(r, vocab)} ${zipfWord(r, vocab)}`, '']), ...tail].join('\n') + '\n';
-    bytes += Buffer.byteLength(text);
-    writeFileSync(join(sub, `n${i}.md`), text);
-  }
-  return { bytes, vocab };
-}
 
 interface Row {
   p50: number;
@@ -48,7 +32,7 @@ export async function benchSearchPath(o: BenchOptions): Promise<BenchReport> {
     const d = daemon.d;
     const t0 = performance.now();
     const kbDir = join(daemon.scratch, 'notes');
-    const { bytes, vocab } = generate(kbDir);
+    const { bytes, vocab } = writeNotes(kbDir, { files: FILES, fileBytes: FILE_BYTES, lastLine: `- ${LAST_WORD}`, mode: 0o700 });
     const cfgPath = join(daemon.scratch, 'search.json');
     const add = await d.run(['agent', 'add', '--name', 'searcher', '--runtime', 'command', '--workdir', daemon.scratch, '--', process.execPath, CLIENT, cfgPath]);
     if (add.code !== 0) throw new Error(`agent add failed: ${add.stderr}`);
