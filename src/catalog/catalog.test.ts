@@ -32,7 +32,7 @@ test('the built-in catalog has every registered Exec domain with exactly the spe
 test('the checked-in action-inventory.json is exactly the registered domains\' rows, assembled in registry order', () => {
   const file = readFileSync(new URL('./action-inventory.json', import.meta.url), 'utf8');
   const assembled = `${JSON.stringify(assembledInventory(), null, 2)}\n`;
-  // After adding or editing a domain's inventory.json: node scripts/assemble-inventory.mjs rewrites the file.
+  // After adding or editing a domain's declared actions: node scripts/assemble-inventory.mjs rewrites the file.
   assert.equal(file, assembled);
 });
 

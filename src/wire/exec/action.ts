@@ -35,10 +35,6 @@ export interface BoundAction<I extends TSchema = TSchema, O extends TSchema = TS
   readonly local?: boolean;
 }
 
-export function bind<I extends TSchema, O extends TSchema, Api = unknown>(descriptor: ActionDescriptor<I, O>, handler: ActionHandler<Static<I>, Static<O>, Api>): BoundAction<I, O, Api> {
-  return { descriptor, handler };
-}
-
 /** hasMore always; nextCursor only when another page exists. */
 export function pageFields(p: { hasMore: boolean; nextCursor?: string }): { hasMore: boolean; nextCursor?: string } {
   return p.hasMore && p.nextCursor ? { hasMore: true, nextCursor: p.nextCursor } : { hasMore: p.hasMore };
