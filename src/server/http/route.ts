@@ -51,14 +51,6 @@ export interface DomainRoute<Svc = any> {
   webhook?(ctx: { params: Readonly<Record<string, string>>; req: IncomingMessage }, svc: Svc): Promise<unknown>;
 }
 
-/** A `limit` query parameter as a number (range checked by the pagination machinery). */
-export function limitOf(q: Readonly<Record<string, string>>): number | undefined {
-  const v = q.limit;
-  if (v === undefined) return undefined;
-  if (!/^[0-9]{1,6}$/.test(v)) throw new AppError('validation_failed', 'limit must be an integer from 1 to 100');
-  return Number(v);
-}
-
 /** camelCase → snake_case, for the legacy request aliases. */
 export function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
