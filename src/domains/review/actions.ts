@@ -1,9 +1,8 @@
 // Owns the `review` Exec actions, one declaration each (help, input, output, example, risk, result policy, over-budget
 // guidance, and the server call with its projection): the descriptors, inventory rows and handlers derive from these.
 import { Type } from '@sinclair/typebox';
-import { Authors, Cursor, HasMore, Id, Limit, NextCursor, Strict, mutationSelectors } from '../../catalog/schemas.js';
-import { pageFields } from '../../wire/exec/action.js';
-import { applied, execCall, type DeclaredAction } from '../../wire/exec/declare.js';
+import { Authors, Id, Strict, mutationSelectors } from '../../catalog/schemas.js';
+import { applied, execCall, execList, type DeclaredAction } from '../../wire/exec/declare.js';
 import { REVIEW, REVIEW_BODY_MAX, ReviewStatus, ReviewTarget, ReviewVerdict, type ReviewDto } from './contract.js';
 import { ReviewListItem, ReviewView, projectReview, projectReviewPage } from './project.js';
 
@@ -42,24 +41,19 @@ const get = execCall({
   result: review,
 });
 
-// Not execList: its filters (the thread target) are required and its page carries an authors map.
-const list = execCall({
+const list = execList({
   domain: 'review',
   action: 'list',
   summary: 'List the reviews of one task or thread, most recently updated first.',
-  input: Strict({
-    limit: Limit,
-    cursor: Cursor,
-    filters: Strict({ target: ReviewTarget, status: Type.Optional(ReviewStatus) }),
-  }),
-  output: Strict({ reviews: Type.Array(ReviewListItem), authors: Authors, hasMore: HasMore, nextCursor: NextCursor }),
+  items: 'reviews',
+  item: ReviewListItem,
+  extra: { authors: Authors },
+  filters: { target: ReviewTarget, status: Type.Optional(ReviewStatus) },
+  filtersRequired: true,
   example: { filters: { target: 'task:tsk41342', status: 'open' } },
-  risk: 'read',
-  resultPolicy: 'cursor',
   overBudget: { hint: 'Request a smaller page with limit, or continue from nextCursor.', next: `agentteam exec review list '{"limit":5,"filters":{"target":"task:<taskId>"}}'` },
   call: REVIEW.list,
-  request: (i) => ({ ...i.filters, ...(i.limit !== undefined ? { limit: i.limit } : {}), ...(i.cursor !== undefined ? { cursor: i.cursor } : {}) }),
-  result: (page) => ({ ...projectReviewPage(page), ...pageFields(page) }),
+  result: projectReviewPage,
 });
 
 /** A status move: one call on the review's own path. */

@@ -1,7 +1,7 @@
 // Owns the one declaration of an Exec action (name, help, input, output, example, risk, result policy, over-budget
 // guidance, and the server call it makes) from which its descriptor, its inventory row and its handler are derived.
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import { HasMore, NextCursor, PageInput, PageOf, Strict } from '../../catalog/schemas.js';
+import { Cursor, HasMore, Limit, NextCursor, PageInput, PageOf, Strict } from '../../catalog/schemas.js';
 import type { ActionDescriptor, InventoryRow, OperationPolicy } from '../../catalog/types.js';
 import type { Endpoint, EndpointInput, EndpointOutput } from '../../shared/endpoint.js';
 import type { CallOptions } from '../../server-client/send.js';
@@ -86,6 +86,8 @@ type ListDecl<K extends string, T extends TSchema, F extends TProperties, E exte
   readonly items: K;
   readonly item: T;
   readonly filters?: F;
+  /** The filters must be given (e.g. the one thread whose reviews are listed). */
+  readonly filtersRequired?: true;
   readonly example: { limit?: number; cursor?: string; filters?: Record<string, unknown> };
   readonly call: E;
   /** The server page's items, projected one by one (the server page keeps the same key). */
@@ -101,7 +103,7 @@ type ListDecl<K extends string, T extends TSchema, F extends TProperties, E exte
  * the cursor result policy; the filters and page fields become the call's query.
  */
 export function execList<const K extends string, T extends TSchema, F extends TProperties, E extends Endpoint>(d: ListDecl<K, T, F, E>): DeclaredAction {
-  const input = d.filters ? PageInput(d.filters) : PageInput();
+  const input = !d.filters ? PageInput() : d.filtersRequired ? Strict({ limit: Limit, cursor: Cursor, filters: Strict(d.filters) }) : PageInput(d.filters);
   const output = (d.extra ? Strict({ [d.items]: Type.Array(d.item), ...d.extra, hasMore: HasMore, nextCursor: NextCursor }) : PageOf(d.items, d.item)) as TObject;
   const described = { ...d, input: input as TSchema, output, risk: 'read', resultPolicy: 'cursor' } as Described<TSchema, TSchema>;
   return declared(described, async (raw, ctx) => {
