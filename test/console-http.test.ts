@@ -1,9 +1,10 @@
 // End-to-end over plain HTTP: the console's security rules on a real daemon (one-time link, cookie flags, origin, CSRF, no bearer, no secrets).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TestDaemon, cliJson, http, type HttpResult } from './harness.js';
 
 const d = new TestDaemon();
@@ -152,7 +153,19 @@ test('agentteam console opens the link with $BROWSER (the URL as one argument, n
   assert.equal(r.code, 0, r.stderr);
   const url = r.stdout.trim();
   for (let i = 0; i < 100 && !existsSync(join(wd, 'opened.txt')); i++) await new Promise((res) => setTimeout(res, 50));
-  assert.deepEqual(JSON.parse(readFileSync(join(wd, 'opened.txt'), 'utf8')), [url]);
+  // The browser's command line (readable by every local user while it starts) names a private page, never the link.
+  const argv = JSON.parse(readFileSync(join(wd, 'opened.txt'), 'utf8')) as string[];
+  assert.equal(argv.length, 1);
+  assert.ok(!argv[0]!.includes(new URL(url).search.slice(1)) && !argv[0]!.includes('code'), 'the login code is not on the command line');
+  const page = fileURLToPath(argv[0]!);
+  assert.equal(statSync(page).mode & 0o777, 0o600);
+  // The page sends the browser on to the link: following it logs in once.
+  const href = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(readFileSync(page, 'utf8'))![1]!.replaceAll('&amp;', '&');
+  assert.equal(href, url);
+  const u = new URL(href);
+  const first = await http(d.port, 'GET', u.pathname + u.search, { headers: { host: host() } });
+  assert.equal(first.status, 303);
+  assert.match(String(first.headers['set-cookie']), /HttpOnly/);
   const none = await d.run(['console'], { env: { BROWSER: '', PATH: '/nonexistent' } });
   assert.equal(none.code, 0);
   assert.match(none.stderr, /no browser to open it/);

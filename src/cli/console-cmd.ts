@@ -2,6 +2,8 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writePrivateFile } from '../home/home.js';
 import type { CommandBody } from './args.js';
 import { CliError } from './cli-error.js';
 import { ownerRequest, type CliContext } from './daemon-client.js';
@@ -37,6 +39,19 @@ function openUrl(b: { cmd: string; args: string[] }, url: string): Promise<boole
   });
 }
 
+/**
+ * The page the browser is given instead of the link. Security invariant: a command line is readable by every local user
+ * (`ps`, /proc/PID/cmdline) while the browser starts, and the link logs in whoever opens it first; so the browser gets the
+ * path of a 0600 file in the private home, which sends it on to the link (as Jupyter does). The file is overwritten by the
+ * next `agentteam console`; the link in it is spent at the first login and expires in 2 minutes either way.
+ */
+export function writeOpenPage(homeRoot: string, url: string): string {
+  const path = join(homeRoot, 'run', 'console-open.html');
+  const href = JSON.stringify(url).slice(1, -1).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  writePrivateFile(path, `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${href}"><title>AgentTeam console</title><p><a href="${href}">Open the AgentTeam console</a></p>\n`);
+  return pathToFileURL(path).href;
+}
+
 export function consoleCommand({ home }: CliContext): CommandBody {
   return {
     desc: 'open the local web console: prints a one-time login link (valid 2 minutes) and opens it in $BROWSER or xdg-open',
@@ -48,7 +63,7 @@ export function consoleCommand({ home }: CliContext): CommandBody {
       process.stdout.write(`${url}\n`);
       if (!o.open) return;
       const b = browserCommand(process.env);
-      if (!b || !(await openUrl(b, url))) process.stderr.write('agentteam: no browser to open it (set $BROWSER); open the link above yourself\n');
+      if (!b || !(await openUrl(b, writeOpenPage(home(), url)))) process.stderr.write('agentteam: no browser to open it (set $BROWSER); open the link above yourself\n');
     },
   };
 }
