@@ -49,7 +49,7 @@ const windowSql = (n: number) => `SELECT rowid AS rid, rank AS score FROM kb_fts
  */
 const exactSql = (n: number) =>
   `SELECT ${COLS}, t.score AS score FROM (SELECT rowid AS rid, bm25(kb_fts) AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY score, rowid LIMIT -1 OFFSET 0) t JOIN kb_sections s ON s.rid = t.rid JOIN kb_documents d ON d.id = s.document_id WHERE d.source_id IN (${visibleSources(n)}) ORDER BY t.score, t.rid LIMIT ?`;
-const metaSql = (rids: string, n: number) => `SELECT ${COLS} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (${rids}) AND d.source_id IN (${visibleSources(n)})`;
+const metaSql = (rids: string, n: number, body = false) => `SELECT ${COLS}${body ? ', s.body AS body' : ''} FROM kb_sections s JOIN kb_documents d ON d.id = s.document_id WHERE s.rid IN (${rids}) AND d.source_id IN (${visibleSources(n)})`;
 
 type Meta = Omit<RankedRow, 'snippet' | 'score'> & { rid: number };
 
@@ -63,6 +63,12 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
   const match = ftsMatch(terms);
   const best = await impactTopK(sql, terms, scopes, limit, frequentDf);
   if (best !== null) return located(sql, terms, scopes, best);
+  // Rare words: the best `limit` matches of every source first (ordered by bm25() itself, which FTS5 runs faster than
+  // `rank`). When all of them are visible they are the answer; otherwise the window below, sized for the hidden rows.
+  const first = await sql.all<{ rid: number; score: number }>(FIRST_SQL, [match, limit]);
+  if (first.length === 0) return [];
+  const seen = await visibleRows(sql, terms, scopes, first);
+  if (seen.length === first.length || first.length < limit) return seen;
   const top = await sql.all<{ rid: number; score: number }>(windowSql(scopes.length), [match, limit, ...scopes]);
   if (top.length === 0) return [];
   // The window's rows are joined to their documents a slice at a time, best first (the first `limit` usually suffice),
@@ -84,12 +90,25 @@ async function rankSqlite(sql: Sql, terms: string[], scopes: string[], limit: nu
   return snippets(sql, terms, rows);
 }
 
+/** The best `limit` matches in (score, rowid) order, visible or not (bm25 is negative: lower is better). */
+const FIRST_SQL = 'SELECT rowid AS rid, bm25(kb_fts) AS score FROM kb_fts WHERE kb_fts MATCH ? ORDER BY score, rowid LIMIT ?';
+
+/** The visible ones of `rows`, in their order, with their snippets. Security invariant: a row is kept only after the source filter. */
+async function visibleRows(sql: Sql, terms: string[], scopes: string[], rows: ReadonlyArray<{ rid: number; score: number }>): Promise<RankedRow[]> {
+  const bound = padded(rows.map((r) => r.rid));
+  const found = await sql.all<Meta & { body: string }>(metaSql(marks(bound.length), scopes.length, true), [...bound, ...scopes]);
+  const meta = new Map(found.map((m) => [Number(m.rid), m]));
+  const folded = new Set(terms.map(foldTerm));
+  return rows.flatMap((r) => {
+    const m = meta.get(Number(r.rid));
+    return m ? [{ document_id: m.document_id, position: m.position, title: m.title, heading: m.heading, snippet: snippetOf(m.body, folded, SNIPPET_TOKENS, '[', ']'), score: r.score }] : [];
+  });
+}
+
 /** The exact top-k's rows (src/domains/knowledge/impacts.ts), joined to their documents again (visible ones only) with snippets. */
 async function located(sql: Sql, terms: string[], scopes: string[], best: ReadonlyArray<{ rid: number; score: number }>): Promise<RankedRow[]> {
   if (best.length === 0) return [];
-  const bound = padded(best.map((b) => b.rid));
-  const meta = new Map((await sql.all<Meta>(metaSql(marks(bound.length), scopes.length), [...bound, ...scopes])).map((m) => [Number(m.rid), m]));
-  return snippets(sql, terms, best.flatMap((b) => (meta.has(b.rid) ? [{ ...meta.get(b.rid)!, score: -b.score }] : [])));
+  return visibleRows(sql, terms, scopes, best.map((b) => ({ rid: b.rid, score: -b.score })));
 }
 
 /** Each row's snippet: the 16-token window of its body with the most query terms, hits in [brackets] (src/shared/snippet.ts). */
