@@ -7,6 +7,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 type Obj = Record<string, any>;
 interface Response {
   id: string;
+  model: string;
   context: number;
   /** The largest output_tokens among the response's lines: Claude Code writes a line per content block, the last one with the final count. */
   output: number;
@@ -14,6 +15,7 @@ interface Response {
 }
 interface Step {
   file: string;
+  model?: string;
   line: number;
   results: number;
   o200k: number;
@@ -97,10 +99,11 @@ for (const file of process.argv.slice(2)) {
       }
       const context = (u.input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
       prev = cur;
-      cur = { id, context, output: u.output_tokens ?? 0, firstOutput: u.output_tokens ?? 0 };
-      if (prev && pending.length && clean) {
+      cur = { id, model: String(l.message.model), context, output: u.output_tokens ?? 0, firstOutput: u.output_tokens ?? 0 };
+      // Another model's request in between (a Haiku side call) has a context of its own: not a step.
+      if (prev && prev.model === cur.model && pending.length && clean) {
         const o200k = pending.reduce((n, t) => n + countTokens(t), 0);
-        steps.claude.push({ file: basename(file), line: i + 1, results: pending.length, o200k, recorded: context - prev.context - prev.output });
+        steps.claude.push({ file: basename(file), line: i + 1, model: cur.model, results: pending.length, o200k, recorded: context - prev.context - prev.output });
       }
       pending = [];
       clean = true;
