@@ -73,6 +73,10 @@ test('token analyze --from DIR --format json: per-session figures equal each run
   assert.ok(rep.surface.runtimes.every((s: any) => s.toolsList > 400 && s.stable > 500));
   assert.equal(rep.surface.help.root, rep.surface.help.all['exec --help']);
   for (const s of rep.sessions) assert.equal(s.surface.inContext, s.surface.perRequest * s.requests);
+  // Cost: OpenCode's own per-message cost; the captures' models (the fake endpoint's `capture`, gpt-6.1-sol) have no price.
+  assert.equal(by('opencode').costUSD, 0.04139, 'its four messages: 0.0294534 + 0.0043167 + 0.00391035 + 0.00370995, to the micro-dollar');
+  assert.deepEqual([by('claude').costUSD, by('codex').costUSD, rep.total.costUSD], [null, null, null]);
+  assert.deepEqual(rep.pricing.unpriced.map((u: any) => u.model).sort(), ['capture', 'gpt-6.1-sol']);
   assert.deepEqual(rep.suggestions, [`demo: read \`agentteam exec task --help\` in 3 sessions (${rep.surface.help.all['exec task --help']} tokens each time); name the action it looks up in the agent's instructions.`]);
 });
 
@@ -90,13 +94,15 @@ test("the daemon's record names a session's agent; --agent, --runtime, --session
   assert.deepEqual(cliJson(await analyze(home, ['--runtime', 'opencode'])).sessions.map((s: any) => s.runtime), ['opencode']);
   assert.equal(cliJson(await analyze(home, ['--session', '26845325'])).sessions[0].runtime, 'claude');
   assert.equal(cliJson(await analyze(home, ['--since', '2026-12-06'])).sessions.length, 0);
+  assert.equal(cliJson(await analyze(home, ['--until', '2026-12-04'])).sessions.length, 0);
+  assert.equal(cliJson(await analyze(home, ['--since', '2026-12-05', '--until', '2026-12-05'])).sessions.length, 3);
 
   const table = await analyze(home, ['--format', 'table']);
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout, /^TOTAL +11 +7,419 /m);
   assert.match(table.stdout, /^exec task --help +3 /m);
 
-  for (const bad of [['--since', '2026-13-40'], ['--format', 'yaml'], ['--runtime', 'kimi']]) {
+  for (const bad of [['--since', '2026-13-40'], ['--until', 'soon'], ['--since', '2026-12-06', '--until', '2026-12-05'], ['--format', 'yaml'], ['--runtime', 'kimi']]) {
     const r = await analyze(home, bad);
     assert.notEqual(r.code, 0, bad.join(' '));
     assert.equal(r.stdout, '');

@@ -12,6 +12,7 @@ export function tokenCommand({ home, homeFlag }: CliContext): CommandBody {
           { flags: '--agent <name>', desc: 'only this agent (name or id)' },
           { flags: '--runtime <kind>', desc: 'only this runtime', choices: ['claude', 'codex', 'opencode'] },
           { flags: '--since <date>', desc: 'from this UTC day on (YYYY-MM-DD)' },
+          { flags: '--until <date>', desc: 'through this UTC day' },
           { flags: '--session <id>', desc: 'only this session (id or prefix)' },
           { flags: '--format <f>', desc: 'default: table on a terminal, else json', choices: ['table', 'json'] },
           { flags: '--from <dir>', desc: "a copied folder of transcripts instead of the runtimes' own" },

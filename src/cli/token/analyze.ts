@@ -16,6 +16,7 @@ export interface AnalyzeOptions {
   agent?: string;
   runtime?: string;
   since?: string;
+  until?: string;
   session?: string;
   format?: string;
   from?: string;
@@ -31,19 +32,25 @@ export interface AnalyzeIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-/** `--since` as ccusage takes it: YYYY-MM-DD or YYYYMMDD (UTC midnight). */
-export function parseSince(s: string): number {
+/** `--since`/`--until` as ccusage takes them: YYYY-MM-DD or YYYYMMDD; the UTC midnight that starts that day. */
+export function parseDay(s: string, flag = '--since'): number {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(s);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) throw new CliError('--since takes a date: YYYY-MM-DD or YYYYMMDD', 2);
+  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) throw new CliError(`${flag} takes a date: YYYY-MM-DD or YYYYMMDD`, 2);
   return ms;
 }
+export const parseSince = (s: string): number => parseDay(s, '--since');
+/** `--until DAY` includes that whole UTC day: the exclusive end is the next midnight. */
+export const parseUntil = (s: string): number => parseDay(s, '--until') + 86_400_000;
 
-function check(o: AnalyzeOptions): { runtimes: readonly TokenRuntime[]; since: number | undefined; format: 'table' | 'json' | undefined } {
+function check(o: AnalyzeOptions): { runtimes: readonly TokenRuntime[]; since: number | undefined; until: number | undefined; format: 'table' | 'json' | undefined } {
   if (o.runtime !== undefined && !(TOKEN_RUNTIMES as readonly string[]).includes(o.runtime)) throw new CliError(`--runtime takes ${TOKEN_RUNTIMES.join(', ')}`, 2);
   if (o.format !== undefined && o.format !== 'table' && o.format !== 'json') throw new CliError('--format takes table or json', 2);
   if (o.from !== undefined && !(existsSync(o.from) && statSync(o.from).isDirectory())) throw new CliError('--from takes a folder of copied transcripts', 2);
-  return { runtimes: o.runtime ? [o.runtime as TokenRuntime] : TOKEN_RUNTIMES, since: o.since !== undefined ? parseSince(o.since) : undefined, format: o.format as 'table' | 'json' | undefined };
+  const since = o.since !== undefined ? parseSince(o.since) : undefined;
+  const until = o.until !== undefined ? parseUntil(o.until) : undefined;
+  if (since !== undefined && until !== undefined && until <= since) throw new CliError('--until is a day before --since', 2);
+  return { runtimes: o.runtime ? [o.runtime as TokenRuntime] : TOKEN_RUNTIMES, since, until, format: o.format as 'table' | 'json' | undefined };
 }
 
 /** A one-line progress bar on a terminal, by bytes read. */
@@ -69,6 +76,8 @@ export async function readSources(
   count: Count,
   since: number | undefined,
   onBytes?: (done: number, label: string) => void,
+  /** Exclusive end in ms (parseUntil). */
+  until?: number,
 ): Promise<{ accounts: SessionAccount[]; skippedLines: number; unreadable: string[] }> {
   const accounts = new Map<string, SessionAccount>();
   let done = 0;
@@ -82,7 +91,7 @@ export async function readSources(
       account(runtime, id) {
         const key = `${runtime}:${id}`;
         let a = accounts.get(key);
-        if (!a) accounts.set(key, (a = new SessionAccount(runtime, id, count, since)));
+        if (!a) accounts.set(key, (a = new SessionAccount(runtime, id, count, since, until)));
         return a;
       },
       progress: (bytes) => onBytes?.(done + bytes, label),
@@ -105,7 +114,7 @@ export async function readSources(
 }
 
 export async function analyze(o: AnalyzeOptions, io: AnalyzeIo): Promise<Report> {
-  const { runtimes, since, format } = check(o);
+  const { runtimes, since, until, format } = check(o);
   const roots = o.from !== undefined ? [o.from] : defaultRoots();
   const sources = (await findSources(roots)).filter((s) => runtimes.includes(runtimeOf(s.kind)));
   let daemon = new Map<string, DaemonSession>();
@@ -119,7 +128,7 @@ export async function analyze(o: AnalyzeOptions, io: AnalyzeIo): Promise<Report>
   const count = await loadCounter();
   const bytes = sources.reduce((n, s) => n + s.bytes, 0);
   const bar = io.stderr.isTTY ? progressBar(io.stderr, bytes) : undefined;
-  const { accounts, skippedLines, unreadable } = await readSources(sources, count, since, bar ? (d, l) => bar.at(d, l) : undefined);
+  const { accounts, skippedLines, unreadable } = await readSources(sources, count, since, bar ? (d, l) => bar.at(d, l) : undefined, until);
   bar?.end();
   for (const u of unreadable.slice(0, 5)) io.stderr.write(`agentteam: not read: ${terminalText(u, true)}\n`);
   const report = buildReport({

@@ -37,6 +37,8 @@ function assistant(acc: SessionAccount, line: Obj, message: Obj, at: string | un
       at,
       { input: num(usage.input_tokens), cachedInput: num(usage.cache_read_input_tokens), cacheWrite: num(usage.cache_creation_input_tokens), output: num(usage.output_tokens) },
       str(message.model),
+      // ccusage's `auto` mode: a cost the line carries (older Claude Code wrote `costUSD`) wins over the price table.
+      { ...(typeof line.costUSD === 'number' ? { costUSD: line.costUSD } : {}), ...(typeof usage.speed === 'string' ? { speed: usage.speed } : {}) },
     );
   }
   if (!Array.isArray(message.content)) return;

@@ -54,6 +54,7 @@ export async function readCodexFile(path: string, ctx: ReadContext, fallbackId: 
       if (line.type === 'event_msg') {
         if (p.type === 'token_count') {
           const info = obj(p.info);
+          model = str(info?.model) ?? str(info?.model_name) ?? model;
           const total = totals(obj(info?.total_token_usage));
           let delta: Totals | undefined;
           if (total) {

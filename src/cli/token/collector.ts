@@ -1,5 +1,6 @@
 // Owns one session's token account as the runtime readers feed it: usage per model request, AgentTeam tool calls and results, help reads.
 import { createToolNamer, RUNTIME_KINDS } from '../../wire/mcp/naming.js';
+import { requestCost, type RecordedCost } from './pricing.js';
 
 export type TokenRuntime = 'claude' | 'codex' | 'opencode';
 export const TOKEN_RUNTIMES: readonly TokenRuntime[] = ['claude', 'codex', 'opencode'];
@@ -20,6 +21,19 @@ export function addUsage(a: Usage, b: Usage): void {
   a.output += b.output;
 }
 export const totalOf = (u: Usage): number => u.input + u.cachedInput + u.cacheWrite + u.output;
+
+/** Cost in USD of some requests: `usd` sums the priced ones; `unpriced` counts those whose model has no price. */
+export interface Cost {
+  usd: number;
+  unpriced: number;
+}
+export const zeroCost = (): Cost => ({ usd: 0, unpriced: 0 });
+export function addCost(a: Cost, b: Cost): void {
+  a.usd += b.usd;
+  a.unpriced += b.unpriced;
+}
+/** The cost as reported: null (unknown) when any request in it was unpriced, never a partial sum. */
+export const costUSD = (c: Cost): number | null => (c.unpriced > 0 ? null : Math.round(c.usd * 1e6) / 1e6);
 
 export interface ToolStat {
   calls: number;
@@ -98,6 +112,10 @@ const TURN_MARK = /## This turn\s+You are @("(?:[^"\\]|\\.)*"|[^\s.]+(?:\.[^\s.]
 export class SessionAccount {
   readonly usage = zeroUsage();
   readonly days = new Map<string, Usage>();
+  readonly cost = zeroCost();
+  readonly dayCosts = new Map<string, Cost>();
+  /** Requests whose model has no price, by model (`(none)` when the runtime recorded none). */
+  readonly unpriced = new Map<string, number>();
   readonly tools = new Map<string, ToolStat>();
   /** Help reads by command (`exec task --help`): how often and what they cost. */
   readonly help = new Map<string, { reads: number; tokens: number }>();
@@ -127,12 +145,14 @@ export class SessionAccount {
     readonly sessionId: string,
     private readonly count: (text: string) => number,
     private readonly sinceMs: number | undefined,
+    /** Exclusive end (the UTC midnight after `--until`'s day). */
+    private readonly untilMs?: number,
   ) {}
 
   private inRange(at: string | undefined): boolean {
-    if (this.sinceMs === undefined || at === undefined) return true;
+    if ((this.sinceMs === undefined && this.untilMs === undefined) || at === undefined) return true;
     const t = Date.parse(at);
-    return Number.isNaN(t) || t >= this.sinceMs;
+    return Number.isNaN(t) || ((this.sinceMs === undefined || t >= this.sinceMs) && (this.untilMs === undefined || t < this.untilMs));
   }
 
   private seen(at: string | undefined): void {
@@ -141,8 +161,8 @@ export class SessionAccount {
     if (!this.lastAt || at > this.lastAt) this.lastAt = at;
   }
 
-  /** One model request's usage. */
-  request(at: string | undefined, u: Usage, model?: string): void {
+  /** One model request's usage; `recorded`: a cost or speed the runtime wrote beside it. */
+  request(at: string | undefined, u: Usage, model?: string, recorded?: RecordedCost): void {
     if (!this.inRange(at)) return;
     this.seen(at);
     this.requests++;
@@ -165,6 +185,13 @@ export class SessionAccount {
     const d = this.days.get(day) ?? zeroUsage();
     addUsage(d, u);
     this.days.set(day, d);
+    const usd = requestCost(this.runtime, u, model, recorded);
+    const c: Cost = usd === null ? { usd: 0, unpriced: 1 } : { usd, unpriced: 0 };
+    if (usd === null) this.unpriced.set(model ?? '(none)', (this.unpriced.get(model ?? '(none)') ?? 0) + 1);
+    addCost(this.cost, c);
+    const dc = this.dayCosts.get(day) ?? zeroCost();
+    addCost(dc, c);
+    this.dayCosts.set(day, dc);
   }
 
   /** Turn prompts the daemon compiled that this session received. */

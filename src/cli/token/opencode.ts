@@ -26,7 +26,7 @@ function message(acc: SessionAccount, m: Obj): void {
   const t = obj(m.tokens);
   if (!t) return;
   const cache = obj(t.cache);
-  acc.request(iso(obj(m.time)?.created), { input: num(t.input), cachedInput: num(cache?.read), cacheWrite: num(cache?.write), output: num(t.output) + num(t.reasoning) }, str(m.modelID));
+  acc.request(iso(obj(m.time)?.created), { input: num(t.input), cachedInput: num(cache?.read), cacheWrite: num(cache?.write), output: num(t.output) + num(t.reasoning) }, str(m.modelID), typeof m.cost === 'number' ? { costUSD: m.cost } : {});
 }
 
 /** A part: the user's text (the turn prompt) or a finished tool call with its output. */

@@ -106,6 +106,18 @@ test('Claude: a response repeated in another file (a resumed session written ane
   assert.equal(m.get('claude:b')!.requests, 1);
 });
 
+test('Claude: a session file that opens with a file-history snapshot or a summary (no sessionId) is found and read', async () => {
+  const dir = temp();
+  const usage = { type: 'assistant', sessionId: 'real', requestId: 'req_r', timestamp: '2026-02-11T10:00:00Z', message: { id: 'msg_r', model: 'claude-opus-4-6', usage: { input_tokens: 3, output_tokens: 2 } } };
+  writeFileSync(join(dir, 'real.jsonl'), [{ type: 'file-history-snapshot', messageId: 'm', snapshot: {}, isSnapshotUpdate: false }, usage].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(join(dir, 'resumed.jsonl'), [{ type: 'summary', summary: 's', leafUuid: 'u' }, { ...usage, sessionId: 'resumed', requestId: 'req_s' }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(join(dir, 'other.jsonl'), JSON.stringify({ type: 'something-else' }) + '\n');
+  assert.deepEqual((await findSources([dir])).map((s) => s.kind), ['claude-jsonl', 'claude-jsonl']);
+  const m = await read(dir);
+  assert.equal(m.get('claude:real')!.requests, 1);
+  assert.equal(m.get('claude:resumed')!.requests, 1);
+});
+
 test('Codex: a repeated token_count adds nothing; an older rollout without item events is read from function calls and outputs', async () => {
   const dir = temp();
   const tc = (input: number, cached: number, output: number) => ({ timestamp: '2026-11-02T10:00:00Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output } } } });

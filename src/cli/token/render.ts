@@ -4,6 +4,8 @@ import type { Usage } from './collector.js';
 import type { Report } from './report.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
+/** USD, or — when a model had no price. */
+const usd = (x: number | null) => (x === null ? '—' : `$${x.toFixed(x >= 100 ? 0 : x >= 1 ? 2 : 4)}`);
 
 /** The report as terminal text. */
 export function renderReport(r: Report): string {
@@ -25,6 +27,7 @@ export function renderReport(r: Report): string {
       { header: 'sessions', value: (a) => n(a.sessions) },
       { header: 'req', value: (a) => n(a.requests) },
       { header: 'total', value: (a) => n(a.usage.total) },
+      { header: 'cost', value: (a) => usd(a.costUSD) },
       { header: 'surface', value: (a) => n(a.surfaceInContext) },
       { header: 'of input', value: (a) => `${a.usage.total > a.usage.output ? Math.round((a.surfaceInContext / (a.usage.total - a.usage.output)) * 100) : 0}%` },
       { header: 'results', value: (a) => n(a.resultTokens) },
@@ -32,10 +35,10 @@ export function renderReport(r: Report): string {
     ]));
   }
   parts.push(`\nSessions (${r.total.sessions}; ${r.otherSessions} other sessions left out)\n`);
-  type Row = { agent: string; runtime: string; label: string; day: string; requests: number; usage: Usage; inContext: number; results: number };
-  const rows: Row[] = r.sessions.map((s) => ({ agent: s.agent ?? '-', runtime: s.runtime, label: s.sessionId.slice(0, 12), day: (s.lastAt ?? '').slice(0, 10), requests: s.requests, usage: s.usage, inContext: s.surface.inContext, results: s.results.tokens }));
+  type Row = { agent: string; runtime: string; label: string; day: string; requests: number; usage: Usage; cost: number | null; inContext: number; results: number };
+  const rows: Row[] = r.sessions.map((s) => ({ agent: s.agent ?? '-', runtime: s.runtime, label: s.sessionId.slice(0, 12), day: (s.lastAt ?? '').slice(0, 10), requests: s.requests, usage: s.usage, cost: s.costUSD, inContext: s.surface.inContext, results: s.results.tokens }));
   if (rows.length) {
-    rows.push({ agent: 'TOTAL', runtime: '', label: '', day: '', requests: r.total.requests, usage: r.total.usage, inContext: r.total.surfaceInContext, results: r.total.resultTokens });
+    rows.push({ agent: 'TOTAL', runtime: '', label: '', day: '', requests: r.total.requests, usage: r.total.usage, cost: r.total.costUSD, inContext: r.total.surfaceInContext, results: r.total.resultTokens });
     parts.push(
       renderTable(rows, [
         { header: 'agent', value: (s) => s.agent },
@@ -47,6 +50,7 @@ export function renderReport(r: Report): string {
         { header: 'cached', value: (s) => n(s.usage.cachedInput) },
         { header: 'cache wr', value: (s) => n(s.usage.cacheWrite) },
         { header: 'output', value: (s) => n(s.usage.output) },
+        { header: 'cost', value: (s) => usd(s.cost) },
         { header: 'surface', value: (s) => n(s.inContext) },
         { header: 'results', value: (s) => n(s.results) },
       ]),
@@ -61,6 +65,7 @@ export function renderReport(r: Report): string {
       { header: 'cache wr', value: (d) => n(d.usage.cacheWrite) },
       { header: 'output', value: (d) => n(d.usage.output) },
       { header: 'total', value: (d) => n(d.usage.total) },
+      { header: 'cost', value: (d) => usd(d.costUSD) },
     ]));
   }
   if (r.total.tools.length) {
@@ -82,6 +87,9 @@ export function renderReport(r: Report): string {
       { header: 'agent', value: (l) => l.agent ?? l.sessionId.slice(0, 12) },
       { header: 'at', value: (l) => l.at ?? '-' },
     ]));
+  }
+  if (r.pricing.unpriced.length) {
+    parts.push(`\nCost — (no price for the model; never guessed): ${r.pricing.unpriced.slice(0, 8).map((u) => `${terminalText(u.model, true).slice(0, 60)} ${n(u.requests)} req`).join(', ')}\n`);
   }
   const checked = r.tokenizerCheck.filter((c) => c.ratio !== null);
   if (checked.length) parts.push(`\nTokenizer check (recorded context growth / o200k of AgentTeam results): ${checked.map((c) => `${c.runtime} ${c.ratio}× over ${c.steps} steps`).join(', ')}\n`);

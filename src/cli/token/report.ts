@@ -1,5 +1,6 @@
 // Owns the token report's figures: per session, agent, day and in total, what went to AgentTeam's tool surface and results, the largest results, suggestions.
-import { addUsage, totalOf, zeroUsage, type LargeResult, type SessionAccount, type ToolStat, type Usage } from './collector.js';
+import { addCost, addUsage, costUSD, totalOf, zeroCost, zeroUsage, type Cost, type LargeResult, type SessionAccount, type ToolStat, type Usage } from './collector.js';
+import { PRICES } from './pricing.js';
 import type { DaemonSession } from './sources.js';
 import type { RuntimeSurface, Surface } from './surface.js';
 
@@ -22,6 +23,8 @@ export interface SessionReport {
   requests: number;
   turns: number;
   usage: Usage & { total: number };
+  /** USD by ccusage's rules (pricing.ts); null when a request's model has no price. */
+  costUSD: number | null;
   /** AgentTeam's instructions and tool definitions in front of the model on each request, and over the session. */
   surface: { perRequest: number; inContext: number; shareOfInput: number; seenInTranscript: Record<string, number> };
   results: { tokens: number; calls: number };
@@ -35,10 +38,12 @@ export interface Report {
   sources: { files: number; bytes: number; skippedLines: number; unreadable?: string[] };
   surface: { dispatcherSummary: number; runtimes: RuntimeSurface[]; help: { count: number; root: number; largest: { command: string; tokens: number }[]; all: Record<string, number> } };
   sessions: SessionReport[];
-  total: { sessions: number; requests: number; usage: Usage & { total: number }; surfaceInContext: number; resultTokens: number; tools: ToolRow[] };
-  days: { day: string; usage: Usage & { total: number } }[];
+  total: { sessions: number; requests: number; usage: Usage & { total: number }; costUSD: number | null; surfaceInContext: number; resultTokens: number; tools: ToolRow[] };
+  days: { day: string; usage: Usage & { total: number }; costUSD: number | null }[];
+  /** Where the prices come from, and the models left unpriced (their requests make a cost null) with their request counts. */
+  pricing: { source: string; unpriced: { model: string; requests: number }[] };
   /** Per agent: what AgentTeam's surface cost up front (per request, over its requests) and its tools' results per call. */
-  agents: { agent: string; sessions: number; requests: number; usage: Usage & { total: number }; surfaceInContext: number; resultTokens: number; calls: number }[];
+  agents: { agent: string; sessions: number; requests: number; usage: Usage & { total: number }; costUSD: number | null; surfaceInContext: number; resultTokens: number; calls: number }[];
   largest: (LargeResult & { sessionId: string; agent: string | null })[];
   suggestions: string[];
   /**
@@ -84,6 +89,10 @@ export function buildReport(inp: ReportInput): Report {
   const totalUsage = zeroUsage();
   const totalTools = new Map<string, ToolStat>();
   const days = new Map<string, Usage>();
+  const totalCost = zeroCost();
+  const dayCosts = new Map<string, Cost>();
+  const agentCosts = new Map<string, Cost>();
+  const unpriced = new Map<string, number>();
   const largest: Report['largest'] = [];
   let requests = 0;
   let inContext = 0;
@@ -116,12 +125,17 @@ export function buildReport(inp: ReportInput): Report {
       requests: a.requests,
       turns: a.turns,
       usage: withTotal(a.usage),
+      costUSD: costUSD(a.cost),
       surface: { perRequest: per, inContext: per * a.requests, shareOfInput: input > 0 ? round((per * a.requests) / input) : 0, seenInTranscript: { ...a.surfaceSeen } },
       results: { tokens: res, calls },
       tools,
       largest: [...a.largest],
     });
     addUsage(totalUsage, a.usage);
+    addCost(totalCost, a.cost);
+    addCost(agentCosts.get(agent ?? '(unnamed)') ?? (agentCosts.set(agent ?? '(unnamed)', zeroCost()), agentCosts.get(agent ?? '(unnamed)')!), a.cost);
+    for (const [day, c] of a.dayCosts) addCost(dayCosts.get(day) ?? (dayCosts.set(day, zeroCost()), dayCosts.get(day)!), c);
+    for (const [model, n] of a.unpriced) unpriced.set(model, (unpriced.get(model) ?? 0) + n);
     const c = check.get(a.runtime) ?? { steps: 0, recorded: 0, o200k: 0 };
     c.steps += a.calibration.steps;
     c.recorded += a.calibration.recorded;
@@ -154,9 +168,10 @@ export function buildReport(inp: ReportInput): Report {
       help: { count: help.length, root: surface.help['exec --help'] ?? 0, largest: help.slice(0, 5).map(([command, tokens]) => ({ command, tokens })), all: surface.help },
     },
     sessions,
-    total: { sessions: sessions.length, requests, usage: withTotal(totalUsage), surfaceInContext: inContext, resultTokens, tools: toolRows(totalTools) },
-    days: [...days].sort((x, y) => x[0].localeCompare(y[0])).map(([day, u]) => ({ day, usage: withTotal(u) })),
-    agents: byAgent(sessions),
+    total: { sessions: sessions.length, requests, usage: withTotal(totalUsage), costUSD: costUSD(totalCost), surfaceInContext: inContext, resultTokens, tools: toolRows(totalTools) },
+    days: [...days].sort((x, y) => x[0].localeCompare(y[0])).map(([day, u]) => ({ day, usage: withTotal(u), costUSD: costUSD(dayCosts.get(day) ?? zeroCost()) })),
+    pricing: { source: `${PRICES.source} Retrieved ${PRICES.retrieved}.`, unpriced: [...unpriced].map(([model, requests]) => ({ model, requests })).sort((x, y) => y.requests - x.requests) },
+    agents: byAgent(sessions, agentCosts),
     largest: largest.slice(0, 10),
     suggestions: [],
     tokenizerCheck: [...check].map(([runtime, c]) => ({ runtime, ...c, ratio: c.o200k > 0 ? round(c.recorded / c.o200k) : null })),
@@ -166,11 +181,11 @@ export function buildReport(inp: ReportInput): Report {
   return report;
 }
 
-function byAgent(sessions: readonly SessionReport[]): Report['agents'] {
+function byAgent(sessions: readonly SessionReport[], costs: Map<string, Cost>): Report['agents'] {
   const m = new Map<string, Report['agents'][number]>();
   for (const s of sessions) {
     const key = s.agent ?? '(unnamed)';
-    const a = m.get(key) ?? { agent: key, sessions: 0, requests: 0, usage: { ...zeroUsage(), total: 0 }, surfaceInContext: 0, resultTokens: 0, calls: 0 };
+    const a = m.get(key) ?? { agent: key, sessions: 0, requests: 0, usage: { ...zeroUsage(), total: 0 }, costUSD: costUSD(costs.get(key) ?? zeroCost()), surfaceInContext: 0, resultTokens: 0, calls: 0 };
     a.sessions++;
     a.requests += s.requests;
     addUsage(a.usage, s.usage);

@@ -45,6 +45,12 @@ function sizeOf(path: string): number {
   }
 }
 
+/**
+ * Claude Code lines that open a file without a `sessionId`: a real session file often starts with a file-history
+ * snapshot, a resumed one with a summary.
+ */
+const CLAUDE_OPENERS = new Set(['file-history-snapshot', 'summary', 'queue-operation']);
+
 /** Tells a JSONL transcript's runtime from its first line: Codex rollouts open with `session_meta`, Claude lines carry `sessionId`. */
 async function sniff(path: string): Promise<SourceKind | null> {
   if (basename(path) === 'wire.jsonl') return null; // Kimi: not read (yet)
@@ -55,7 +61,7 @@ async function sniff(path: string): Promise<SourceKind | null> {
     return null;
   }
   if (o?.type === 'session_meta' && typeof o.payload === 'object') return 'codex-jsonl';
-  if (typeof o?.sessionId === 'string') return 'claude-jsonl';
+  if (typeof o?.sessionId === 'string' || (typeof o?.type === 'string' && CLAUDE_OPENERS.has(o.type))) return 'claude-jsonl';
   return null;
 }
 
