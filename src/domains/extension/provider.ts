@@ -224,5 +224,7 @@ export const rd = {
 /** Splits `owner/name` (already matched against REPO_PATTERN) into encoded path segments. */
 export function repoPath(repo: string): string {
   const [o, r] = repo.split('/');
+  // Security invariant: the credential is only ever sent under /repos/{owner}/{name} (no dot segment climbs out).
+  if (!o || !r || o === '.' || o === '..' || r === '.' || r === '..') throw new ProviderError('failed', 'not_found');
   return `${encodeURIComponent(o!)}/${encodeURIComponent(r!)}`;
 }

@@ -210,6 +210,7 @@ export class FakeProvider {
     const m = new RegExp(`^${root}/repos/([^/]+)/([^/]+)/(pulls|issues|commits)/([^/]+)(?:/(reviews|comments|status|check-runs))?$`).exec(url.pathname);
     const repo = m ? `${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}` : '';
     if (m && m[3] === 'commits' && (m[5] === 'status' || (gh && m[5] === 'check-runs'))) {
+      m[4] = decodeURIComponent(m[4]!);
       const pr = [...this.prs.entries()].filter(([k]) => k.startsWith(`${repo}#`)).map(([, p]) => p).find((p) => p.pull.headSha === m[4] || p.ci.has(m[4]!) || p.checks.has(m[4]!));
       if (!pr) return send(404, gh ? github.notFound : gitea.notFound);
       if (m[5] === 'check-runs') {
