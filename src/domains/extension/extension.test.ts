@@ -259,6 +259,36 @@ test('gitea polls with since (the provider\'s clock) and pages: an unchanged PR 
   }
 });
 
+test('gitea: a timeline longer than one poll\'s 10 pages continues at the next poll; a watch made before since-polling starts without replaying history', async () => {
+  const gp = await pinsOf('gitea');
+  gt.openPull('team/app', 6, 'd'.repeat(40));
+  const w = (await call('watch-pr', { repo: 'team/app', number: 6, target: 'channel:general' }, gp, 'gitea')) as { data: { watch: { id: string } } };
+  for (let i = 0; i < 520; i++) gt.comment('team/app', 6, `c${i}`, 'x');
+  await poll();
+  assert.match((await general()).at(-1)!, /^gitea team\/app#6: \n- comment by c0\n[\s\S]*- comment by c18\n- …and 481 more updates$/);
+  const [row] = await t.querySql<{ state: string }>('SELECT state FROM extension_watches WHERE id = ?', [w.data.watch.id]);
+  assert.equal((JSON.parse(row!.state) as { resume?: { page: number } }).resume?.page, 11);
+  await poll();
+  const rest = (await general()).at(-1)!;
+  assert.match(rest, /^gitea team\/app#6: \n- comment by c500\n[\s\S]*- comment by c519$/);
+  assert.equal(rest.split('\n- ').length - 1, 20);
+  await poll();
+  assert.equal((await general()).at(-1), rest, 'nothing twice');
+
+  // A watch whose state predates since-polling (no `since`): its first poll records the timeline, posting nothing.
+  const st = JSON.parse((await t.querySql<{ state: string }>('SELECT state FROM extension_watches WHERE id = ?', [w.data.watch.id]))[0]!.state) as Record<string, unknown>;
+  delete st.since;
+  delete st.resume;
+  st.maxComment = 0;
+  await t.runSql('UPDATE extension_watches SET state = ? WHERE id = ?', [JSON.stringify(st), w.data.watch.id]);
+  const n = (await general()).length;
+  await poll();
+  assert.equal((await general()).length, n, 'no history replayed');
+  gt.comment('team/app', 6, 'late', 'x');
+  await poll();
+  assert.equal((await general()).at(-1), 'gitea team/app#6: comment by late');
+});
+
 test('webhooks: a signed delivery makes the PR poll now (one watcher), a repeated delivery id is ignored, a bad signature is refused', async () => {
   const secret = 'whsec-0123456789abcdef';
   await t.owner.extensions.install({ name: 'github', baseUrl: gh.baseUrl, token: gh.token, pollIntervalMs: 3_600_000, webhookSecret: secret });
