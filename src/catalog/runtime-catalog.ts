@@ -65,7 +65,8 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
   if ((d.risk === 'read') !== (d.resultPolicy !== 'mutation')) throw new Error(`extension: ${k} mixes read risk and mutation policy`);
   // Security invariant: only built-ins declare per-operation policy; an Extension cannot mark a side effect as a read.
   if ((d as { operations?: unknown }).operations !== undefined) throw new Error(`extension: ${k} may not declare operations`);
-  if (typeof d.summary !== 'string' || !d.summary || d.summary.length > 200) throw new Error(`extension: ${k} needs a short summary`);
+  // One printable line (help text is built from it; a line break would forge more of it).
+  if (typeof d.summary !== 'string' || !/^[\x20-\x7e]{1,200}$/.test(d.summary)) throw new Error(`extension: ${k} needs a short summary`);
   for (const s of [d.input, d.output]) {
     if (!s || s.type !== 'object' || s.additionalProperties !== false) throw new Error(`extension: ${k} schemas must be strict objects`);
   }
