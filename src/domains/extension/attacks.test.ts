@@ -37,6 +37,19 @@ test('a head sha that is not hex never reaches a channel (a hostile provider can
   assert.deepEqual(said, ['github o/r#30: github did not answer (provider_failed); retrying later']);
 });
 
+test('the largest update one poll can post stays within the 8,000-byte message bound (long logins and paths are cut, lines capped)', async () => {
+  const repo = `${'o'.repeat(100)}/${'r'.repeat(100)}`;
+  gh.openPull(repo, 2147483647);
+  assert.equal(await code(call('watch-pr', { repo, number: 2147483647, target: 'channel:general' })), 'ok');
+  for (let i = 0; i < 30; i++) gh.comment(repo, 2147483647, `${'m'.repeat(90)}${i}`, `${'dir/'.repeat(120)}é@x${i}`);
+  await f.poll();
+  const said = (await f.general()).at(-1)!;
+  assert.ok(said.startsWith(`github ${repo}#2147483647: `), said.slice(0, 80));
+  assert.equal(said.split('\n- ').length - 1, 20);
+  assert.ok(Buffer.byteLength(said) <= 8000, String(Buffer.byteLength(said)));
+  assert.ok(!said.includes('@') && !said.includes('é'));
+});
+
 test('a repo of "." or ".." segments is refused before any provider call (no path outside /repos/{owner}/{repo})', async () => {
   const n = gh.requests.length;
   for (const repo of ['../x', 'o/..', './r', 'o/.']) assert.equal(await code(call('watch-pr', { repo, number: 7, target: 'channel:general' })), 'validation_failed', repo);
