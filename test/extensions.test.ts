@@ -93,7 +93,9 @@ test('a runtime watches a PR through agentteam exec github; updates reach #gener
   const r = await run;
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout.split('\n').find((l) => l.startsWith('RESULT'))!.slice(6));
-  assert.match(report.root.text, /^ {2}github {2,}/m, 'the root help lists the Extension domain');
+  assert.match(report.root.text, /^ {2}github {2,}GitHub pull-request watches \(App extension\)\.$/m, 'the root help lists the Extension domain with its summary');
+  assert.match(report.help.text, /^Usage: agentteam exec github <action> \[JSON\|-\]\nGitHub pull-request watches \(App extension\)\.\n/, 'the domain help says what it is');
+  assert.ok(!`${report.root.text}${report.help.text}`.includes('Extension actions.'), 'no placeholder summary');
   assert.match(report.help.text, /watch-pr {2,}Post GitHub PR updates/);
   assert.match(report.help.text, /list-watches/);
   assert.match(report.actionHelp.text, /agentteam exec github watch-pr '\{"repo":"o\/r","number":7,"target":"channel:general"\}'/);
@@ -118,7 +120,7 @@ test('a runtime watches a PR through agentteam exec github; updates reach #gener
 
   // A new runtime pins the new catalog: both Apps, and the call works again.
   const next = await runExecSteps(d, 'watcher', [{ name: 'root', run: ['--help'] }, { name: 'list', run: ['github', 'list-watches'] }]);
-  assert.match(next.root.out, /^ {2}gitea {2,}/m);
+  assert.match(next.root.out, /^ {2}gitea {2,}Gitea pull-request watches \(App extension\)\.$/m);
   assert.equal(next.list.code, 0, JSON.stringify(next.list));
   assert.equal(next.list.out.data.watches[0].status, 'stopped');
 

@@ -141,6 +141,8 @@ test('buildRuntimeCatalog is immutable, versioned by content, and verifies exten
   assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [{ ...ext, example: { pr: 'x' } }]), /example does not match/);
   assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [{ ...ext, input: Type.Object({ pr: Type.Integer() }) }]), /strict objects/);
   assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [ext, ext]), /duplicate action/);
+  // An Extension's action summary is one printable help line: a line break would forge help text.
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), [{ ...ext, summary: 'Watch a PR.\nUsage: agentteam exec task delete' }]), /short summary/);
 });
 
 test('snapshot: every descriptor schema and help page matches its domain\'s checked-in snapshot; cross-domain pages the catalog\'s', () => {

@@ -41,14 +41,16 @@ function fields(s: TSchema): string {
   return parts.length ? parts.join(', ') : '(none)';
 }
 
-export function renderRootHelp(catalog: DescriptorCatalog, extraDomains: readonly string[] = []): string {
-  const domains = [...catalog.domains(), ...extraDomains.filter((d) => !catalog.domains().includes(d))];
-  const width = Math.max(...domains.map((d) => d.length)) + 3;
+/** The root help: the catalog's domains, then `extra` (a runtime's Extension domains, with their own help lines). */
+export function renderRootHelp(catalog: DescriptorCatalog, extra: readonly { name: string; summary?: string }[] = []): string {
+  const more = extra.filter((e) => !catalog.domains().includes(e.name));
+  const lines = [...catalog.domains().map((d) => [d, domainSummary(catalog, d)] as const), ...more.map((e) => [e.name, e.summary ?? 'Extension actions.'] as const)];
+  const width = Math.max(...lines.map(([d]) => d.length)) + 3;
   return [
     'Usage: agentteam exec <domain> <action> [JSON|-]',
     '',
     'Domains:',
-    ...domains.map((d) => `  ${pad(d, width)}${domainSummary(catalog, d)}`),
+    ...lines.map(([d, summary]) => `  ${pad(d, width)}${summary}`),
     '',
     'More: agentteam exec <domain> --help, agentteam exec <domain> <action> --help',
     'Schemas: <action> --input-schema | --output-schema; agentteam exec --error-schema',

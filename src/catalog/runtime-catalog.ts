@@ -8,6 +8,7 @@ import type { ActionDescriptor, DescriptorCatalog, ExtensionPins, RuntimeCatalog
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const RISKS = new Set(['read', 'write', 'destructive']);
 const POLICIES = new Set(['cursor', 'bounded', 'narrow', 'mutation']);
+const SUMMARY = /^[\x20-\x7e]{1,120}$/;
 
 /** A ReadonlyMap that cannot be changed after construction (no set/delete/clear, frozen instance). */
 class FrozenMap<K, V> implements ReadonlyMap<K, V> {
@@ -64,7 +65,8 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
   if ((d.risk === 'read') !== (d.resultPolicy !== 'mutation')) throw new Error(`extension: ${k} mixes read risk and mutation policy`);
   // Security invariant: only built-ins declare per-operation policy; an Extension cannot mark a side effect as a read.
   if ((d as { operations?: unknown }).operations !== undefined) throw new Error(`extension: ${k} may not declare operations`);
-  if (typeof d.summary !== 'string' || !d.summary || d.summary.length > 200) throw new Error(`extension: ${k} needs a short summary`);
+  // One printable line (help text is built from it; a line break would forge more of it).
+  if (typeof d.summary !== 'string' || !/^[\x20-\x7e]{1,200}$/.test(d.summary)) throw new Error(`extension: ${k} needs a short summary`);
   for (const s of [d.input, d.output]) {
     if (!s || s.type !== 'object' || s.additionalProperties !== false) throw new Error(`extension: ${k} schemas must be strict objects`);
   }
@@ -75,7 +77,7 @@ function verifyExtension(d: ActionDescriptor, builtinDomains: Set<string>): void
  * The immutable RuntimeCatalog one runtime authorization binds: the built-in descriptors plus the verified Extension
  * snapshot with its pins. Throws when the built-in inventory or any extension fails verification.
  */
-export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: readonly ActionDescriptor[] = [], pins?: ExtensionPins): RuntimeCatalog {
+export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: readonly ActionDescriptor[] = [], pins?: ExtensionPins, summaries?: ReadonlyMap<string, string>): RuntimeCatalog {
   const domains = new Set(builtins.domains());
   const all = [...builtins.actions];
   const keys = new Set(all.map((d) => actionKey(d.domain, d.action)));
@@ -91,6 +93,15 @@ export function buildRuntimeCatalog(builtins: DescriptorCatalog, extensions: rea
   // Every Extension action must be pinned (its definition digest), so a forwarded call always carries its pin.
   for (const d of extensions) if (pins && !pins.digests.has(d.domain)) throw new Error(`extension: ${d.domain} has no pinned digest`);
   const frozenPins = pins && Object.freeze({ catalogVersion: pins.catalogVersion, digests: new FrozenMap(pins.digests) });
-  const catalog: RuntimeCatalog = { version: catalogVersion(all), actions: new FrozenMap(all.map((d) => [actionKey(d.domain, d.action), d] as const)), ...(frozenPins ? { extensions: frozenPins } : {}) };
+  const extDomains = new Set(extensions.map((d) => d.domain));
+  for (const [domain, summary] of summaries ?? []) {
+    // A summary is one short help line: printable, no line break, for an Extension domain of this catalog.
+    if (!extDomains.has(domain) || typeof summary !== 'string' || !SUMMARY.test(summary)) throw new Error(`extension: ${domain} needs a short one-line summary`);
+  }
+  const frozenSummaries = summaries && summaries.size > 0 ? new FrozenMap([...summaries]) : undefined;
+  const actionsVersion = catalogVersion(all);
+  // The summaries are part of what a runtime sees (its help), so they are part of its catalog's version.
+  const version = frozenSummaries ? `c1-${createHash('sha256').update(canonical([actionsVersion, [...frozenSummaries].sort()])).digest('hex').slice(0, 24)}` : actionsVersion;
+  const catalog: RuntimeCatalog = { version, actions: new FrozenMap(all.map((d) => [actionKey(d.domain, d.action), d] as const)), ...(frozenPins ? { extensions: frozenPins } : {}), ...(frozenSummaries ? { summaries: frozenSummaries } : {}) };
   return Object.freeze(catalog);
 }

@@ -35,6 +35,8 @@ export interface RuntimeCatalog {
   readonly actions: ReadonlyMap<string, ActionDescriptor>;
   /** The verified Extension snapshot's pins, injected into every forwarded call (never taken from the request). */
   readonly extensions?: ExtensionPins;
+  /** Extension domain → its one-line help summary, from its verified (digest-covered) definition. */
+  readonly summaries?: ReadonlyMap<string, string>;
 }
 
 /** The server Extension catalog version and each Extension's definition digest, as verified at authorization. */

@@ -1,7 +1,7 @@
 // Owns the check-run part of one poll (GitHub Actions and other Checks API apps): the head's check-run pages read
 // conditionally (each page's URL and validators kept, so an unchanged head costs one 304 a page) and one update line
 // per check run whose state changed since the last poll. The state is per head sha: a new head starts fresh.
-import { ProviderError, type ProviderClient, type Validators } from './provider.js';
+import { ProviderError, type ConditionalClient, type Validators } from './provider.js';
 
 export interface ChecksState {
   sha: string;
@@ -22,7 +22,7 @@ const MAX_URL = 1000;
  * `lines` is undefined: a baseline, or the first poll of a watch made before check runs were read).
  * Returns undefined when the provider has no check runs.
  */
-export async function pollChecks(client: ProviderClient, repo: string, sha: string, prev: ChecksState | undefined, lines: string[] | undefined): Promise<ChecksState | undefined> {
+export async function pollChecks(client: ConditionalClient, repo: string, sha: string, prev: ChecksState | undefined, lines: string[] | undefined): Promise<ChecksState | undefined> {
   if (!client.checks) return undefined;
   if (prev?.sha === sha && prev.denied) return prev;
   const old = prev?.sha === sha ? prev : { sha, runs: {}, pages: [] };

@@ -10,6 +10,10 @@ export const POLL_DEFAULT_MS = 60_000;
 export const POLL_MAX_MS = 3_600_000;
 /** Active watches one member may hold. */
 export const WATCHES_PER_MEMBER_MAX = 100;
+/** New watches one member may start an hour: each costs a baseline poll of the provider (five reads or more). */
+export const WATCH_STARTS_PER_HOUR = 60;
+/** Stopped watches kept per member (list-watches shows them); older ones are dropped when a new watch starts. */
+export const STOPPED_KEPT = 100;
 
 const Name = Type.Union(EXTENSION_NAMES.map((n) => Type.Literal(n)));
 /** An App installation (owner only); the token never leaves the server after this call. */

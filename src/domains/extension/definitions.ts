@@ -27,7 +27,8 @@ export interface ExtensionDefinition {
 }
 
 const strict = { additionalProperties: false } as const;
-export const REPO_PATTERN = '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$';
+/** owner/name; neither may be `.` or `..` (a dot segment would move the provider URL out of /repos/{owner}/{repo}). */
+export const REPO_PATTERN = '^(?!\\.\\.?/)[A-Za-z0-9_.-]{1,100}/(?!\\.\\.?$)[A-Za-z0-9_.-]{1,100}$';
 const Repo = Type.String({ pattern: REPO_PATTERN, maxLength: 201, description: 'owner/name' });
 const PrNumber = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Pull request number.' });
 const Target = Type.String({ pattern: targetPattern(['channel', 'dm', 'thread', 'task']), maxLength: TARGET_MAX, description: 'Exact message target for updates.' });

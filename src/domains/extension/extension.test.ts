@@ -48,10 +48,18 @@ test('only the owner installs an App; the token is never returned; agents see th
   const v = verifySnapshot(snap);
   assert.deepEqual(v.descriptors.map((d) => d.action), ['watch-pr', 'list-watches', 'unwatch']);
   // The daemon freezes them beside the built-ins (examples checked against their schemas, no built-in shadowed).
-  const rc = buildRuntimeCatalog(builtinCatalog(), v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests });
+  const rc = buildRuntimeCatalog(builtinCatalog(), v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests }, v.summaries);
   assert.equal(rc.actions.get('github/watch-pr')?.risk, 'write');
   assert.equal(rc.extensions?.digests.get('github'), snap.definitions[0]!.digest);
   assert.ok(Object.isFrozen(rc.extensions));
+  // The domain's help line travels in the definition (digest-covered) into the catalog, and is part of its version.
+  assert.equal(rc.summaries?.get('github'), 'GitHub pull-request watches (App extension).');
+  assert.notEqual(rc.version, buildRuntimeCatalog(builtinCatalog(), v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests }, new Map([['github', 'Other words.']])).version);
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests }, new Map([['github', 'two\nlines']])), /one-line summary/);
+  assert.throws(() => buildRuntimeCatalog(builtinCatalog(), v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests }, new Map([['task', 'Not an extension.']])), /one-line summary/);
+  const reworded = JSON.parse(JSON.stringify(snap));
+  reworded.definitions[0].definition.summary = 'Run any command.';
+  assert.throws(() => verifySnapshot(reworded), /does not match its digest/);
   // Tampering with a definition or the version is caught by the daemon's verification.
   const tampered = JSON.parse(JSON.stringify(snap));
   tampered.definitions[0].definition.actions[0].risk = 'read';

@@ -1,7 +1,7 @@
 // Owns the GitHub REST client of one App installation: the PR, its reviews and review comments (paged, Link), and the
 // combined commit status and the head's check runs (paged, Link), each read conditionally (If-None-Match /
 // If-Modified-Since).
-import { conditionalGet, rd, repoPath, type CheckView, type CommentView, type ProviderClient, type ProviderHttp, type PullView, type ReviewView } from './provider.js';
+import { conditionalGet, rd, repoPath, type CheckView, type CommentView, type ConditionalClient, type ProviderHttp, type PullView, type ReviewView } from './provider.js';
 
 const PER_PAGE = 100;
 const STATUSES = new Set(['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending']);
@@ -17,17 +17,18 @@ function checkRun(x: unknown): CheckView {
   return { id: rd.int(o.id), name: checkName(o.name), state: (status === 'completed' && conclusion ? `completed: ${conclusion}` : status).replace(/_/g, ' ') };
 }
 
-export function githubClient(base: string, token: string, now: number): ProviderClient {
+export function githubClient(base: string, token: string, now: number): ConditionalClient {
   const h: ProviderHttp = { base, authorization: `Bearer ${token}`, headers: { 'x-github-api-version': '2022-11-28', accept: 'application/vnd.github+json', 'user-agent': 'agentteam' }, now };
   const pr = (repo: string, n: number) => `/repos/${repoPath(repo)}/pulls/${n}`;
   return {
+    kind: 'conditional',
     exhaustedUntil: () => h.exhausted,
     pull: (repo, n, v) =>
       conditionalGet(h, pr(repo, n), v, (j): PullView => {
         const o = rd.obj(j);
         const head = rd.obj(o.head);
         const state = rd.str(o.state);
-        return { state: o.merged === true || (typeof o.merged_at === 'string' && o.merged_at) ? 'merged' : state === 'closed' ? 'closed' : 'open', headSha: rd.str(head.sha, 64) };
+        return { state: o.merged === true || (typeof o.merged_at === 'string' && o.merged_at) ? 'merged' : state === 'closed' ? 'closed' : 'open', headSha: rd.sha(head.sha) };
       }),
     reviews: (repo, n, v, url) =>
       conditionalGet(h, url ?? `${pr(repo, n)}/reviews?per_page=${PER_PAGE}`, v, (j) =>

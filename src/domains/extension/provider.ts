@@ -21,8 +21,11 @@ export interface Validators {
   etag?: string;
   lastModified?: string;
 }
-/** A conditional read: unchanged (304), or the body with its validators and the next page's URL. */
-export type Fetched<T> = { changed: false } | { changed: true; body: T; validators: Validators; next?: string };
+/**
+ * A conditional read: unchanged (304), or the body with its validators, the next page's URL and the provider's clock
+ * when it answered (its `Date` header, else this server's clock; epoch ms).
+ */
+export type Fetched<T> = { changed: false } | { changed: true; body: T; validators: Validators; next?: string; date: number };
 
 export interface PullView {
   state: 'open' | 'closed' | 'merged';
@@ -47,18 +50,42 @@ export interface CheckView {
   state: string;
 }
 
-/** A provider App client for one installation; every call carries the installation's credential. */
-export interface ProviderClient {
+/**
+ * One event of a PR's timeline (Gitea): a comment, a submitted review (its review id), a change of the PR itself
+ * (a push, close, reopen or merge: the PR is read again), or anything else (labels, assignees, …: ignored).
+ */
+export interface EventView {
+  id: number;
+  kind: 'comment' | 'review' | 'pull' | 'other';
+  user: string;
+  reviewId?: number;
+}
+
+interface BaseClient {
   pull(repo: string, n: number, v: Validators): Promise<Fetched<PullView>>;
-  /** One page of reviews, ascending by id; `url` continues a stored page. */
-  reviews(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<ReviewView[]>>;
-  comments(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<CommentView[]>>;
   ci(repo: string, sha: string, v: Validators): Promise<Fetched<CiState>>;
-  /** One page of the head's check runs (GitHub only; Gitea Actions reports through the commit status). */
-  checks?(repo: string, sha: string, v: Validators, url?: string): Promise<Fetched<CheckView[]>>;
   /** Set when an answer said the rate limit is used up (`x-ratelimit-remaining: 0`): its reset (epoch ms). */
   exhaustedUntil(): number | undefined;
 }
+/** A provider with conditional requests (GitHub): every list is re-read with its validators (an unchanged one is a 304). */
+export interface ConditionalClient extends BaseClient {
+  kind: 'conditional';
+  /** One page of reviews, ascending by id; `url` continues a stored page. */
+  reviews(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<ReviewView[]>>;
+  comments(repo: string, n: number, v: Validators, url?: string): Promise<Fetched<CommentView[]>>;
+  /** One page of the head's check runs (GitHub only; Gitea Actions reports through the commit status). */
+  checks?(repo: string, sha: string, v: Validators, url?: string): Promise<Fetched<CheckView[]>>;
+}
+/** A provider without ETags on its API (Gitea): the PR's timeline is read with `since` and paged (poll-since.ts). */
+export interface SinceClient extends BaseClient {
+  kind: 'since';
+  /** One page (1-based) of the PR's timeline events updated at or after `since` (RFC 3339), oldest first. */
+  timeline(repo: string, n: number, since: string, page: number): Promise<Fetched<EventView[]>>;
+  /** One review (its state), named by a timeline event. */
+  review(repo: string, n: number, id: number): Promise<Fetched<ReviewView>>;
+}
+/** A provider App client for one installation; every call carries the installation's credential. */
+export type ProviderClient = ConditionalClient | SinceClient;
 
 export interface ProviderHttp {
   base: string;
@@ -150,7 +177,8 @@ export async function conditionalGet<T>(h: ProviderHttp, url: string, v: Validat
   if (etag && etag.length <= 200) validators.etag = etag;
   if (lm && lm.length <= 100) validators.lastModified = lm;
   const next = nextLink(res.headers.get('link'));
-  return { changed: true, body, validators, ...(next ? { next } : {}) };
+  const date = Date.parse(res.headers.get('date') ?? '');
+  return { changed: true, body, validators, ...(next ? { next } : {}), date: Number.isFinite(date) ? date : h.now };
 }
 
 /** Narrow readers for provider JSON: anything unexpected throws (→ bad_response). */
@@ -182,6 +210,11 @@ export const rd = {
   word(v: unknown, max = 40): string {
     return (typeof v === 'string' ? v.slice(0, max).toLowerCase().replace(/[^a-z_]/g, '') : '') || 'unknown';
   },
+  /** A commit sha as posted (its first 7 characters): hex only, else the answer is refused (a sha is never prose). */
+  sha(v: unknown): string {
+    if (typeof v !== 'string' || !/^[0-9a-f]{7,64}$/i.test(v)) throw new Error('commit sha expected');
+    return v.toLowerCase();
+  },
   login(v: unknown): string {
     const u = v && typeof v === 'object' ? (v as { login?: unknown }).login : undefined;
     return typeof u === 'string' ? u.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64) || 'someone' : 'someone';
@@ -191,5 +224,7 @@ export const rd = {
 /** Splits `owner/name` (already matched against REPO_PATTERN) into encoded path segments. */
 export function repoPath(repo: string): string {
   const [o, r] = repo.split('/');
+  // Security invariant: the credential is only ever sent under /repos/{owner}/{name} (no dot segment climbs out).
+  if (!o || !r || o === '.' || o === '..' || r === '.' || r === '..') throw new ProviderError('failed', 'not_found');
   return `${encodeURIComponent(o!)}/${encodeURIComponent(r!)}`;
 }

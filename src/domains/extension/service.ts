@@ -9,7 +9,7 @@ import { isOwner, iso, requireAdmin, requireOwner, type Actor, type DomainDeps }
 import { listPage, normalizeLimit, type Ordering } from '../../server/pagination.js';
 import { authorizeTarget } from '../channel/authorize.js';
 import { parseTarget } from '../../shared/target.js';
-import { POLL_DEFAULT_MS, WATCHES_PER_MEMBER_MAX, type CallOutcome, type ExtensionSnapshot, type InstallationDto } from './contract.js';
+import { POLL_DEFAULT_MS, STOPPED_KEPT, WATCH_STARTS_PER_HOUR, WATCHES_PER_MEMBER_MAX, type CallOutcome, type ExtensionSnapshot, type InstallationDto } from './contract.js';
 import { DEFINITIONS, definitionDigest, definitionJson, EXTENSION_NAMES, extensionCatalogVersion, type ExtensionName } from './definitions.js';
 import { providerFailure, staleCatalog } from './failures.js';
 import { giteaClient } from './gitea.js';
@@ -78,6 +78,11 @@ export const watchDto = (r: WatchRow) => ({
   ...(r.status === 'stopped' ? { status: 'stopped' as const } : {}),
   ...(r.error === 'provider_unauthorized' || r.error === 'provider_failed' ? { error: r.error } : {}),
 });
+
+/** Bound: a member's stopped watches are kept only as the newest STOPPED_KEPT (called where watches start or stop). */
+async function pruneStopped(sql: Pick<DomainDeps['store'], 'run'>, memberId: string): Promise<void> {
+  await sql.run(`DELETE FROM extension_watches WHERE created_by = ? AND status = 'stopped' AND id NOT IN (SELECT id FROM extension_watches WHERE created_by = ? AND status = 'stopped' ORDER BY created_at DESC, id DESC LIMIT ${STOPPED_KEPT})`, [memberId, memberId]);
+}
 
 export class Extensions {
   /** Webhook deliveries being read now (unauthenticated until verified, so bounded). */
@@ -183,6 +188,9 @@ export class Extensions {
     if (existing) return watchDto(existing);
     const active = await this.deps.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM extension_watches WHERE created_by = ? AND status = 'active'", [actor.id]);
     if (Number(active?.n ?? 0) >= WATCHES_PER_MEMBER_MAX) throw new AppError('conflict', `you already watch ${WATCHES_PER_MEMBER_MAX} pull requests (the limit); unwatch one first`);
+    // Bound: watch/unwatch churn costs the installation's rate limit (a baseline poll each) and rows.
+    const started = await this.deps.store.get<{ n: number }>('SELECT COUNT(*) AS n FROM extension_watches WHERE created_by = ? AND created_at > ?', [actor.id, this.deps.clock.now() - 3_600_000]);
+    if (Number(started?.n ?? 0) >= WATCH_STARTS_PER_HOUR) throw new AppError('conflict', `you started ${WATCH_STARTS_PER_HOUR} watches in the last hour (the limit); try again later`);
     // The baseline: the PR must exist and be open; only what changes after this call is posted.
     const first = await pollOnce(await providerFor(this.deps, this.providers, inst, this.deps.clock.now()), input.repo, input.number, emptyState(), true);
     if (first.done) throw new AppError('validation_failed', `${input.repo}#${input.number} is already ${first.state.pr}; nothing to watch`);
@@ -193,6 +201,7 @@ export class Extensions {
       const raced = await sql.get<WatchRow>(`SELECT ${WATCH_COLS} FROM extension_watches WHERE extension = ? AND repo = ? AND number = ? AND target = ? AND created_by = ? AND status = 'active'`, [inst.name, input.repo, input.number, target, actor.id]);
       if (raced) return watchDto(raced);
       await sql.run(`INSERT INTO extension_watches (${WATCH_COLS}) VALUES (?, ?, ?, ?, ?, ?, 'active', NULL, ?, ?, 0, ?, ?)`, [id, inst.name, input.repo, input.number, target, actor.id, JSON.stringify(first.state), now + Number(inst.poll_interval_ms), now, now]);
+      await pruneStopped(sql, actor.id);
       return { id, repo: input.repo, number: input.number, target };
     });
   }
@@ -204,7 +213,11 @@ export class Extensions {
   }
 
   private async unwatch(actor: Actor, name: string, watchId: string) {
-    const n = await this.deps.store.run("UPDATE extension_watches SET status = 'stopped', updated_at = ? WHERE id = ? AND extension = ? AND (created_by = ? OR ? = 1)", [this.deps.clock.now(), watchId, name, actor.id, isOwner(actor) ? 1 : 0]);
+    const n = await this.deps.store.tx(async (sql) => {
+      const stopped = await sql.run("UPDATE extension_watches SET status = 'stopped', updated_at = ? WHERE id = ? AND extension = ? AND (created_by = ? OR ? = 1)", [this.deps.clock.now(), watchId, name, actor.id, isOwner(actor) ? 1 : 0]);
+      await pruneStopped(sql, actor.id);
+      return stopped;
+    });
     if (n !== 1) throw new AppError('not_found', `watch ${watchId} not found`);
     return { watchId, stopped: true as const };
   }

@@ -11,18 +11,22 @@ const MAX_DEFINITIONS = 16;
 const MAX_ACTIONS = 32;
 
 /** The descriptors and pins of a served snapshot; throws when anything fails verification (fail closed). */
-export function verifySnapshot(snap: unknown): { descriptors: ActionDescriptor[]; catalogVersion: string; digests: Map<string, string> } {
+export function verifySnapshot(snap: unknown): { descriptors: ActionDescriptor[]; catalogVersion: string; digests: Map<string, string>; summaries: Map<string, string> } {
   const s = snap as { catalogVersion?: unknown; definitions?: unknown };
   if (!s || typeof s.catalogVersion !== 'string' || !Array.isArray(s.definitions) || s.definitions.length > MAX_DEFINITIONS) throw new Error('extension snapshot: malformed');
   const digests = new Map<string, string>();
+  const summaries = new Map<string, string>();
   const descriptors: ActionDescriptor[] = [];
   for (const entry of s.definitions as { name?: unknown; digest?: unknown; definition?: unknown }[]) {
-    const def = entry?.definition as { name?: unknown; actions?: unknown } | undefined;
+    const def = entry?.definition as { name?: unknown; summary?: unknown; actions?: unknown } | undefined;
     if (typeof entry?.name !== 'string' || typeof entry.digest !== 'string' || !def || def.name !== entry.name) throw new Error('extension snapshot: malformed definition');
     // Security invariant: a definition is used only if its content hashes to the digest that will be pinned.
     if (definitionDigest(def) !== entry.digest) throw new Error(`extension snapshot: ${entry.name} does not match its digest`);
     if (digests.has(entry.name)) throw new Error(`extension snapshot: ${entry.name} listed twice`);
     digests.set(entry.name, entry.digest);
+    // The domain's help line, covered by the digest (buildRuntimeCatalog checks it is one short printable line).
+    if (typeof def.summary !== 'string') throw new Error(`extension snapshot: ${entry.name} has no summary`);
+    summaries.set(entry.name, def.summary);
     if (!Array.isArray(def.actions) || def.actions.length === 0 || def.actions.length > MAX_ACTIONS) throw new Error(`extension snapshot: ${entry.name} has no actions`);
     for (const a of def.actions as Record<string, unknown>[]) {
       descriptors.push({
@@ -38,7 +42,7 @@ export function verifySnapshot(snap: unknown): { descriptors: ActionDescriptor[]
     }
   }
   if (extensionCatalogVersion([...digests].map(([name, digest]) => ({ name, digest }))) !== s.catalogVersion) throw new Error('extension snapshot: catalog version does not match its definitions');
-  return { descriptors, catalogVersion: s.catalogVersion, digests };
+  return { descriptors, catalogVersion: s.catalogVersion, digests, summaries };
 }
 
 /**
@@ -63,7 +67,7 @@ export class RuntimeCatalogs {
       const key = JSON.stringify([snap.catalogVersion, snap.definitions.map((d) => d.digest)]);
       if (this.last?.key === key) return this.last.catalog;
       const v = verifySnapshot(snap);
-      const catalog = v.descriptors.length === 0 ? this.builtins : buildRuntimeCatalog(this.descriptors, v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests });
+      const catalog = v.descriptors.length === 0 ? this.builtins : buildRuntimeCatalog(this.descriptors, v.descriptors, { catalogVersion: v.catalogVersion, digests: v.digests }, v.summaries);
       this.last = { key, catalog };
       return catalog;
     } catch (e) {

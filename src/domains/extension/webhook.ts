@@ -1,9 +1,10 @@
 // Owns provider webhooks: GitHub (X-Hub-Signature-256 `sha256=<hex>`, X-GitHub-Delivery, X-GitHub-Event) and Gitea
 // (X-Gitea-Signature `<hex>`, X-Gitea-Delivery, X-Gitea-Event). A delivery is verified (HMAC-SHA256 of the raw body
-// with the installation's webhook secret, constant time), deduplicated by its delivery id (kept 24 h), and then only
+// with the installation's webhook secret, constant time), deduplicated by its delivery id and by its body's hash (the
+// signature covers only the body, so a captured delivery replayed under fresh ids is still one delivery; kept 24 h), and then only
 // makes the PR's active watches due now: the watcher polls them through the API with the installation's credential,
 // so webhooks and polling feed one watcher and nothing in a webhook body is posted or trusted.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DomainDeps } from '../../server/context.js';
 import { AppError } from '../../shared/errors.js';
@@ -60,7 +61,9 @@ export async function receiveWebhook(deps: DomainDeps, name: string, req: Incomi
   const now = deps.clock.now();
   return deps.store.tx(async (sql) => {
     await sql.run('DELETE FROM extension_deliveries WHERE received_at < ?', [now - KEEP_MS]);
-    if ((await sql.run('INSERT INTO extension_deliveries (extension, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [name, delivery, now])) !== 1) return { accepted: false, watches: 0 };
+    const seen = async (id: string) => (await sql.run('INSERT INTO extension_deliveries (extension, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [name, id, now])) !== 1;
+    // Security invariant: a signed body counts once, whatever delivery id comes with it (ids are not signed).
+    if ((await seen(`sha256:${createHash('sha256').update(body).digest('hex')}`)) || (await seen(delivery))) return { accepted: false, watches: 0 };
     if (!repo || inst.status !== 'active') return { accepted: true, watches: 0 };
     const watches = number === undefined
       ? await sql.run("UPDATE extension_watches SET next_poll_at = ? WHERE extension = ? AND repo = ? AND status = 'active' AND next_poll_at > ?", [now, name, repo, now])

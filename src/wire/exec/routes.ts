@@ -85,7 +85,9 @@ export function registerExecRoutes(router: Router, deps: ExecRouteDeps): void {
     const list = [...rc.actions.values()]
       .filter((d) => domain === null || d.domain === domain)
       .map((d) => ({ domain: d.domain, action: d.action, summary: d.summary, risk: d.risk, resultPolicy: d.resultPolicy, example: d.example, ...(domain !== null ? { input: d.input, output: d.output } : {}) }));
-    const body = JSON.stringify({ ok: true, data: { version: rc.version, actions: list } });
+    // Extension domains' help lines (built-in ones are compiled into the CLI).
+    const summaries = Object.fromEntries([...(rc.summaries ?? [])].filter(([d]) => domain === null || d === domain));
+    const body = JSON.stringify({ ok: true, data: { version: rc.version, actions: list, ...(Object.keys(summaries).length ? { summaries } : {}) } });
     if (!lease.live()) return sendDenied(res);
     if (Buffer.byteLength(body) > RESULT_BUDGET_BYTES) return sendEnvelope(res, errorEnvelope('result_budget_exceeded', 'the catalog is too large to return', { hint: 'use agentteam exec --help' }));
     sendRaw(res, 200, body);

@@ -30,7 +30,8 @@ export async function startExtensionFixture(opts: { agentName: string; providers
   const clock = new FakeClock(Date.now());
   const t = await startTestServer({ clock });
   const providers: Partial<Record<ProviderName, FakeProvider>> = {};
-  for (const p of opts.providers) providers[p] = await FakeProvider.start(p);
+  // The providers' clock is the server's fake clock: their Date headers and Gitea's event times move with it.
+  for (const p of opts.providers) providers[p] = await FakeProvider.start(p, { now: () => clock.now() });
   const a = await t.owner.members.createAgent({ name: opts.agentName });
   await t.owner.channels.addMember({ channelId: 'general', memberId: a.agent.id });
   const agent = t.client.as(a.credential);

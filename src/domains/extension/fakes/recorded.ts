@@ -21,6 +21,16 @@ export interface FakeComment {
   path: string;
   body: string;
 }
+/** One Gitea timeline entry (a row of its `comment` table): times in whole seconds, as Gitea stores them. */
+export interface FakeEvent {
+  id: number;
+  type: 'comment' | 'review' | 'pull_push' | 'close' | 'reopen' | 'merge_pull' | 'label';
+  user: string;
+  created: number;
+  updated: number;
+  reviewId?: number;
+  body: string;
+}
 export interface FakeCheck {
   id: number;
   name: string;
@@ -145,6 +155,38 @@ export const gitea = {
   }),
   review: (repo: string, n: number, r: FakeReview) => ({ id: r.id, user: gtUser(r.user), team: null, state: r.state === 'COMMENTED' ? 'COMMENT' : r.state === 'CHANGES_REQUESTED' ? 'REQUEST_CHANGES' : 'APPROVED', body: r.body, commit_id: 'ecdd80bb57125d7ba9641ffaa4d7d2c19d3f3091', stale: false, official: true, dismissed: false, comments_count: 0, submitted_at: AT, html_url: `https://gitea.example/${repo}/pulls/${n}#issuecomment-${r.id}`, pull_request_url: `https://gitea.example/${repo}/pulls/${n}` }),
   comment: (repo: string, n: number, c: FakeComment) => ({ id: c.id, html_url: `https://gitea.example/${repo}/pulls/${n}#issuecomment-${c.id}`, pull_request_url: `https://gitea.example/${repo}/pulls/${n}`, issue_url: '', user: gtUser(c.user), original_author: '', original_author_id: 0, body: c.body, assets: [], created_at: AT, updated_at: AT }),
+  /** A TimelineComment (modules/structs/issue_comment.go) as GET …/issues/{n}/timeline lists it. */
+  timelineEvent: (n: number, e: FakeEvent) => ({
+    id: e.id,
+    type: e.type,
+    html_url: `https://gitea.example/team/app/pulls/${n}#issuecomment-${e.id}`,
+    pull_request_url: `https://gitea.example/team/app/pulls/${n}`,
+    issue_url: '',
+    user: gtUser(e.user),
+    body: e.body,
+    created_at: new Date(e.created * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    updated_at: new Date(e.updated * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    old_project_id: 0,
+    project_id: 0,
+    old_milestone: null,
+    milestone: null,
+    tracked_time: null,
+    old_title: '',
+    new_title: '',
+    old_ref: '',
+    new_ref: '',
+    ref_issue: null,
+    ref_comment: null,
+    ref_action: '',
+    ref_commit_sha: '',
+    review_id: e.reviewId ?? 0,
+    label: e.type === 'label' ? { id: 4, name: 'kind/bug', exclusive: false, is_archived: false, color: 'ee0701', description: '', url: '' } : null,
+    assignee: null,
+    assignee_team: null,
+    removed_assignee: false,
+    resolve_doer: null,
+    dependent_issue: null,
+  }),
   status: (repo: string, sha: string, state: string) => ({ state: state === 'none' ? '' : state, sha, total_count: state === 'none' ? 0 : 1, statuses: [], repository: { id: 12, full_name: repo }, commit_url: '', url: '' }),
   unauthorized: { message: 'user does not exist [uid: 0, name: ]', url: 'https://gitea.example/api/swagger' },
   forbidden: { message: 'token does not have at least one of required scope(s): [read:repository]', url: 'https://gitea.example/api/swagger' },
