@@ -74,7 +74,13 @@ test('a runtime watches a PR through agentteam exec github; updates reach #gener
   gh.review('o/r', 7, 'alice', 'APPROVED');
   gh.setCi('o/r', 7, 'success');
   gh.checkRun('o/r', 7, 'build', 'completed', 'failure');
-  assert.match(await posted(/^github o\/r#7: /), /review by alice: approved[\s\S]*CI success \(was pending\)\n- CI: build completed: failure$/);
+  // A poll already under way when the three changes land may post some of them now and the rest at the next poll:
+  // wait for all three across the PR's messages, each posted once.
+  const updates = await until('the review, CI status and check run in #general', async () => {
+    const all = (await general()).filter((c) => c.startsWith('github o/r#7: ')).join('\n');
+    return /review by alice: approved/.test(all) && /CI success \(was pending\)/.test(all) && /- CI: build completed: failure/.test(all) ? all : undefined;
+  });
+  for (const once of [/review by alice: approved/g, /CI success \(was pending\)/g, /- CI: build completed: failure/g]) assert.equal(updates.match(once)?.length, 1, String(once));
   gh.merge('o/r', 7);
   await posted(/^github o\/r#7: \n- merged\n- watch stopped$/);
 
