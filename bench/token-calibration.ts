@@ -1,8 +1,12 @@
 // Measures o200k (gpt-tokenizer) against real usage figures: per model request whose only new context is tool results, the recorded context growth over o200k's count of those results.
 // Usage: node --import tsx bench/token-calibration.ts FILE.jsonl… (Claude Code sessions or Codex rollouts; prints a JSON summary per runtime).
+// Also totals Claude responses (by message.id + requestId across all files, subagent files too) by their first lines
+// (ccusage 18.0.11's count) and by their final ones (token analyze's), tokens per kind and cost by src/cli/token/pricing.ts.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { Usage } from '../src/cli/token/collector.js';
+import { requestCost } from '../src/cli/token/pricing.js';
 
 type Obj = Record<string, any>;
 interface Response {
@@ -34,6 +38,30 @@ const text = (c: unknown): string | null => {
 };
 
 const steps: Record<'claude' | 'codex', Step[]> = { claude: [], codex: [] };
+/** Per response: its first line and the line with the most output (a later line winning a tie), each whole. */
+const responses = new Map<string, { first: Obj; final: Obj }>();
+function response(l: Obj): void {
+  const u = l.message?.usage;
+  if (l.type !== 'assistant' || !u || l.message.model === '<synthetic>' || l.message.id === undefined || l.requestId === undefined) return;
+  const key = `${l.message.id}:${l.requestId}`;
+  const r = responses.get(key);
+  if (!r) responses.set(key, { first: l, final: l });
+  else if ((u.output_tokens ?? 0) >= (r.final.message.usage.output_tokens ?? 0)) r.final = l;
+}
+function responseTotals(which: 'first' | 'final') {
+  const t = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0, usd: 0 };
+  for (const r of responses.values()) {
+    const l = r[which];
+    const u = l.message.usage;
+    const x: Usage = { input: u.input_tokens ?? 0, cachedInput: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0, output: u.output_tokens ?? 0 };
+    t.input += x.input;
+    t.cachedInput += x.cachedInput;
+    t.cacheWrite += x.cacheWrite;
+    t.output += x.output;
+    t.usd += requestCost('claude', x, l.message.model, { ...(typeof l.costUSD === 'number' ? { costUSD: l.costUSD } : {}), ...(u.speed ? { speed: u.speed } : {}) }) ?? NaN;
+  }
+  return { ...t, usd: Math.round(t.usd * 1e6) / 1e6 };
+}
 let firstOutputs = 0;
 let finalOutputs = 0;
 
@@ -84,6 +112,7 @@ for (const file of process.argv.slice(2)) {
   let pending: string[] = [];
   let clean = true;
   lines.forEach((l, i) => {
+    response(l);
     if (l.isSidechain) return;
     if (l.type === 'assistant' && l.message?.usage) {
       const u = l.message.usage;
@@ -135,6 +164,7 @@ function summary(all: Step[]) {
 }
 const out = {
   claude: { ...summary(steps.claude), outputFirstLines: firstOutputs, outputFinalLines: finalOutputs },
+  claudeResponses: { responses: responses.size, firstLines: responseTotals('first'), finalLines: responseTotals('final') },
   codex: summary(steps.codex),
   ...(process.env.STEPS ? { each: steps } : {}),
 };

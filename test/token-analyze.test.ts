@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { requestCost } from '../src/cli/token/pricing.js';
 import { TurnJournal } from '../src/sessions/journal.js';
 import { cli, cliJson } from './harness.js';
 
@@ -136,4 +137,20 @@ test("without --from it reads the runtimes' own folders: ~/.claude/projects, $CO
   const rep = cliJson(r);
   assert.equal(rep.sources.files, 3);
   assert.deepEqual(rep.sessions.map((s: any) => [s.runtime, s.usage.total]).sort(), [['claude', 65044], ['codex', 18207], ['opencode', 36086]]);
+});
+
+test('a Claude Code response written as a line per content block counts once, from its final line (output 1, 1, 260 → 260 and its cost)', async () => {
+  const dir = join(root, 'streamed', 'projects', 'p');
+  mkdirSync(dir, { recursive: true });
+  const usage = (output: number) => ({ input_tokens: 3, cache_read_input_tokens: 30_000, cache_creation_input_tokens: 5_000, output_tokens: output });
+  const line = (output: number, block: object) => ({ type: 'assistant', sessionId: 'st1', requestId: 'req_1', timestamp: '2026-11-02T10:00:00.000Z', message: { id: 'msg_1', model: 'claude-opus-4-6', content: [block], usage: usage(output) } });
+  const rows = [line(1, { type: 'thinking', thinking: 't' }), line(1, { type: 'text', text: 'x' }), line(260, { type: 'tool_use', id: 'tu1', name: 'mcp__agentteam__kb_search', input: {} })];
+  writeFileSync(join(dir, 'st1.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const r = await cli(join(root, 'no-home'), ['token', 'analyze', '--from', join(root, 'streamed'), '--all', '--format', 'json'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  const rep = cliJson(r);
+  assert.deepEqual([rep.total.requests, rep.total.usage.output, rep.total.usage.cachedInput], [1, 260, 30_000]);
+  const usd = requestCost('claude', { input: 3, cachedInput: 30_000, cacheWrite: 5_000, output: 260 }, 'claude-opus-4-6')!;
+  assert.equal(rep.total.costUSD, Math.round(usd * 1e6) / 1e6);
+  assert.deepEqual(rep.total.tools.map((t: any) => [t.tool, t.calls]), [['kb_search', 1]]);
 });

@@ -8,6 +8,7 @@ import { readCodexFile } from './codex.js';
 import { SessionAccount, TOKEN_RUNTIMES, type ReadContext, type TokenRuntime } from './collector.js';
 import { readOpencodeDb, readOpencodeStorage } from './opencode.js';
 import { buildReport, type Report } from './report.js';
+import { ResponseLedger } from './responses.js';
 import { renderReport } from './render.js';
 import { daemonSessions, defaultRoots, findSources, runtimeOf, type DaemonSession, type Source } from './sources.js';
 import { loadCounter, toolSurface, type Count } from './surface.js';
@@ -83,8 +84,8 @@ export async function readSources(
   let done = 0;
   let skippedLines = 0;
   const unreadable: string[] = [];
-  // Grows with the responses read (tens of bytes each), as ccusage's; the files themselves stream.
-  const responses = new Set<string>();
+  // Remembers a key per Claude response (tens of bytes each, as ccusage) and the last 4,096 in full; the files stream.
+  const responses = new ResponseLedger();
   for (const s of sources) {
     const label = basename(s.path);
     const ctx: ReadContext = {
@@ -95,7 +96,7 @@ export async function readSources(
         return a;
       },
       progress: (bytes) => onBytes?.(done + bytes, label),
-      duplicate: (key) => responses.has(key) || (responses.add(key), false),
+      responses,
     };
     const fallbackId = label.replace(/\.jsonl$/, '').replace(/^rollout-.*?-([0-9a-f]{8}-[0-9a-f-]{27})$/, '$1');
     try {

@@ -30,10 +30,11 @@ function assistant(acc: SessionAccount, line: Obj, message: Obj, at: string | un
   const usage = obj(message.usage);
   const id = str(message.id);
   const requestId = str(line.requestId);
-  // ccusage's rule: a line whose message id and request id were both seen before is the same response again.
-  const duplicate = id !== undefined && requestId !== undefined && ctx.duplicate(`${id}:${requestId}`);
-  if (usage && !duplicate && message.model !== '<synthetic>') {
-    acc.request(
+  if (usage && message.model !== '<synthetic>') {
+    ctx.responses.line(
+      // One response, however many lines (snapshots) and files it was written in: counted from its final snapshot.
+      id !== undefined && requestId !== undefined ? `${id}:${requestId}` : undefined,
+      acc,
       at,
       { input: num(usage.input_tokens), cachedInput: num(usage.cache_read_input_tokens), cacheWrite: num(usage.cache_creation_input_tokens), output: num(usage.output_tokens) },
       str(message.model),

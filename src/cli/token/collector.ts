@@ -1,6 +1,9 @@
 // Owns one session's token account as the runtime readers feed it: usage per model request, AgentTeam tool calls and results, help reads.
-import { createToolNamer, RUNTIME_KINDS } from '../../wire/mcp/naming.js';
+import { classify, type Classified } from './classify.js';
 import { requestCost, type RecordedCost } from './pricing.js';
+import type { ResponseLedger } from './responses.js';
+
+export { classify, classifyCommand, classifyToolName, INVENTORY, SHELL_TOOLS, shellCommand, type Classified } from './classify.js';
 
 export type TokenRuntime = 'claude' | 'codex' | 'opencode';
 export const TOKEN_RUNTIMES: readonly TokenRuntime[] = ['claude', 'codex', 'opencode'];
@@ -14,11 +17,12 @@ export interface Usage {
 }
 
 export const zeroUsage = (): Usage => ({ input: 0, cachedInput: 0, cacheWrite: 0, output: 0 });
-export function addUsage(a: Usage, b: Usage): void {
-  a.input += b.input;
-  a.cachedInput += b.cachedInput;
-  a.cacheWrite += b.cacheWrite;
-  a.output += b.output;
+/** Adds `b` to `a` (`sign` -1 takes it away again). */
+export function addUsage(a: Usage, b: Usage, sign: 1 | -1 = 1): void {
+  a.input += sign * b.input;
+  a.cachedInput += sign * b.cachedInput;
+  a.cacheWrite += sign * b.cacheWrite;
+  a.output += sign * b.output;
 }
 export const totalOf = (u: Usage): number => u.input + u.cachedInput + u.cacheWrite + u.output;
 
@@ -28,9 +32,9 @@ export interface Cost {
   unpriced: number;
 }
 export const zeroCost = (): Cost => ({ usd: 0, unpriced: 0 });
-export function addCost(a: Cost, b: Cost): void {
-  a.usd += b.usd;
-  a.unpriced += b.unpriced;
+export function addCost(a: Cost, b: Cost, sign: 1 | -1 = 1): void {
+  a.usd += sign * b.usd;
+  a.unpriced += sign * b.unpriced;
 }
 /** The cost as reported: null (unknown) when any request in it was unpriced, never a partial sum. */
 export const costUSD = (c: Cost): number | null => (c.unpriced > 0 ? null : Math.round(c.usd * 1e6) / 1e6);
@@ -50,60 +54,16 @@ export interface LargeResult {
   at: string | undefined;
 }
 
-/** What a model-visible tool name or shell command is, for AgentTeam: an inventory tool, an exec action, a help read. */
-export interface Classified {
-  /** `message_send`, `exec task create`, or a surface read: `exec task --help`, `exec task create --input-schema`. */
-  tool: string;
-  /** A read of the surface itself (`--help`, a schema), not an action. */
-  help: boolean;
-}
-
-export const INVENTORY = ['kb_fetch', 'kb_search', 'memory_search', 'message_attachment_read', 'message_history_read', 'message_react', 'message_send'];
-const NAMERS = RUNTIME_KINDS.flatMap((k) => [createToolNamer(k, INVENTORY), createToolNamer(k, INVENTORY, { nativeMcp: true })]);
-/** `agentteam exec <domain> [<action>] … [--help]`, anywhere in a shell command (paths to the binary included). */
-const EXEC = /(?:^|[\s;&|(/])agentteam\s+exec((?:\s+[a-z][a-z0-9-]*){0,2})([^;&|\n]*)/;
-/** Shell tools of the runtimes: Claude `Bash`, OpenCode `bash`, Codex `shell`/`exec_command`/`local_shell`. */
-export const SHELL_TOOLS = new Set(['Bash', 'bash', 'shell', 'exec_command', 'local_shell', 'shell_command']);
-
-/** The AgentTeam tool behind a model-visible tool name (any runtime's naming), or null. */
-export function classifyToolName(name: string): Classified | null {
-  for (const n of NAMERS) {
-    const hit = n.fromModel(name);
-    if (hit) return { tool: hit.tool, help: false };
-  }
-  return null;
-}
-
-/** What a tool call is for AgentTeam (by its model-visible name, or the command a shell tool runs), or null. */
-export function classify(name: string, input: unknown): Classified | null {
-  return classifyToolName(name) ?? (SHELL_TOOLS.has(name) ? classifyCommand(shellCommand(input) ?? '') : null);
-}
-
-/** The AgentTeam exec action (or help read) a shell command runs, or null. */
-export function classifyCommand(command: string): Classified | null {
-  const m = EXEC.exec(command);
-  if (!m) return null;
-  const words = m[1]!.trim().split(/\s+/).filter(Boolean);
-  const flag = /(?:^|\s)(--help|-h|--input-schema|--output-schema|--error-schema)(?=\s|$)/.exec(m[2]!)?.[1];
-  const read = flag === undefined ? (words.length === 0 ? '--help' : undefined) : flag === '-h' ? '--help' : flag;
-  return { tool: ['exec', ...words, ...(read ? [read] : [])].join(' '), help: read !== undefined };
-}
-
-/** A shell call's command from its input, in any runtime's shape (string, argv array, `cmd`, `command`). */
-export function shellCommand(input: unknown): string | null {
-  if (typeof input === 'string') {
-    try {
-      return shellCommand(JSON.parse(input));
-    } catch {
-      return input;
-    }
-  }
-  if (typeof input !== 'object' || input === null) return null;
-  const o = input as Record<string, unknown>;
-  const c = o.command ?? o.cmd;
-  if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.filter((x) => typeof x === 'string').join(' ');
-  return null;
+/** What one request put in its account, so that a later snapshot of the same response can replace it (responses.ts). */
+export interface Counted {
+  readonly account: SessionAccount;
+  readonly day: string;
+  usage: Usage;
+  /** null: its model has no price. */
+  usd: number | null;
+  model: string | undefined;
+  /** The account's request number: a revision of its latest request also moves the session's model and step baseline. */
+  readonly serial: number;
 }
 
 /** `You are @NAME.`: the turn part of a prompt the daemon compiled (src/sessions/prompt.ts). */
@@ -161,9 +121,9 @@ export class SessionAccount {
     if (!this.lastAt || at > this.lastAt) this.lastAt = at;
   }
 
-  /** One model request's usage; `recorded`: a cost or speed the runtime wrote beside it. */
-  request(at: string | undefined, u: Usage, model?: string, recorded?: RecordedCost): void {
-    if (!this.inRange(at)) return;
+  /** One model request's usage; `recorded`: a cost or speed the runtime wrote beside it. Returns what it counted (nothing when out of range). */
+  request(at: string | undefined, u: Usage, model?: string, recorded?: RecordedCost): Counted | undefined {
+    if (!this.inRange(at)) return undefined;
     this.seen(at);
     this.requests++;
     const context = u.input + u.cachedInput + u.cacheWrite;
@@ -179,18 +139,48 @@ export class SessionAccount {
     this.prevOutput = u.output;
     this.stepResults = 0;
     this.stepOthers = false;
-    addUsage(this.usage, u);
     if (model) this.model = model;
     const day = at ? new Date(at).toISOString().slice(0, 10) : 'unknown';
-    const d = this.days.get(day) ?? zeroUsage();
-    addUsage(d, u);
-    this.days.set(day, d);
     const usd = requestCost(this.runtime, u, model, recorded);
+    this.book(day, u, usd, model, 1);
+    return { account: this, day, usage: { ...u }, usd, model, serial: this.requests };
+  }
+
+  /**
+   * A later snapshot of the response `c` counted: its figures replace `c`'s whole (usage, model, cost) in the session and
+   * day it was counted in, by difference; the request count, AgentTeam's share per request and tool calls stay as they are.
+   */
+  revise(c: Counted, u: Usage, model?: string, recorded?: RecordedCost): void {
+    const usd = requestCost(this.runtime, u, model, recorded);
+    const same = usd === c.usd && model === c.model && u.input === c.usage.input && u.cachedInput === c.usage.cachedInput && u.cacheWrite === c.usage.cacheWrite && u.output === c.usage.output;
+    if (same) return;
+    this.book(c.day, c.usage, c.usd, c.model, -1);
+    this.book(c.day, u, usd, model, 1);
+    c.usage = { ...u };
+    c.usd = usd;
+    c.model = model;
+    if (c.serial !== this.requests) return;
+    // The latest request: its final figures are the next step's baseline (the output is in the next context).
+    if (model) this.model = model;
+    this.prevContext = u.input + u.cachedInput + u.cacheWrite;
+    this.prevOutput = u.output;
+  }
+
+  /** Adds (sign 1) or takes away (-1) one request's tokens and cost in the session and `day`. */
+  private book(day: string, u: Usage, usd: number | null, model: string | undefined, sign: 1 | -1): void {
+    addUsage(this.usage, u, sign);
+    const d = this.days.get(day) ?? zeroUsage();
+    addUsage(d, u, sign);
+    this.days.set(day, d);
     const c: Cost = usd === null ? { usd: 0, unpriced: 1 } : { usd, unpriced: 0 };
-    if (usd === null) this.unpriced.set(model ?? '(none)', (this.unpriced.get(model ?? '(none)') ?? 0) + 1);
-    addCost(this.cost, c);
+    if (usd === null) {
+      const n = (this.unpriced.get(model ?? '(none)') ?? 0) + sign;
+      if (n > 0) this.unpriced.set(model ?? '(none)', n);
+      else this.unpriced.delete(model ?? '(none)');
+    }
+    addCost(this.cost, c, sign);
     const dc = this.dayCosts.get(day) ?? zeroCost();
-    addCost(dc, c);
+    addCost(dc, c, sign);
     this.dayCosts.set(day, dc);
   }
 
@@ -217,6 +207,9 @@ export class SessionAccount {
 
   /** A tool call by model-visible name; `input` is read for a shell command. Returns what it is for AgentTeam. */
   toolCall(id: string, name: string, input: unknown, at?: string): Classified | null {
+    // A snapshot that repeats a call still waiting for its result is that call again, not another one.
+    const known = id ? this.pending.get(id) : undefined;
+    if (known) return known;
     const c = classify(name, input);
     if (!c || !this.inRange(at)) return null;
     this.countCall(c);
@@ -293,10 +286,10 @@ export interface ReadContext {
   account(runtime: TokenRuntime, sessionId: string): SessionAccount;
   progress?: (bytes: number) => void;
   /**
-   * True when a response key (Claude `message.id:requestId`) was already counted in this run, in any file: one response
-   * is written as several lines, and a resumed or forked session may repeat earlier lines in a new file (ccusage's rule).
+   * Claude responses by `message.id:requestId`, across files: one response is written as several lines (snapshots), and a
+   * resumed or forked session may repeat earlier lines in a new file. Each is counted once, from its final snapshot.
    */
-  duplicate(key: string): boolean;
+  responses: ResponseLedger;
 }
 
 /** The text a tool result carries: a string, MCP/Messages content blocks, or JSON. */

@@ -15,15 +15,18 @@ const gc = runInNewContext('gc') as () => void;
 const dir = mkdtempSync(join(tmpdir(), 'agentteam-token-big-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a 32 MB Claude transcript streams: progress in steps, every request counted, live heap under 8 MiB', async (t) => {
+test('a 32 MB Claude transcript streams: progress in steps, every request counted once from its final line, live heap under 8 MiB', async (t) => {
   const path = join(dir, 'big.jsonl');
   const fd = openSync(path, 'w');
-  const pad = 'p'.repeat(1500);
+  const pad = 'p'.repeat(750);
   const N = 20_000;
   let batch = '';
   for (let i = 0; i < N; i++) {
-    const usage = { input_tokens: 3, output_tokens: 2, cache_read_input_tokens: 1000, cache_creation_input_tokens: 1 };
-    batch += JSON.stringify({ type: 'assistant', sessionId: 'big', requestId: `req_${i}`, timestamp: '2026-11-02T10:00:00Z', message: { id: `msg_${i}`, usage, content: [{ type: 'text', text: pad }] } }) + '\n';
+    // Each response as Claude Code 2.1 writes it: a line per content block, the final output count on the last.
+    for (const output of [1, 2]) {
+      const usage = { input_tokens: 3, output_tokens: output, cache_read_input_tokens: 1000, cache_creation_input_tokens: 1 };
+      batch += JSON.stringify({ type: 'assistant', sessionId: 'big', requestId: `req_${i}`, timestamp: '2026-11-02T10:00:00Z', message: { id: `msg_${i}`, usage, content: [{ type: 'text', text: pad }] } }) + '\n';
+    }
     if (i % 1000 === 999) {
       writeSync(fd, batch);
       batch = '';
@@ -48,8 +51,8 @@ test('a 32 MB Claude transcript streams: progress in steps, every request counte
   assert.ok(steps.length >= 16, `progress came ${steps.length} times`);
   assert.ok(steps.every((b, i) => i === 0 || b >= steps[i - 1]!), 'progress only grows');
   assert.equal(steps.at(-1), size);
-  // Read whole, the file alone would be a 32 MB string plus its lines; streamed, the reader holds a few 256 KiB chunks
-  // and the 20,000 response keys it dedupes by (as ccusage does: tens of bytes a response).
+  // Read whole, the file alone would be a 32 MB string plus its lines; streamed, the reader holds a few 256 KiB chunks,
+  // the 20,000 response keys (as ccusage does: tens of bytes a response) and the last 4,096 responses' counted figures.
   t.diagnostic(`live heap peak ${Math.round(peak / 1024)} KiB over ${steps.length} progress steps`);
   assert.ok(peak < 8 * 1024 * 1024, `heap grew ${Math.round(peak / 1048576)} MiB for a ${Math.round(size / 1048576)} MiB file`);
 });

@@ -21,20 +21,25 @@ function claude(sessionId, cwd, steps) {
       parent = uuid;
       return;
     }
-    const usage = { input_tokens: s.input, cache_creation_input_tokens: s.write ?? 0, cache_read_input_tokens: s.read ?? 0, output_tokens: s.output, service_tier: 'standard', ...(s.speed ? { speed: s.speed } : {}) };
-    const message = { id: `msg_${sessionId.slice(0, 4)}${i}`, type: 'message', role: 'assistant', model: s.model, content: [{ type: 'text', text: s.text ?? 'Done.' }], stop_reason: 'end_turn', stop_sequence: null, usage };
-    const line = { parentUuid: parent, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.39', gitBranch: 'main', message, requestId: `req_${sessionId.slice(0, 4)}${i}`, type: 'assistant', uuid, timestamp: s.at, ...(s.costUSD !== undefined ? { costUSD: s.costUSD } : {}) };
-    lines.push(line);
-    // The same response written again (a second content block): counted once by message.id + requestId.
-    if (s.repeat) lines.push({ ...line, uuid: `${uuid.slice(0, -1)}x` });
-    parent = uuid;
+    // Claude Code 2.1 writes a line per content block, all with the same message.id + requestId: the usage repeats but
+    // output_tokens grows, and only the last line has the final count. `snapshots`: the output on the earlier lines.
+    const outputs = [...(s.snapshots ?? []), s.output];
+    outputs.forEach((output, n) => {
+      const usage = { input_tokens: s.input, cache_creation_input_tokens: s.write ?? 0, cache_read_input_tokens: s.read ?? 0, output_tokens: output, service_tier: 'standard', ...(s.speed ? { speed: s.speed } : {}) };
+      const last = n === outputs.length - 1;
+      const content = [last ? { type: 'text', text: s.text ?? 'Done.' } : { type: 'thinking', thinking: 'Reading.', signature: 'sig' }];
+      const message = { id: `msg_${sessionId.slice(0, 4)}${i}`, type: 'message', role: 'assistant', model: s.model, content, stop_reason: last ? 'end_turn' : null, stop_sequence: null, usage };
+      const id = last ? uuid : `${uuid.slice(0, -1)}${'abcdef'[n]}`;
+      lines.push({ parentUuid: parent, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.1.39', gitBranch: 'main', message, requestId: `req_${sessionId.slice(0, 4)}${i}`, type: 'assistant', uuid: id, timestamp: s.at, ...(s.costUSD !== undefined ? { costUSD: s.costUSD } : {}) });
+      parent = id;
+    });
   });
   return lines;
 }
 
 write('claude/projects/-work-sonnet/7d1c6a52-0c2f-4a39-9d0e-0f3a8c1b2e01.jsonl', claude('7d1c6a52-0c2f-4a39-9d0e-0f3a8c1b2e01', '/work/pricing', [
   { user: 'Summarise the repository.', at: '2026-11-29T23:49:58.000Z' },
-  { model: 'claude-sonnet-4-5-20250929', input: 3, write: 12_000, output: 250, at: '2026-11-29T23:50:01.120Z', repeat: true },
+  { model: 'claude-sonnet-4-5-20250929', input: 3, write: 12_000, output: 250, snapshots: [2], at: '2026-11-29T23:50:01.120Z' },
   // Over 200k cache writes and then cache reads in one request: the tokens above 200k at the dearer LiteLLM price.
   { model: 'claude-sonnet-4-5-20250929', input: 5, write: 230_000, read: 12_000, output: 900, at: '2026-11-30T00:10:00.500Z' },
   { model: 'claude-sonnet-4-5-20250929', input: 2, write: 1_500, read: 242_000, output: 120, at: '2026-11-30T00:11:30.000Z' },
@@ -44,7 +49,7 @@ write('claude/projects/-work-sonnet/7d1c6a52-0c2f-4a39-9d0e-0f3a8c1b2e01.jsonl',
 ]));
 write('claude/projects/-work-opus/4b0e9f1a-5a77-4c7e-b1d5-7d2f4c9e8a02.jsonl', claude('4b0e9f1a-5a77-4c7e-b1d5-7d2f4c9e8a02', '/work/pricing', [
   { user: 'Fix the test.', at: '2026-11-30T09:00:00.000Z' },
-  { model: 'claude-opus-4-7', input: 6, write: 8_000, read: 30_000, output: 700, at: '2026-11-30T09:00:05.000Z' },
+  { model: 'claude-opus-4-7', input: 6, write: 8_000, read: 30_000, output: 700, snapshots: [1, 1], at: '2026-11-30T09:00:05.000Z' },
   // Fast mode: LiteLLM's provider_specific_entry.fast multiplies the cost (6× for Opus 4.7).
   { model: 'claude-opus-4-7', input: 4, write: 500, read: 38_000, output: 300, speed: 'fast', at: '2026-11-30T09:01:00.000Z' },
   { model: 'claude-haiku-4-5-20251001', input: 1_200, output: 80, at: '2026-11-30T09:01:10.000Z' },
