@@ -114,3 +114,19 @@ test('gitea: a timeline longer than one poll\'s 10 pages continues at the next p
   await poll();
   assert.equal((await general()).at(-1), 'gitea team/app#6: comment by late');
 });
+
+test('gitea: a head moved without a timeline event is still reported, by the PR read made at least every 10 polls', async () => {
+  gt.openPull('team/app', 9, 'd'.repeat(40));
+  assert.equal((await call('watch-pr', { repo: 'team/app', number: 9, target: 'channel:general' }, await pinsOf('gitea'), 'gitea')).outcome, 'ok');
+  await poll();
+  gt.moveHeadSilently('team/app', 9, 'e'.repeat(40));
+  gt.setCi('team/app', 9, 'failure');
+  const mine = async () => (await general()).filter((c) => c.startsWith('gitea team/app#9'));
+  let polls = 0;
+  while ((await mine()).length === 0 && polls < 12) {
+    await poll();
+    polls++;
+  }
+  assert.ok(polls <= 10, `reported after ${polls} polls`);
+  assert.deepEqual(await mine(), ['gitea team/app#9: \n- new commits (head eeeeeee)\n- CI failure']);
+});

@@ -15,6 +15,11 @@ const MAX_REVIEW_READS = 20;
  * which can be a moment before it commits and before the answer's Date is set; a re-read event is deduplicated by id.
  */
 export const SINCE_OVERLAP_MS = 10_000;
+/**
+ * The PR is read at least every this many polls even without a push, close, reopen or merge event: a head moved without
+ * a timeline event (a Gitea that skipped one) is then still reported, and the CI status read follows the new head.
+ */
+export const PULL_REREAD_POLLS = 10;
 
 /** RFC 3339 in whole seconds, UTC (Gitea parses `since` with time.RFC3339 and compares whole seconds). */
 const rfc3339 = (ms: number) => new Date(Math.max(0, ms)).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -87,7 +92,8 @@ export async function pollSince(client: SinceClient, repo: string, n: number, pr
       pullChanged = true;
     }
   }
-  if (pullChanged && !pullRead) await readPull();
+  if ((pullChanged || (s.sincePull ?? 0) + 1 >= PULL_REREAD_POLLS) && !pullRead) await readPull();
+  s.sincePull = pullRead ? 0 : (s.sincePull ?? 0) + 1;
   await pollCi(client, repo, s, baseline, lines);
   return finish(s, lines);
 }

@@ -21,6 +21,8 @@ export interface WatchState {
   maxEvent?: number;
   /** A timeline read cut at its page bound: the page to continue at (with `since`), and the `since` that follows it. */
   resume?: { page: number; since: string };
+  /** Since-polled providers: polls since the PR itself was last read (see PULL_REREAD_POLLS in poll-since.ts). */
+  sincePull?: number;
 }
 
 export const emptyState = (): WatchState => ({ maxReview: 0, maxComment: 0, v: {}, pages: {} });

@@ -164,6 +164,10 @@ export class FakeProvider {
     this.pr(repo, n).pull.headSha = headSha;
     this.event(repo, n, 'pull_push', 'octocat', { body: JSON.stringify({ is_force_push: false, commit_ids: [headSha] }) });
   }
+  /** A head move the timeline has no event for (a Gitea that skipped its pull_push entry). */
+  moveHeadSilently(repo: string, n: number, headSha: string): void {
+    this.pr(repo, n).pull.headSha = headSha;
+  }
   merge(repo: string, n: number): void {
     Object.assign(this.pr(repo, n).pull, { state: 'closed', merged: true });
     this.event(repo, n, 'merge_pull', 'octocat');
