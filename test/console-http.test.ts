@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TestDaemon, cliJson, http, type HttpResult } from './harness.js';
+import { TestDaemon, cliJson, http, runExecSteps, type HttpResult } from './harness.js';
 
 const d = new TestDaemon();
 const wd = mkdtempSync(join(tmpdir(), 'agentteam-console-'));
@@ -177,4 +177,79 @@ test('logging out ends the session: the cookie is cleared and no longer admits',
   assert.equal(out.status, 200);
   assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
   assert.equal((await http(d.port, 'GET', '/console/api/state', { headers: { host: host(), cookie: s.cookie } })).status, 403);
+});
+
+const getJson = (s: { cookie: string }, path: string, extra: Record<string, string> = {}) => http(d.port, 'GET', path, { headers: { host: host(), cookie: s.cookie, ...extra } });
+
+test('boards continue past their first page with the keyset cursor, and every task shown carries its reviews (the 21st+ too)', async () => {
+  const steps: unknown[] = Array.from({ length: 23 }, (_, i) => ({ name: `t${i}`, run: ['task', 'create'], input: { title: `Paged task ${String(i).padStart(2, '0')}` } }));
+  // The oldest task (the last of the list, on page 2) has one review; the newest has 11 (one more than a board reads).
+  steps.push({ name: 'r0', run: ['review', 'add'], input: { target: 'task:${t0.data.task.id}', verdict: 'comment', body: 'on the second page' } });
+  for (let i = 0; i < 11; i++) steps.push({ name: `n${i}`, run: ['review', 'add'], input: { target: 'task:${t22.data.task.id}', verdict: 'comment', body: `note ${i}` } });
+  const made = await runExecSteps(d, 'watcher', steps);
+  assert.equal(made.n10.code, 0, JSON.stringify(made.n10));
+  const s = await login();
+  type Task = { id: string; title: string; reviews: { items: Array<{ body: string }>; more: boolean; nextCursor?: string } };
+  const first = JSON.parse((await getJson(s, '/console/api/boards')).body).data.tasks as { items: Task[]; hasMore: boolean; nextCursor: string };
+  assert.equal(first.items.length, 20);
+  assert.equal(first.hasMore, true);
+  const second = await getJson(s, `/console/api/boards/tasks?cursor=${encodeURIComponent(first.nextCursor)}`);
+  assert.equal(second.status, 200, second.body);
+  const page2 = JSON.parse(second.body).data as { items: Task[]; hasMore: boolean };
+  assert.equal(page2.hasMore, false);
+  const all = [...first.items, ...page2.items];
+  assert.equal(new Set(all.map((t) => t.id)).size, 23, 'every task once, none skipped');
+  const oldest = all.find((t) => t.title === 'Paged task 00')!;
+  assert.ok(page2.items.includes(oldest), 'the oldest task is on the second page');
+  assert.deepEqual(oldest.reviews.items.map((r) => r.body), ['on the second page']);
+  // Every task shown was read for reviews: an unreviewed one says "none read", never "not read".
+  for (const t of all) assert.ok(Array.isArray(t.reviews.items), `${t.title}: its reviews were read`);
+  const busy = all.find((t) => t.title === 'Paged task 22')!;
+  assert.equal(busy.reviews.items.length, 10);
+  assert.equal(busy.reviews.more, true, 'a cut nested list says so');
+  const rest = await getJson(s, `/console/api/boards/tasks/${busy.id}/reviews?cursor=${encodeURIComponent(busy.reviews.nextCursor!)}`);
+  assert.equal(rest.status, 200, rest.body);
+  assert.equal(JSON.parse(rest.body).data.items.length, 1, 'the eleventh review, one page on');
+  assert.equal(JSON.parse(rest.body).data.hasMore, false);
+});
+
+test('the board routes refuse a missing session, a foreign Origin, a bad cursor and an unknown query parameter', async () => {
+  const s = await login();
+  const routes = ['/console/api/boards', '/console/api/boards/tasks', '/console/api/boards/approvals', '/console/api/boards/tasks/tsk1/reviews', '/console/api/boards/schedules/sch1/runs', '/console/api/boards/workflows/wfr1/steps'];
+  for (const path of routes) {
+    assert.equal((await http(d.port, 'GET', path, { headers: { host: host() } })).status, 403, `${path}: no cookie`);
+    assert.equal((await getJson({ cookie: `agentteam_console_${d.port}=${'C'.repeat(43)}` }, path)).status, 403, `${path}: a made-up session`);
+    assert.equal((await getJson(s, path, { origin: 'http://evil.example' })).status, 403, `${path}: foreign Origin`);
+    assert.equal((await getJson(s, path, { 'sec-fetch-site': 'cross-site' })).status, 403, `${path}: cross-site`);
+    assert.equal((await getJson(s, path, { host: 'evil.example' })).status, 403, `${path}: foreign Host`);
+    const posted = await http(d.port, 'POST', path, { headers: { host: host(), origin: origin(), cookie: s.cookie, 'content-type': 'application/json', 'x-csrf-token': s.csrf }, body: '{}' });
+    assert.equal(posted.status, 400, `${path}: GET only`);
+    assert.equal(posted.headers.allow, 'GET');
+    const unknown = await getJson(s, `${path}?limit=500`);
+    assert.equal(unknown.status, 400, `${path}: unknown parameter`);
+    assert.equal(JSON.parse(unknown.body).error.code, 'invalid_input');
+    assert.match(JSON.parse(unknown.body).error.message, /unknown query parameter: limit/);
+  }
+  for (const path of routes.slice(1)) {
+    for (const cursor of ['<script>', 'a b', 'x'.repeat(4097), '', 'abc~def', '1~tsk1~AAAAAAAAAAAAAAAA']) {
+      const r = await getJson(s, `${path}?cursor=${encodeURIComponent(cursor)}`);
+      // A real item id of an unknown item is a 404 from the server only after the cursor passes; a bad cursor is 400 first.
+      if (path.includes('/tsk1/') || path.includes('/sch1/') || path.includes('/wfr1/')) assert.ok([400, 404].includes(r.status), `${path} ${cursor}: ${r.status}`);
+      else assert.equal(r.status, 400, `${path} cursor ${cursor.slice(0, 20)}: ${r.body}`);
+      if (r.status === 400) assert.equal(JSON.parse(r.body).error.code, 'invalid_input');
+    }
+    assert.equal((await getJson(s, `${path}?cursor=a&cursor=b`)).status, 400, 'a cursor given twice');
+  }
+  // A cursor of one board is refused by another (the server binds each cursor to its list).
+  const tasks = JSON.parse((await getJson(s, '/console/api/boards')).body).data.tasks;
+  assert.ok(tasks.nextCursor);
+  const crossed = await getJson(s, `/console/api/boards/approvals?cursor=${encodeURIComponent(tasks.nextCursor)}`);
+  assert.equal(crossed.status, 400, crossed.body);
+  assert.match(JSON.parse(crossed.body).error.message, /cursor refused/);
+  assert.equal((await getJson(s, '/console/api/boards/secrets')).status, 404);
+  assert.equal((await getJson(s, '/console/api/boards/tasks/tsk1/runs')).status, 404, 'a detail of another board');
+  assert.equal((await getJson(s, '/console/api/boards/tasks/tsk1/constructor')).status, 404);
+  // Other console reads take only their own parameters too.
+  assert.equal((await getJson(s, '/console/api/state?x=1')).status, 400);
+  assert.equal((await getJson(s, '/console/api/messages?target=channel:general&target=channel:other')).status, 400);
 });
