@@ -220,6 +220,58 @@ test('boards show tasks with reviews and the approvals waiting for the person, w
   assert.equal(got.get.out.data.approval.status, 'approved');
 });
 
+test('boards continue with Load more (keyboard): a task past the first page with its reviews, and an approval decided from a later page', async () => {
+  const pad = (i: number) => String(i).padStart(2, '0');
+  const steps: unknown[] = [];
+  for (let i = 0; i < 22; i++) {
+    steps.push({ name: `t${i}`, run: ['task', 'create'], input: { title: `Later task ${pad(i)}` } });
+    steps.push({ name: `a${i}`, run: ['approval', 'request'], input: { subject: `task:\${t${i}.data.task.id}`, reason: `Later approval ${pad(i)}` } });
+  }
+  steps.push({ name: 'r0', run: ['review', 'add'], input: { target: 'task:${t0.data.task.id}', verdict: 'approve', body: 'Second page review' } });
+  steps.push({ name: 'r5', run: ['review', 'add'], input: { target: 'task:${t5.data.task.id}', verdict: 'comment', body: 'Sixteenth row review' } });
+  for (let i = 0; i < 11; i++) steps.push({ name: `m${i}`, run: ['review', 'add'], input: { target: 'task:${t21.data.task.id}', verdict: 'comment', body: `Remark ${pad(i)}` } });
+  const made = await runExecSteps(d, 'scout', steps);
+  for (const k of ['t0', 'a0', 'r0', 'r5', 'm10']) assert.equal(made[k].code, 0, JSON.stringify(made[k]));
+  const laterApproval = made.a0.out.data.approval.id as string;
+  await tab('Boards');
+  const row = (title: string) => page.getByRole('row', { name: new RegExp(title) });
+  // The board refreshes every 5 s (a refresh may have caught the reviews half made): the full picture comes with the next.
+  const busy = row('Later task 21');
+  await busy.getByText('showing 10 of more').waitFor({ timeout: 15_000 });
+  // Page one: 20 tasks; the 16th row's review is there (every row shown was read); the oldest tasks wait behind Load more.
+  assert.match(await row('Later task 05').innerText(), /scout: comment \(open\)\s+Sixteenth row review/);
+  assert.equal(await row('Later task 00').count(), 0);
+  await page.getByText('Showing the first 20 tasks; more exist.').waitFor();
+  // A cut nested list says so and continues: 10 of the 11 remarks, then Show more.
+  await busy.getByRole('button', { name: /^Show more reviews of/ }).click();
+  await busy.getByText('Remark 00').waitFor();
+  assert.equal(await busy.locator('li').count(), 11);
+  // Keyboard: Load more takes Enter, and focus moves to the first task it added.
+  await page.getByRole('button', { name: 'Load more tasks' }).focus();
+  await page.keyboard.press('Enter');
+  await row('Later task 00').waitFor();
+  assert.match(await row('Later task 00').innerText(), /scout: approve \(open\)\s+Second page review/);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-focus')?.split(':')[0]), 'tasks');
+  await page.getByText(/All 2\d tasks shown\./).waitFor();
+  // The next refresh walks both pages again: the second page stays.
+  await page.waitForResponse((r) => r.url().includes('/console/api/boards/tasks?cursor='), { timeout: 15_000 });
+  await page.waitForTimeout(300);
+  assert.equal(await row('Later task 00').count(), 1);
+  // An approval on the second page, decided from there.
+  const card = page.locator(`li[data-approval="${laterApproval}"]`);
+  assert.equal(await card.count(), 0);
+  await page.getByRole('button', { name: 'Load more approvals' }).click();
+  await card.waitFor();
+  await shot('boards-more');
+  await card.getByLabel('Note (optional)').fill('from page two');
+  await card.getByRole('button', { name: /^Reject/ }).click();
+  await card.waitFor({ state: 'detached', timeout: 15_000 });
+  await page.locator('li[data-approval]', { hasText: 'Later approval 01' }).waitFor();
+  const got = await runExecSteps(d, 'scout', [{ name: 'get', run: ['approval', 'get'], input: { approvalId: laterApproval } }]);
+  assert.equal(got.get.out.data.approval.status, 'rejected');
+  assert.equal(got.get.out.data.approval.note, 'from page two');
+});
+
 test('the traffic screen charts every route family (screenshot kept)', async () => {
   await tab('Traffic');
   await page.locator('figure.chart').first().waitFor();
