@@ -272,6 +272,46 @@ test('boards continue with Load more (keyboard): a task past the first page with
   assert.equal(got.get.out.data.approval.note, 'from page two');
 });
 
+test('text planted by agents shows as text: no markup, no script, no javascript: link, bidi overrides made visible, huge strings wrapped', async () => {
+  const RLO = '\u202e';
+  const long = 'W'.repeat(190);
+  const made = await runExecSteps(d, 'scout', [
+    { name: 'task', run: ['task', 'create'], input: { title: `<img src=x onerror="window.__pwned=1">${RLO}gnp.exe ${long}`.slice(0, 200) } },
+    { name: 'review', run: ['review', 'add'], input: { target: 'task:${task.data.task.id}', verdict: 'comment', body: `<script>window.__pwned=2</script>[open](javascript:window.__pwned=3) ${RLO}evorppa ${'R'.repeat(3000)}` } },
+    { name: 'request', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: `<a href="javascript:window.__pwned=4">approve me</a> ${RLO}tcejer` } },
+    { name: 'plan', run: ['workflow', 'plan'], input: { operation: 'create', name: `<b>Planted</b>${RLO}`, steps: [{ title: `<i>step</i>${RLO}enod`, instructions: 'x', assignee: scoutId }] } },
+    { name: 'publish', run: ['workflow', 'plan'], input: { operation: 'publish', planId: '${plan.data.plan.id}', revision: '${plan.data.plan.revision}' } },
+    { name: 'run', run: ['workflow', 'run'], input: { operation: 'start', planId: '${plan.data.plan.id}', target: 'channel:general' } },
+  ]);
+  const posted = await d.run(['message', 'post', '--target', 'channel:general', `<img src=x onerror="window.__pwned=5"> [link](javascript:window.__pwned=6) ${RLO}dlrow olleh ${'M'.repeat(7000)}`]);
+  assert.equal(posted.code, 0, posted.stderr);
+  for (const k of ['task', 'review', 'request', 'plan', 'publish', 'run']) assert.equal(made[k].code, 0, `${k}: ${JSON.stringify(made[k])}`);
+  const safe = async (where: string) => {
+    const found = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: number }).__pwned ?? null,
+      planted: document.querySelectorAll('main img, main script, main b, main i, main a').length,
+      rlo: document.body.innerText.includes('\u202e'),
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    }));
+    assert.deepEqual(found, { pwned: null, planted: 0, rlo: false, overflow: 0 }, where);
+  };
+  await tab('Boards');
+  const task = page.getByRole('row', { name: /<img src=x/ });
+  await task.waitFor({ timeout: 15_000 });
+  await task.getByText(/\[open\]\(javascript:/).waitFor({ timeout: 15_000 });
+  await page.getByRole('row', { name: /<b>Planted<\/b>/ }).getByText(/<i>step<\/i>/).waitFor({ timeout: 15_000 });
+  await page.locator('li[data-approval]', { hasText: '<a href="javascript:' }).waitFor();
+  // The override is shown as its escape, so "gnp.exe" reads as written, not reversed into "exe.png".
+  assert.match(await task.innerText(), /\\u202egnp\.exe W+/);
+  await safe('boards');
+  await shot('boards-planted');
+  await tab('Conversations');
+  const msg = page.getByRole('log').locator('li.msg', { hasText: 'dlrow olleh' });
+  await msg.waitFor({ timeout: 15_000 });
+  assert.match(await msg.innerText(), /<img src=x onerror="window.__pwned=5"> \[link\]\(javascript:window.__pwned=6\) \\u202edlrow olleh M+/);
+  await safe('conversations');
+});
+
 test('the traffic screen charts every route family (screenshot kept)', async () => {
   await tab('Traffic');
   await page.locator('figure.chart').first().waitFor();
