@@ -2,6 +2,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -252,4 +253,86 @@ test('the board routes refuse a missing session, a foreign Origin, a bad cursor 
   // Other console reads take only their own parameters too.
   assert.equal((await getJson(s, '/console/api/state?x=1')).status, 400);
   assert.equal((await getJson(s, '/console/api/messages?target=channel:general&target=channel:other')).status, 400);
+});
+
+/** An event stream opened with this cookie: its status, the text so far, and a promise of its end. */
+function stream(cookie: string | undefined, path = '/console/api/events'): Promise<{ status: number; text: () => string; ended: Promise<void>; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: d.port, path, headers: { host: host(), ...(cookie ? { cookie } : {}) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => void (text += c));
+      const ended = new Promise<void>((r) => res.on('close', r));
+      resolve({ status: res.statusCode ?? 0, text: () => text, ended, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('attacker pass: the event stream needs a live session and ends when it is logged out', async () => {
+  const none = await stream(undefined);
+  assert.equal(none.status, 403);
+  await none.ended;
+  assert.doesNotMatch(none.text(), /event:/);
+  const s = await login();
+  assert.equal((await stream(s.cookie, '/console/api/events?target=channel:general&x=1')).status, 400, 'unknown parameter');
+  const live = await stream(s.cookie);
+  assert.equal(live.status, 200);
+  for (let i = 0; i < 100 && !live.text().includes('event: state'); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.match(live.text(), /event: state/);
+  assert.equal((await post(s, '/console/api/logout', {})).status, 200);
+  await live.ended;
+  assert.match(live.text(), /event: ended\ndata: \{"reason":"session"\}\n\n$/, 'the open stream is told and closed');
+  const again = await stream(s.cookie);
+  assert.equal(again.status, 403, 'and a reconnect is refused');
+  await again.ended;
+});
+
+test('attacker pass: a cookie set before login is never adopted, a new login ends the session the browser held, a replayed link logs nobody in', async () => {
+  // Fixation: a value planted in the browser before login stays worthless; login hands out its own.
+  const planted = `agentteam_console_${d.port}=${'F'.repeat(43)}`;
+  const url = new URL(await link());
+  const r = await http(d.port, 'GET', url.pathname + url.search, { headers: { host: host(), cookie: planted } });
+  assert.equal(r.status, 303);
+  const fresh = String(r.headers['set-cookie']).split(';')[0]!;
+  assert.notEqual(fresh, planted);
+  assert.equal((await getJson({ cookie: planted }, '/console/api/state')).status, 403);
+  assert.equal((await getJson({ cookie: fresh }, '/console/api/state')).status, 200);
+  // A replay of that link (with or without the session it made) is refused and changes nothing.
+  for (const cookie of [undefined, fresh]) {
+    const replay = await http(d.port, 'GET', url.pathname + url.search, { headers: { host: host(), ...(cookie ? { cookie } : {}) } });
+    assert.equal(replay.status, 403);
+    assert.equal(replay.headers['set-cookie'], undefined);
+  }
+  assert.equal((await getJson({ cookie: fresh }, '/console/api/state')).status, 200, 'a refused replay does not end the session');
+  // Two requests racing with one link: exactly one logs in.
+  const raced = new URL(await link());
+  const both = await Promise.all([0, 1].map(() => http(d.port, 'GET', raced.pathname + raced.search, { headers: { host: host() } })));
+  assert.deepEqual(both.map((x) => x.status).sort(), [303, 403]);
+  // A new login from a browser that holds a session replaces it: the old session id no longer admits anyone.
+  const next = new URL(await link());
+  const relog = await http(d.port, 'GET', next.pathname + next.search, { headers: { host: host(), cookie: fresh } });
+  assert.equal(relog.status, 303);
+  const newer = String(relog.headers['set-cookie']).split(';')[0]!;
+  assert.notEqual(newer, fresh);
+  assert.equal((await getJson({ cookie: fresh }, '/console/api/state')).status, 403, 'the replaced session ended');
+  assert.equal((await getJson({ cookie: newer }, '/console/api/state')).status, 200);
+});
+
+test("attacker pass: a CSRF token works only with its own session, and not after that session's logout", async () => {
+  const a = await login();
+  const b = await login();
+  const body = { target: 'channel:general', content: 'crossed token' };
+  const count = async () => cliJson(await d.run(['message', 'ls', '--target', 'channel:general', '--limit', '100'])).messages.length;
+  const before = await count();
+  assert.equal((await post({ cookie: b.cookie, csrf: a.csrf }, '/console/api/messages', body)).status, 403, "a's token with b's session");
+  assert.equal((await post({ cookie: a.cookie, csrf: b.csrf }, '/console/api/messages', body)).status, 403, "b's token with a's session");
+  assert.equal((await post(a, '/console/api/logout', {})).status, 200);
+  const c = await login();
+  assert.notEqual(c.csrf, a.csrf, 'a new session has a new token');
+  assert.equal((await post({ cookie: c.cookie, csrf: a.csrf }, '/console/api/messages', body)).status, 403, 'a logged-out session token with a new session');
+  assert.equal((await post(a, '/console/api/messages', body)).status, 403, 'the logged-out pair');
+  assert.equal(await count(), before, 'nothing was posted');
+  assert.equal((await post(c, '/console/api/messages', body)).status, 201);
 });

@@ -8,6 +8,9 @@ import { DenialCounts, denialClass } from './denials.js';
 import { BUCKET_MS, familyOf, RouteMetrics } from './metrics.js';
 import { ConsoleAuth, LINK_TTL_MS, SESSION_TTL_MS } from './sessions.js';
 import { ConsoleReads } from './read-models.js';
+import { streamEvents, TICK_MS } from './events.js';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 test('a login link is spent by its first use and dies unused after its TTL; a session lives its TTL and ends on logout', () => {
   const clock = new FakeClock();
@@ -138,4 +141,39 @@ test('read models: a runtime shows its current turn and uptime; authorizations a
   assert.equal(state.turns[0]!.durationMs, 30_000);
   const text = JSON.stringify(state);
   assert.ok(!text.includes('secret-project') && !text.includes('4242'));
+});
+
+test('the event stream of a session that expires says so and ends (checked on every tick, not only at connect)', async () => {
+  const clock = new FakeClock();
+  const auth = new ConsoleAuth(clock);
+  const { sessionId } = auth.redeem(auth.issueLink())!;
+  const reads = { state: () => ({ tick: clock.now() }) } as unknown as ConsoleReads;
+  const server = createServer((_q, res) => streamEvents(res, { reads, clock, live: () => auth.session(sessionId) !== undefined }));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    let body = '';
+    const ended = new Promise<void>((resolve, reject) => {
+      get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/' }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => void (body += c));
+        res.on('end', resolve);
+        res.on('error', reject);
+      }).on('error', reject);
+    });
+    const until = async (what: string) => {
+      for (let i = 0; i < 200 && !body.includes(what); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(body.includes(what), `${what} in ${body}`);
+    };
+    await until('event: state');
+    clock.advance(TICK_MS);
+    await until(`"tick":${clock.now()}`);
+    assert.ok(!body.includes('event: ended'), 'a live session streams on');
+    clock.advance(SESSION_TTL_MS);
+    await new Promise((r) => setTimeout(r, 20));
+    clock.advance(TICK_MS);
+    await ended;
+    assert.match(body, /event: ended\ndata: \{"reason":"session"\}\n\n$/);
+  } finally {
+    server.close();
+  }
 });

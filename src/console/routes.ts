@@ -12,7 +12,7 @@ import { bearerToken, loopbackRequest, sendDenied, sendJson, sendRaw } from '../
 import type { Router } from '../wire/http/router.js';
 import type { ConsoleAssets } from './assets.js';
 import { BOARDS, DETAILS, type BoardName, type ConsoleBoards, type DetailName } from './boards.js';
-import { checkConsole, clearedCookie, securityHeaders, sessionCookie, type Refusal } from './guard.js';
+import { checkConsole, clearedCookie, securityHeaders, sessionCookie, sessionIdOf, type Refusal } from './guard.js';
 import type { ConsoleReads } from './read-models.js';
 import { ConsoleAuth, type ConsoleSession } from './sessions.js';
 import { streamEvents } from './events.js';
@@ -107,6 +107,8 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
     if (!c.ok) return refuse(res, c.why, 'login', true);
     const redeemed = auth.redeem(query(req).get('t') ?? undefined);
     if (!redeemed) return refuse(res, 'session', 'login', true);
+    // The browser's cookie is about to be replaced: a session it held (fixed there by anyone) ends rather than lingers.
+    auth.end(sessionIdOf(req, deps.port()));
     res.setHeader('set-cookie', sessionCookie(deps.port(), redeemed.sessionId));
     res.setHeader('location', '/console/');
     sendRaw(res, 303, '', 'text/plain');
