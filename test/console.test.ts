@@ -285,6 +285,12 @@ test('text planted by agents shows as text: no markup, no script, no javascript:
   ]);
   const posted = await d.run(['message', 'post', '--target', 'channel:general', `<img src=x onerror="window.__pwned=5"> [link](javascript:window.__pwned=6) ${RLO}dlrow olleh ${'M'.repeat(7000)}`]);
   assert.equal(posted.code, 0, posted.stderr);
+  // An agent's name is a slug: one with markup or an override never exists to be shown.
+  for (const name of ['<img src=x onerror=window.__pwned=7>', `mallory${RLO}`]) {
+    const evil = await d.run(['agent', 'add', '--name', name, '--workdir', wd, '--', 'sh', '-c', 'cat >/dev/null']);
+    assert.equal(evil.code, 1);
+    assert.match(evil.stderr, /validation_failed: \/name/);
+  }
   for (const k of ['task', 'review', 'request', 'plan', 'publish', 'run']) assert.equal(made[k].code, 0, `${k}: ${JSON.stringify(made[k])}`);
   const safe = async (where: string) => {
     const found = await page.evaluate(() => ({
