@@ -8,7 +8,7 @@ export const BOARD_PAGE = 20;
 /** Nested items read for every item shown (a list cut there says so: `more`); a workflow has at most 16 steps. */
 export const NESTED = { reviews: 10, runs: 5, steps: 16 } as const;
 /** Longest text of one field sent to the page (review bodies, schedule contents); a longer one is cut and marked. */
-export const TEXT_MAX = 400;
+export const TEXT_MAX = 300;
 /** Nested reads in flight at once for one page. */
 const NESTED_CONCURRENCY = 6;
 /** The shape of a server keyset cursor (`<field>~…~<MAC>`, base64url fields, `*`-prefixed text) and its longest form. */

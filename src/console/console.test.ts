@@ -9,6 +9,8 @@ import { BUCKET_MS, familyOf, RouteMetrics } from './metrics.js';
 import { ConsoleAuth, LINK_TTL_MS, SESSION_TTL_MS } from './sessions.js';
 import { ConsoleReads } from './read-models.js';
 import { streamEvents, TICK_MS } from './events.js';
+import { BOARD_PAGE, clip, ConsoleBoards, NESTED, TEXT_MAX } from './boards.js';
+import type { ServerApi } from '../server-client/api.js';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -176,4 +178,37 @@ test('the event stream of a session that expires says so and ends (checked on ev
   } finally {
     server.close();
   }
+});
+
+test('a board page reads every item\'s nested list, says when one could not be read (never an empty list), and stays bounded in bytes', async () => {
+  const big = (c: string, n: number) => c.repeat(n);
+  const asked: Array<{ limit: number; cursor?: string }> = [];
+  const api = {
+    tasks: {
+      list: async (q: { limit: number; cursor?: string }) => {
+        asked.push(q);
+        return { tasks: Array.from({ length: q.limit }, (_, i) => ({ id: `tsk${i + 1}`, title: big('\u{1F600}', 200), status: 'blocked', assignee: { name: big('n', 100) }, blockedReason: big('\u{1F600}', 2000), updatedAt: '2026-01-01T00:00:00.000Z' })), hasMore: true, nextCursor: 'c1~AAAA' };
+      },
+    },
+    reviews: {
+      list: async (q: { target: string; limit: number }) => {
+        if (q.target === 'task:tsk13') throw Object.assign(new Error('x'), { code: 'upstream_unavailable' });
+        return { reviews: Array.from({ length: q.limit }, (_, i) => ({ id: `rev${i + 1}`, verdict: 'comment', status: 'open', body: big('\u{1F600}', 12_000), author: { name: big('a', 100) } })), hasMore: true, nextCursor: 'r~BBBB' };
+      },
+    },
+  };
+  const boards = new ConsoleBoards(() => api as unknown as ServerApi);
+  const page = (await boards.page('tasks')) as { items: Array<{ id: string; reviews: { items?: unknown[]; more?: boolean; error?: string } }>; nextCursor?: string };
+  assert.equal(asked[0]!.limit, BOARD_PAGE);
+  assert.equal(page.items.length, BOARD_PAGE);
+  assert.equal(page.nextCursor, 'c1~AAAA');
+  for (const t of page.items) {
+    if (t.id === 'tsk13') assert.deepEqual(t.reviews, { error: 'upstream_unavailable' }, 'a failed nested read says so');
+    else assert.equal(t.reviews.items!.length, NESTED.reviews, `${t.id}: its reviews were read`);
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(page));
+  assert.ok(bytes < 384 * 1024, `a page of the largest items is ${bytes} bytes`);
+  assert.equal(Array.from(clip(big('\u{1F600}', 500))).length, TEXT_MAX + ' (cut)'.length + 1, 'cut by code point, marked');
+  await assert.rejects(boards.page('tasks', 'not a cursor!'), /cursor is malformed/);
+  await assert.rejects(boards.detail('reviews', '../x'), /item id is malformed/);
 });
