@@ -53,20 +53,27 @@ export function useBoards() {
   const generation = useRef(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
 
-  const walk = async (): Promise<void> => {
+  /** Walks every board again; a later page that fails stops that board there and is said (the board keeps the pages read). */
+  const walk = async (): Promise<string[]> => {
     const gen = generation.current;
     const first = await get<{ [K in BoardName]: Page<Items[K]> | Failed }>('/console/api/boards');
     const next = {} as Record<BoardName, Board<{ id: string }>>;
+    const problems: string[] = [];
     for (const name of BOARDS) {
       const f = first[name];
       let b: Board<{ id: string }> = failed(f) ? f : { ...f, pages: 1 };
-      while (!failed(b) && b.pages < wanted.current[name] && b.nextCursor) b = append(b, await get<Page<{ id: string }>>(pageUrl(name, b.nextCursor)));
+      try {
+        while (!failed(b) && b.pages < wanted.current[name] && b.nextCursor) b = append(b, await get<Page<{ id: string }>>(pageUrl(name, b.nextCursor)));
+      } catch (e) {
+        problems.push(`page ${failed(b) ? 2 : b.pages + 1} of ${name} could not be read again (${(e as Error).message}); Load more reads it`);
+      }
       next[name] = b;
     }
     if (gen === generation.current) setBoards(next as unknown as Boards);
+    return problems;
   };
   const refresh = () => {
-    queue.current = queue.current.then(walk).then(() => setError(''), (e: Error) => setError(`Could not refresh the boards: ${e.message}`));
+    queue.current = queue.current.then(walk).then((p) => setError(p.join('; ')), (e: Error) => setError(`Could not refresh the boards: ${e.message}`));
     return queue.current;
   };
   useEffect(() => {

@@ -12,6 +12,7 @@ function More({ name, board, more }: { name: BoardName; board: Board<unknown>; m
   const [busy, setBusy] = useState(false);
   if (failed(board)) return null;
   const n = board.items.length;
+  if (n === 0 && !board.hasMore) return null;
   return (
     <p class="more">
       <span class="hint">{board.hasMore ? `Showing the first ${n} ${NOUN[name]}; more exist.` : `All ${n} ${NOUN[name]} shown.`}</span>
