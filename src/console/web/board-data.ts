@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from './api.js';
 
 export type Failed = { error: string };
-export type Nested<T> = { items: T[]; more: boolean; nextCursor?: string } | Failed;
+/** `moreError`: the page's own note that Show more failed (the items read so far stay). */
+export type Nested<T> = { items: T[]; more: boolean; nextCursor?: string; moreError?: string } | Failed;
 export interface Page<T> {
   items: T[];
   hasMore: boolean;
@@ -110,7 +111,7 @@ export function useNestedMore() {
   const merged = <T extends { id: string }>(board: keyof typeof DETAIL_OF, id: string, n: Nested<T>): Nested<T> => {
     const x = extra[`${board}/${id}`];
     if (failed(n) || !x) return n;
-    if (failed(x)) return x;
+    if (failed(x)) return { ...n, moreError: x.error };
     return { items: withId(n.items, x.items as T[]), more: x.more, ...(x.nextCursor ? { nextCursor: x.nextCursor } : {}) };
   };
   const more = async (board: keyof typeof DETAIL_OF, id: string, cursor: string) => {

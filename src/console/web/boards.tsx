@@ -34,6 +34,7 @@ function NestedList<T extends { id: string }>(p: { n: Nested<T>; noun: string; o
   return (
     <>
       {p.ordered ? <ol class="steps">{list}</ol> : <ul class="plain">{list}</ul>}
+      {p.n.moreError ? <p class="error">More {p.noun} could not be read ({p.n.moreError}).</p> : null}
       {more ? (
         <p class="hint">
           showing {items.length} of more{' '}
