@@ -214,6 +214,33 @@ test('boards continue past their first page with the keyset cursor, and every ta
   assert.equal(JSON.parse(rest.body).data.hasMore, false);
 });
 
+test('schedules and workflow runs continue past their first page too, each with its runs or steps read', async () => {
+  const steps: unknown[] = Array.from({ length: 21 }, (_, i) => ({ name: `s${i}`, run: ['scheduled-message', 'create'], input: { target: 'channel:general', content: `Paged schedule ${i}`, cron: '0 9 * * 1', timeZone: 'UTC' } }));
+  steps.push({ name: 'plan', run: ['workflow', 'plan'], input: { operation: 'create', name: 'Paged plan', steps: [{ title: 'Only step', instructions: 'x', assignee: cliJson(await d.run(['agent', 'get', 'watcher'])).id }] } });
+  steps.push({ name: 'publish', run: ['workflow', 'plan'], input: { operation: 'publish', planId: '${plan.data.plan.id}', revision: '${plan.data.plan.revision}' } });
+  for (let i = 0; i < 21; i++) steps.push({ name: `w${i}`, run: ['workflow', 'run'], input: { operation: 'start', planId: '${plan.data.plan.id}', target: 'channel:general' } });
+  const made = await runExecSteps(d, 'watcher', steps);
+  assert.equal(made.s20.code, 0, JSON.stringify(made.s20));
+  assert.equal(made.w20.code, 0, JSON.stringify(made.w20));
+  const s = await login();
+  const first = JSON.parse((await getJson(s, '/console/api/boards')).body).data;
+  for (const [board, nested] of [['schedules', 'runs'], ['workflows', 'steps']] as const) {
+    const b = first[board] as { items: Array<Record<string, { items: unknown[] }> & { id: string }>; hasMore: boolean; nextCursor: string };
+    assert.equal(b.items.length, 20, board);
+    assert.equal(b.hasMore, true, board);
+    const r = await getJson(s, `/console/api/boards/${board}?cursor=${encodeURIComponent(b.nextCursor)}`);
+    assert.equal(r.status, 200, r.body);
+    const p2 = JSON.parse(r.body).data as typeof b;
+    assert.equal(p2.hasMore, false, board);
+    const all = [...b.items, ...p2.items];
+    assert.equal(new Set(all.map((x) => x.id)).size, 21, `${board}: every item once`);
+    for (const x of all) assert.ok(Array.isArray(x[nested]!.items), `${board} ${x.id}: its ${nested} were read`);
+  }
+  const oldestRun = (JSON.parse((await getJson(s, `/console/api/boards/workflows?cursor=${encodeURIComponent(first.workflows.nextCursor)}`)).body).data.items as Array<{ id: string; steps: { items: Array<{ title: string }> } }>).at(-1)!;
+  assert.equal(oldestRun.id, made.w0.out.data.run.id);
+  assert.deepEqual(oldestRun.steps.items.map((x) => x.title), ['Only step']);
+});
+
 test('the board routes refuse a missing session, a foreign Origin, a bad cursor and an unknown query parameter', async () => {
   const s = await login();
   const routes = ['/console/api/boards', '/console/api/boards/tasks', '/console/api/boards/approvals', '/console/api/boards/tasks/tsk1/reviews', '/console/api/boards/schedules/sch1/runs', '/console/api/boards/workflows/wfr1/steps'];
