@@ -220,6 +220,105 @@ test('boards show tasks with reviews and the approvals waiting for the person, w
   assert.equal(got.get.out.data.approval.status, 'approved');
 });
 
+test('boards continue with Load more (keyboard): a task past the first page with its reviews, and an approval decided from a later page', async () => {
+  const pad = (i: number) => String(i).padStart(2, '0');
+  const steps: unknown[] = [];
+  for (let i = 0; i < 22; i++) {
+    steps.push({ name: `t${i}`, run: ['task', 'create'], input: { title: `Later task ${pad(i)}` } });
+    steps.push({ name: `a${i}`, run: ['approval', 'request'], input: { subject: `task:\${t${i}.data.task.id}`, reason: `Later approval ${pad(i)}` } });
+  }
+  steps.push({ name: 'r0', run: ['review', 'add'], input: { target: 'task:${t0.data.task.id}', verdict: 'approve', body: 'Second page review' } });
+  steps.push({ name: 'r5', run: ['review', 'add'], input: { target: 'task:${t5.data.task.id}', verdict: 'comment', body: 'Sixteenth row review' } });
+  for (let i = 0; i < 11; i++) steps.push({ name: `m${i}`, run: ['review', 'add'], input: { target: 'task:${t21.data.task.id}', verdict: 'comment', body: `Remark ${pad(i)}` } });
+  const made = await runExecSteps(d, 'scout', steps);
+  for (const k of ['t0', 'a0', 'r0', 'r5', 'm10']) assert.equal(made[k].code, 0, JSON.stringify(made[k]));
+  const laterApproval = made.a0.out.data.approval.id as string;
+  // Boards opened afresh: its first read comes after everything above was made.
+  await tab('Runtimes');
+  await tab('Boards');
+  const row = (title: string) => page.getByRole('row', { name: new RegExp(title) });
+  const busy = row('Later task 21');
+  await busy.getByText('showing 10 of more').waitFor({ timeout: 15_000 });
+  // Page one: 20 tasks; the 16th row's review is there (every row shown was read); the oldest tasks wait behind Load more.
+  assert.match(await row('Later task 05').innerText(), /scout: comment \(open\)\s+Sixteenth row review/);
+  assert.equal(await row('Later task 00').count(), 0);
+  await page.getByText('Showing the first 20 tasks; more exist.').waitFor();
+  // A cut nested list says so and continues: 10 of the 11 remarks, then Show more.
+  await busy.getByRole('button', { name: /^Show more reviews of/ }).click();
+  await busy.getByText('Remark 00').waitFor();
+  assert.equal(await busy.locator('li').count(), 11);
+  // Keyboard: Load more takes Enter, and focus moves to the first task it added.
+  await page.getByRole('button', { name: 'Load more tasks' }).focus();
+  await page.keyboard.press('Enter');
+  await row('Later task 00').waitFor();
+  assert.match(await row('Later task 00').innerText(), /scout: approve \(open\)\s+Second page review/);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-focus')?.split(':')[0]), 'tasks');
+  await page.getByText(/All 2\d tasks shown\./).waitFor();
+  // An approval on the second page, decided from there.
+  const card = page.locator(`li[data-approval="${laterApproval}"]`);
+  assert.equal(await card.count(), 0);
+  await page.getByRole('button', { name: 'Load more approvals' }).click();
+  await card.waitFor();
+  await shot('boards-more');
+  await card.getByLabel('Note (optional)').fill('from page two');
+  await card.getByRole('button', { name: /^Reject/ }).click();
+  await card.waitFor({ state: 'detached', timeout: 15_000 });
+  // The refresh after the decision walked both pages again: the rest of page two stays, of approvals and tasks alike.
+  await page.locator('li[data-approval]', { hasText: 'Later approval 01' }).waitFor();
+  assert.equal(await row('Later task 00').count(), 1);
+  assert.equal(await page.locator('li[data-approval]').count(), 21);
+  const got = await runExecSteps(d, 'scout', [{ name: 'get', run: ['approval', 'get'], input: { approvalId: laterApproval } }]);
+  assert.equal(got.get.out.data.approval.status, 'rejected');
+  assert.equal(got.get.out.data.approval.note, 'from page two');
+});
+
+test('text planted by agents shows as text: no markup, no script, no javascript: link, bidi overrides made visible, huge strings wrapped', async () => {
+  const RLO = '\u202e';
+  const long = 'W'.repeat(190);
+  const made = await runExecSteps(d, 'scout', [
+    { name: 'task', run: ['task', 'create'], input: { title: `<img src=x onerror="window.__pwned=1">${RLO}gnp.exe ${long}`.slice(0, 200) } },
+    { name: 'review', run: ['review', 'add'], input: { target: 'task:${task.data.task.id}', verdict: 'comment', body: `<script>window.__pwned=2</script>[open](javascript:window.__pwned=3) ${RLO}evorppa ${'R'.repeat(3000)}` } },
+    { name: 'request', run: ['approval', 'request'], input: { subject: 'task:${task.data.task.id}', reason: `<a href="javascript:window.__pwned=4">approve me</a> ${RLO}tcejer` } },
+    { name: 'plan', run: ['workflow', 'plan'], input: { operation: 'create', name: `<b>Planted</b>${RLO}`, steps: [{ title: `<i>step</i>${RLO}enod`, instructions: 'x', assignee: scoutId }] } },
+    { name: 'publish', run: ['workflow', 'plan'], input: { operation: 'publish', planId: '${plan.data.plan.id}', revision: '${plan.data.plan.revision}' } },
+    { name: 'run', run: ['workflow', 'run'], input: { operation: 'start', planId: '${plan.data.plan.id}', target: 'channel:general' } },
+  ]);
+  const posted = await d.run(['message', 'post', '--target', 'channel:general', `<img src=x onerror="window.__pwned=5"> [link](javascript:window.__pwned=6) ${RLO}dlrow olleh ${'M'.repeat(7000)}`]);
+  assert.equal(posted.code, 0, posted.stderr);
+  // An agent's name is a slug: one with markup or an override never exists to be shown.
+  for (const name of ['<img src=x onerror=window.__pwned=7>', `mallory${RLO}`]) {
+    const evil = await d.run(['agent', 'add', '--name', name, '--workdir', wd, '--', 'sh', '-c', 'cat >/dev/null']);
+    assert.equal(evil.code, 1);
+    assert.match(evil.stderr, /validation_failed: \/name/);
+  }
+  for (const k of ['task', 'review', 'request', 'plan', 'publish', 'run']) assert.equal(made[k].code, 0, `${k}: ${JSON.stringify(made[k])}`);
+  const safe = async (where: string) => {
+    const found = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: number }).__pwned ?? null,
+      planted: document.querySelectorAll('main img, main script, main b, main i, main a').length,
+      rlo: document.body.innerText.includes('\u202e'),
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    }));
+    assert.deepEqual(found, { pwned: null, planted: 0, rlo: false, overflow: 0 }, where);
+  };
+  await tab('Runtimes');
+  await tab('Boards');
+  const task = page.getByRole('row', { name: /<img src=x/ });
+  await task.waitFor({ timeout: 15_000 });
+  await task.getByText(/\[open\]\(javascript:/).waitFor({ timeout: 15_000 });
+  await page.getByRole('row', { name: /<b>Planted<\/b>/ }).getByText(/<i>step<\/i>/).waitFor({ timeout: 15_000 });
+  await page.locator('li[data-approval]', { hasText: '<a href="javascript:' }).waitFor();
+  // The override is shown as its escape, so "gnp.exe" reads as written, not reversed into "exe.png".
+  assert.match(await task.innerText(), /\\u202egnp\.exe W+/);
+  await safe('boards');
+  await shot('boards-planted');
+  await tab('Conversations');
+  const msg = page.getByRole('log').locator('li.msg', { hasText: 'dlrow olleh' });
+  await msg.waitFor({ timeout: 15_000 });
+  assert.match(await msg.innerText(), /<img src=x onerror="window.__pwned=5"> \[link\]\(javascript:window.__pwned=6\) \\u202edlrow olleh M+/);
+  await safe('conversations');
+});
+
 test('the traffic screen charts every route family (screenshot kept)', async () => {
   await tab('Traffic');
   await page.locator('figure.chart').first().waitFor();

@@ -8,6 +8,11 @@ import { DenialCounts, denialClass } from './denials.js';
 import { BUCKET_MS, familyOf, RouteMetrics } from './metrics.js';
 import { ConsoleAuth, LINK_TTL_MS, SESSION_TTL_MS } from './sessions.js';
 import { ConsoleReads } from './read-models.js';
+import { streamEvents, TICK_MS } from './events.js';
+import { BOARD_PAGE, clip, ConsoleBoards, NESTED, TEXT_MAX } from './boards.js';
+import type { ServerApi } from '../server-client/api.js';
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 test('a login link is spent by its first use and dies unused after its TTL; a session lives its TTL and ends on logout', () => {
   const clock = new FakeClock();
@@ -138,4 +143,72 @@ test('read models: a runtime shows its current turn and uptime; authorizations a
   assert.equal(state.turns[0]!.durationMs, 30_000);
   const text = JSON.stringify(state);
   assert.ok(!text.includes('secret-project') && !text.includes('4242'));
+});
+
+test('the event stream of a session that expires says so and ends (checked on every tick, not only at connect)', async () => {
+  const clock = new FakeClock();
+  const auth = new ConsoleAuth(clock);
+  const { sessionId } = auth.redeem(auth.issueLink())!;
+  const reads = { state: () => ({ tick: clock.now() }) } as unknown as ConsoleReads;
+  const server = createServer((_q, res) => streamEvents(res, { reads, clock, live: () => auth.session(sessionId) !== undefined }));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    let body = '';
+    const ended = new Promise<void>((resolve, reject) => {
+      get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/' }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => void (body += c));
+        res.on('end', resolve);
+        res.on('error', reject);
+      }).on('error', reject);
+    });
+    const until = async (what: string) => {
+      for (let i = 0; i < 200 && !body.includes(what); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(body.includes(what), `${what} in ${body}`);
+    };
+    await until('event: state');
+    clock.advance(TICK_MS);
+    await until(`"tick":${clock.now()}`);
+    assert.ok(!body.includes('event: ended'), 'a live session streams on');
+    clock.advance(SESSION_TTL_MS);
+    await new Promise((r) => setTimeout(r, 20));
+    clock.advance(TICK_MS);
+    await ended;
+    assert.match(body, /event: ended\ndata: \{"reason":"session"\}\n\n$/);
+  } finally {
+    server.close();
+  }
+});
+
+test('a board page reads every item\'s nested list, says when one could not be read (never an empty list), and stays bounded in bytes', async () => {
+  const big = (c: string, n: number) => c.repeat(n);
+  const asked: Array<{ limit: number; cursor?: string }> = [];
+  const api = {
+    tasks: {
+      list: async (q: { limit: number; cursor?: string }) => {
+        asked.push(q);
+        return { tasks: Array.from({ length: q.limit }, (_, i) => ({ id: `tsk${i + 1}`, title: big('\u{1F600}', 200), status: 'blocked', assignee: { name: big('n', 100) }, blockedReason: big('\u{1F600}', 2000), updatedAt: '2026-01-01T00:00:00.000Z' })), hasMore: true, nextCursor: 'c1~AAAA' };
+      },
+    },
+    reviews: {
+      list: async (q: { target: string; limit: number }) => {
+        if (q.target === 'task:tsk13') throw Object.assign(new Error('x'), { code: 'upstream_unavailable' });
+        return { reviews: Array.from({ length: q.limit }, (_, i) => ({ id: `rev${i + 1}`, verdict: 'comment', status: 'open', body: big('\u{1F600}', 12_000), author: { name: big('a', 100) } })), hasMore: true, nextCursor: 'r~BBBB' };
+      },
+    },
+  };
+  const boards = new ConsoleBoards(() => api as unknown as ServerApi);
+  const page = (await boards.page('tasks')) as { items: Array<{ id: string; reviews: { items?: unknown[]; more?: boolean; error?: string } }>; nextCursor?: string };
+  assert.equal(asked[0]!.limit, BOARD_PAGE);
+  assert.equal(page.items.length, BOARD_PAGE);
+  assert.equal(page.nextCursor, 'c1~AAAA');
+  for (const t of page.items) {
+    if (t.id === 'tsk13') assert.deepEqual(t.reviews, { error: 'upstream_unavailable' }, 'a failed nested read says so');
+    else assert.equal(t.reviews.items!.length, NESTED.reviews, `${t.id}: its reviews were read`);
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(page));
+  assert.ok(bytes < 384 * 1024, `a page of the largest items is ${bytes} bytes`);
+  assert.equal(Array.from(clip(big('\u{1F600}', 500))).length, TEXT_MAX + ' (cut)'.length + 1, 'cut by code point, marked');
+  await assert.rejects(boards.page('tasks', 'not a cursor!'), /cursor is malformed/);
+  await assert.rejects(boards.detail('reviews', '../x'), /item id is malformed/);
 });

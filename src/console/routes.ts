@@ -11,8 +11,8 @@ import { decodeJson, readBody } from '../wire/http/body.js';
 import { bearerToken, loopbackRequest, sendDenied, sendJson, sendRaw } from '../wire/http/guard.js';
 import type { Router } from '../wire/http/router.js';
 import type { ConsoleAssets } from './assets.js';
-import type { ConsoleBoards } from './boards.js';
-import { checkConsole, clearedCookie, securityHeaders, sessionCookie, type Refusal } from './guard.js';
+import { BOARDS, DETAILS, type BoardName, type ConsoleBoards, type DetailName } from './boards.js';
+import { checkConsole, clearedCookie, securityHeaders, sessionCookie, sessionIdOf, type Refusal } from './guard.js';
 import type { ConsoleReads } from './read-models.js';
 import { ConsoleAuth, type ConsoleSession } from './sessions.js';
 import { streamEvents } from './events.js';
@@ -63,6 +63,16 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
   };
   const ok = (res: ServerResponse, data: unknown, status = 200) => sendJson(res, status, { ok: true, data });
   const query = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://x').searchParams;
+  /** The query's parameters, each at most once and each one this route takes: anything else is invalid_input. */
+  const strictQuery = (req: IncomingMessage, allowed: readonly string[]): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of query(req)) {
+      if (!allowed.includes(k)) throw new AppError('invalid_input', `unknown query parameter: ${k.slice(0, 40)} (this route takes ${allowed.length ? allowed.join(', ') : 'none'})`);
+      if (k in out) throw new AppError('invalid_input', `${k} is given more than once`);
+      out[k] = v;
+    }
+    return out;
+  };
   const body = async <T extends TSchema>(req: IncomingMessage, schema: T) => parse(schema, decodeJson(await readBody(req, { maxBytes: 64 * 1024 })));
 
   // Security invariant: every console API route passes checkConsole (loopback, no bearer, same origin, session, CSRF).
@@ -97,6 +107,8 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
     if (!c.ok) return refuse(res, c.why, 'login', true);
     const redeemed = auth.redeem(query(req).get('t') ?? undefined);
     if (!redeemed) return refuse(res, 'session', 'login', true);
+    // The browser's cookie is about to be replaced: a session it held (fixed there by anyone) ends rather than lingers.
+    auth.end(sessionIdOf(req, deps.port()));
     res.setHeader('set-cookie', sessionCookie(deps.port(), redeemed.sessionId));
     res.setHeader('location', '/console/');
     sendRaw(res, 303, '', 'text/plain');
@@ -120,24 +132,45 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
     sendRaw(res, 200, a.body, a.type);
   });
 
-  router.add('GET', '/console/api/conversations', api('conversations', async (_q, res) => ok(res, await reads.conversations())));
+  router.add('GET', '/console/api/conversations', api('conversations', async (req, res) => {
+    strictQuery(req, []);
+    ok(res, await reads.conversations());
+  }));
   router.add('GET', '/console/api/messages', api('messages', async (req, res) => {
-    const q = query(req);
-    const target = q.get('target');
+    const q = strictQuery(req, ['target', 'cursor']);
+    const target = q.target;
     if (!target || target.length > 300) throw new AppError('invalid_input', 'target is required (at most 300 characters)');
-    const cursor = q.get('cursor') ?? undefined;
+    const cursor = q.cursor;
     if (cursor !== undefined && cursor.length > 512) throw new AppError('invalid_input', 'cursor is too long');
     ok(res, await reads.messages(target, 50, cursor));
   }));
   router.add('POST', '/console/api/messages', api('post', async (req, res) => ok(res, await deps.post(await body(req, PostMessage)), 201)));
   router.add('POST', '/console/api/dms', api('dm', async (req, res) => ok(res, await deps.openDm((await body(req, OpenDm)).with))));
-  router.add('GET', '/console/api/state', api('state', async (_q, res) => ok(res, reads.state())));
+  router.add('GET', '/console/api/state', api('state', async (req, res) => {
+    strictQuery(req, []);
+    ok(res, reads.state());
+  }));
   router.add('POST', '/console/api/runtimes/{runId}/stop', api('stop', async (req, res, p) => {
     await body(req, Empty);
     await deps.stopRuntime(p.runId!);
     ok(res, { runtimes: reads.runtimes() });
   }));
-  router.add('GET', '/console/api/boards', api('boards', async (_q, res) => ok(res, await deps.boards.all())));
+  router.add('GET', '/console/api/boards', api('boards', async (req, res) => {
+    strictQuery(req, []);
+    ok(res, await deps.boards.all());
+  }));
+  // One more page of one board, after the cursor of the page before (the first page without one).
+  router.add('GET', '/console/api/boards/{board}', api('boards', async (req, res, p) => {
+    const board = p.board as BoardName;
+    if (!BOARDS.includes(board)) throw new AppError('not_found', `no such board (boards: ${BOARDS.join(', ')})`);
+    ok(res, await deps.boards.page(board, strictQuery(req, ['cursor']).cursor));
+  }));
+  // An item's nested list (a task's reviews, a schedule's runs, a workflow run's steps), a page at a time.
+  router.add('GET', '/console/api/boards/{board}/{id}/{detail}', api('boards', async (req, res, p) => {
+    const detail = p.detail as DetailName;
+    if (!Object.hasOwn(DETAILS, detail) || DETAILS[detail] !== p.board) throw new AppError('not_found', 'no such list (tasks/{id}/reviews, schedules/{id}/runs, workflows/{id}/steps)');
+    ok(res, await deps.boards.detail(detail, p.id!, strictQuery(req, ['cursor']).cursor));
+  }));
   router.add('POST', '/console/api/approvals/{approvalId}/decision', api('decide', async (req, res, p) => {
     const b = await body(req, Decide);
     ok(res, await deps.boards.decide(p.approvalId!, b.decision, b.note));
@@ -153,7 +186,12 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
     const c = checkConsole(req, auth, deps.port());
     if (!c.ok) return refuse(res, c.why, 'events');
     if (streams >= MAX_STREAMS) return sendError(res, new AppError('admission_rejected', 'too many console event streams; close another console tab'));
-    const target = query(req).get('target') ?? undefined;
+    let target: string | undefined;
+    try {
+      target = strictQuery(req, ['target']).target;
+    } catch (e) {
+      return sendError(res, e);
+    }
     if (target !== undefined && (target.length < 1 || target.length > 300)) return sendError(res, new AppError('invalid_input', 'target must be 1..300 characters'));
     streams++;
     res.once('close', () => streams--);

@@ -1,4 +1,5 @@
-// Owns the page's calls to the daemon: same-origin JSON requests carrying the session's CSRF token on every mutation.
+// Owns the page's calls to the daemon: same-origin JSON requests carrying the session's CSRF token on every mutation, answers made visible.
+import { visible } from './format.js';
 export interface Envelope<T> {
   ok: boolean;
   data?: T;
@@ -23,7 +24,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   const r = await fetch(path, init);
   let env: Envelope<T>;
   try {
-    env = (await r.json()) as Envelope<T>;
+    env = visible((await r.json()) as Envelope<T>);
   } catch {
     throw new ApiError('internal', `the daemon answered ${r.status}`);
   }

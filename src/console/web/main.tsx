@@ -8,6 +8,7 @@ import { RuntimesView } from './runtimes.js';
 import { Traffic } from './traffic.js';
 import type { Message, State } from './types.js';
 import { post } from './api.js';
+import { parseVisible } from './format.js';
 
 const SECTIONS = [
   ['conversations', 'Conversations'],
@@ -33,10 +34,10 @@ function useEvents(target: string) {
     const es = new EventSource(`/console/api/events?target=${encodeURIComponent(target)}`);
     es.addEventListener('open', () => setLink('live'));
     es.addEventListener('error', () => setLink((l) => (l === 'ended' ? l : 'retrying')));
-    es.addEventListener('state', (e) => setState(JSON.parse((e as MessageEvent).data) as State));
-    es.addEventListener('history', (e) => setMessages((JSON.parse((e as MessageEvent).data) as { messages: Message[] }).messages));
+    es.addEventListener('state', (e) => setState(parseVisible<State>((e as MessageEvent).data)));
+    es.addEventListener('history', (e) => setMessages(parseVisible<{ messages: Message[] }>((e as MessageEvent).data).messages));
     es.addEventListener('message', (e) => {
-      const m = JSON.parse((e as MessageEvent).data) as Message;
+      const m = parseVisible<Message>((e as MessageEvent).data);
       setMessages((list) => (list.some((x) => x.id === m.id) ? list : [...list, m]));
     });
     es.addEventListener('ended', () => {
