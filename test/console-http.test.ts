@@ -363,3 +363,28 @@ test("attacker pass: a CSRF token works only with its own session, and not after
   assert.equal(await count(), before, 'nothing was posted');
   assert.equal((await post(c, '/console/api/messages', body)).status, 201);
 });
+
+test('the login link from another site: a top-level navigation logs in through an onward page of this origin; anything else is refused and spends nothing', async () => {
+  const url = new URL(await link());
+  const path = url.pathname + url.search;
+  const nav = { host: host(), 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+  // A fetch, a frame or an image from another site is no navigation: refused before the link is looked at.
+  for (const h of [{ ...nav, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }, { ...nav, 'sec-fetch-dest': 'iframe' }, { ...nav, 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }]) {
+    const r = await http(d.port, 'GET', path, { headers: h });
+    assert.equal(r.status, 403, JSON.stringify(h));
+    assert.equal(r.headers['set-cookie'], undefined);
+  }
+  // The navigation (as from agentteam console's file:// page) logs in: the cookie, and a page that goes on from here
+  // (a redirect would stay cross-site, and the SameSite=Strict cookie would not go with it).
+  const r = await http(d.port, 'GET', path, { headers: nav });
+  assert.equal(r.status, 200);
+  assert.match(String(r.headers['set-cookie']), /HttpOnly; .*SameSite=Strict/);
+  assert.match(r.body, /http-equiv="refresh" content="0;url=\/console\/"/);
+  const cookie = String(r.headers['set-cookie']).split(';')[0]!;
+  assert.equal((await http(d.port, 'GET', '/console/', { headers: { host: host(), cookie, 'sec-fetch-site': 'same-origin' } })).status, 200);
+  // Spent: the same link again, from anywhere, is refused.
+  assert.equal((await http(d.port, 'GET', path, { headers: nav })).status, 403);
+  assert.equal((await http(d.port, 'GET', path, { headers: { host: host() } })).status, 403);
+  // A console page itself is still same-origin only, navigation or not.
+  assert.equal((await http(d.port, 'GET', '/console/', { headers: { ...nav, cookie } })).status, 403);
+});

@@ -343,3 +343,26 @@ test('the traffic screen charts every route family (screenshot kept)', async () 
   assert.ok(found.some((x) => x.includes('pale text')) && found.includes('unnamed BUTTON'), found.join('; '));
   await page.evaluate(() => ['pale', 'unnamed'].forEach((id) => document.getElementById(id)?.remove()));
 });
+
+test('agentteam console opens the browser on its private page, which logs in (the link never on a command line)', async () => {
+  const opened = join(wd, 'opened.json');
+  const script = join(wd, 'browser.mjs');
+  writeFileSync(script, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(opened)}, JSON.stringify(process.argv.slice(2)));`);
+  const r = await d.run(['console'], { env: { BROWSER: `${process.execPath} ${script}` } });
+  assert.equal(r.code, 0, r.stderr);
+  for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((res) => setTimeout(res, 50));
+  const [fileUrl] = JSON.parse(readFileSync(opened, 'utf8')) as string[];
+  assert.match(fileUrl!, /^file:\/\//);
+  // What the browser does with it: the page sends it on to the link, which logs in; the console works from there.
+  const fresh = await ctx.newPage();
+  try {
+    await fresh.goto(fileUrl!);
+    await fresh.waitForURL(/\/console\/$/);
+    await fresh.getByRole('heading', { name: 'Conversations' }).waitFor();
+    await fresh.locator('.link-live').waitFor();
+    const state = await fresh.evaluate(async () => (await fetch('/console/api/state')).status);
+    assert.equal(state, 200);
+  } finally {
+    await fresh.close();
+  }
+});

@@ -59,17 +59,18 @@ export type Refusal = 'loopback' | 'bearer' | 'origin' | 'session' | 'csrf' | 'c
  * - Host (and any Origin) must be loopback: the daemon's shared DNS-rebinding guard.
  * - No Authorization header at all: console routes never accept a bearer (owner or runtime MCP/Exec).
  * - A present Origin must be exactly this origin; a present Sec-Fetch-Site must be same-origin (or `none` on a page
- *   navigation such as the login link).
+ *   navigation such as the login link; the login link also from another site, as a top-level document navigation
+ *   only: `agentteam console` opens it through a private file:// page, whose navigations are cross-site).
  * - The session cookie must name a live session.
  * - Mutations (not GET/HEAD) must also carry Origin (this origin), JSON content and the session's X-CSRF-Token.
  */
-export function checkConsole(req: IncomingMessage, auth: ConsoleAuth, port: number, opts: { page?: boolean; anonymous?: boolean } = {}): { ok: true; session?: ConsoleSession; sessionId?: string } | { ok: false; why: Refusal } {
+export function checkConsole(req: IncomingMessage, auth: ConsoleAuth, port: number, opts: { page?: boolean; anonymous?: boolean; login?: boolean } = {}): { ok: true; session?: ConsoleSession; sessionId?: string } | { ok: false; why: Refusal } {
   if (!loopbackRequest(req)) return { ok: false, why: 'loopback' };
   if (req.headers.authorization !== undefined) return { ok: false, why: 'bearer' };
   const origin = header(req, 'origin');
   if (origin !== undefined && origin !== ownOrigin(req)) return { ok: false, why: 'origin' };
   const site = header(req, 'sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && !(opts.page && site === 'none')) return { ok: false, why: 'origin' };
+  if (site !== undefined && site !== 'same-origin' && !(opts.page && site === 'none') && !(opts.login && isDocumentNavigation(req))) return { ok: false, why: 'origin' };
   if (opts.anonymous) return { ok: true };
   const sessionId = sessionIdOf(req, port);
   const session = auth.session(sessionId);
@@ -81,4 +82,9 @@ export function checkConsole(req: IncomingMessage, auth: ConsoleAuth, port: numb
     if (!ConsoleAuth.csrfMatches(session, req.headers['x-csrf-token'])) return { ok: false, why: 'csrf' };
   }
   return { ok: true, session, sessionId: sessionId! };
+}
+
+/** A top-level document navigation (a link followed, a page sent on), never a fetch, frame, image or form post. */
+export function isDocumentNavigation(req: IncomingMessage): boolean {
+  return (req.method ?? 'GET') === 'GET' && header(req, 'sec-fetch-mode') === 'navigate' && header(req, 'sec-fetch-dest') === 'document';
 }

@@ -48,6 +48,7 @@ function parse<T extends TSchema>(schema: T, value: unknown): Static<T> {
   return value as Static<T>;
 }
 
+const PAGE_ONWARD = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/console/"><title>AgentTeam console</title></head><body><main><p><a href="/console/">Open the AgentTeam console</a></p></main></body></html>';
 const PAGE_REFUSED = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentTeam console</title><link rel="stylesheet" href="/console/assets/app.css"></head><body><main class="refused"><h1>AgentTeam console</h1><p>This login link is spent or expired, or this browser has no console session.</p><p>Run <code>agentteam console</code> for a new link.</p></main></body></html>';
 
 type ApiHandler = (req: IncomingMessage, res: ServerResponse, params: Readonly<Record<string, string>>, s: { session: ConsoleSession; sessionId: string }) => Promise<void>;
@@ -103,13 +104,17 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
 
   router.add('GET', '/console/login', async (req, res) => {
     securityHeaders(res);
-    const c = checkConsole(req, auth, deps.port(), { page: true, anonymous: true });
+    const c = checkConsole(req, auth, deps.port(), { page: true, anonymous: true, login: true });
     if (!c.ok) return refuse(res, c.why, 'login', true);
     const redeemed = auth.redeem(query(req).get('t') ?? undefined);
     if (!redeemed) return refuse(res, 'session', 'login', true);
     // The browser's cookie is about to be replaced: a session it held (fixed there by anyone) ends rather than lingers.
     auth.end(sessionIdOf(req, deps.port()));
     res.setHeader('set-cookie', sessionCookie(deps.port(), redeemed.sessionId));
+    // Reached from another site (agentteam console's private file:// page): a redirect would stay cross-site and the
+    // SameSite=Strict cookie would not go with it, so this page sends the browser on from its own origin instead.
+    const site = req.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') return sendRaw(res, 200, PAGE_ONWARD, 'text/html; charset=utf-8');
     res.setHeader('location', '/console/');
     sendRaw(res, 303, '', 'text/plain');
   });
