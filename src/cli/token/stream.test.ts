@@ -56,3 +56,25 @@ test('a 32 MB Claude transcript streams: progress in steps, every request counte
   t.diagnostic(`live heap peak ${Math.round(peak / 1024)} KiB over ${steps.length} progress steps`);
   assert.ok(peak < 8 * 1024 * 1024, `heap grew ${Math.round(peak / 1048576)} MiB for a ${Math.round(size / 1048576)} MiB file`);
 });
+
+test('a corrupt transcript with a 100 MB run and no line break: it is skipped in bounded memory, the lines around it still count', async () => {
+  const { eachJsonLine, MAX_LINE_BYTES } = await import('./lines.js');
+  const path = join(dir, 'corrupt.jsonl');
+  const fd = openSync(path, 'w');
+  writeSync(fd, '{"a":1}\r\n[1]\n\n');
+  const junk = Buffer.alloc(1 << 20, 0x78);
+  for (let i = 0; i < 100; i++) writeSync(fd, junk);
+  writeSync(fd, '\n{"b":"é"}\n{"c":3}');
+  closeSync(fd);
+  gc();
+  const base = process.memoryUsage();
+  let peak = 0;
+  const seen: unknown[] = [];
+  const r = await eachJsonLine(path, (o) => seen.push(o), () => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.heapUsed - base.heapUsed + m.arrayBuffers - base.arrayBuffers);
+  });
+  assert.deepEqual(seen, [{ a: 1 }, { b: 'é' }, { c: 3 }]);
+  assert.deepEqual(r, { lines: 6, skipped: 2 });
+  assert.ok(peak < 2 * MAX_LINE_BYTES, `held ${Math.round(peak / 1048576)} MiB for a 100 MiB line`);
+});
