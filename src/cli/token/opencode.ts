@@ -1,16 +1,30 @@
 // Owns reading OpenCode session storage: opencode.db (SQLite, 1.2+; opened read-only) and the legacy storage/message + storage/part JSON files.
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { resultText, type ReadContext, type SessionAccount } from './collector.js';
+import { MAX_LINE_BYTES } from './lines.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const iso = (ms: unknown): string | undefined => (typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString() : undefined);
+
+/** A legacy JSON file's text (read-only), or '' when it is unreadable or larger than a transcript line may be. */
+async function readSmall(path: string): Promise<string> {
+  const f = await open(path, 'r').catch(() => undefined);
+  if (!f) return '';
+  try {
+    return (await f.stat()).size > MAX_LINE_BYTES ? '' : await f.readFile({ encoding: 'utf8' });
+  } catch {
+    return '';
+  } finally {
+    await f.close();
+  }
+}
 
 function parse(text: string): Obj | undefined {
   try {
@@ -119,14 +133,14 @@ export async function readOpencodeStorage(storage: string, ctx: ReadContext): Pr
     const acc = ctx.account('opencode', session);
     for (const file of await names(join(storage, 'message', session))) {
       if (!file.endsWith('.json')) continue;
-      const m = parse(await readFile(join(storage, 'message', session, file), { encoding: 'utf8', flag: 'r' }).catch(() => ''));
+      const m = parse(await readSmall(join(storage, 'message', session, file)));
       if (!m) continue;
       messages++;
       message(acc, m);
       const id = str(m.id) ?? file.slice(0, -5);
       for (const pf of await names(join(storage, 'part', id))) {
         if (!pf.endsWith('.json')) continue;
-        const p = parse(await readFile(join(storage, 'part', id, pf), { encoding: 'utf8', flag: 'r' }).catch(() => ''));
+        const p = parse(await readSmall(join(storage, 'part', id, pf)));
         if (!p) continue;
         parts++;
         part(acc, p, str(m.role), iso(obj(p.time)?.start) ?? iso(obj(m.time)?.created));

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { readSources } from './analyze.js';
+import { MAX_LINE_BYTES } from './lines.js';
 import type { SessionAccount } from './collector.js';
 import { findSources } from './sources.js';
 import { loadCounter } from './surface.js';
@@ -155,6 +156,12 @@ test('OpenCode legacy storage JSON files are read; --since leaves earlier reques
   const since = (await read(dir, Date.UTC(2026, 10, 2))).get('opencode:ses_1')!;
   assert.equal(since.requests, 1);
   assert.equal(since.usage.input, 200);
+  // A part file larger than any transcript line may be (a corrupt one) is skipped unread; the rest still counts.
+  const huge = JSON.stringify({ type: 'tool', tool: 'agentteam_memory_search', callID: 'd', state: { status: 'completed', input: { query: 'q' }, output: 'x' } });
+  writeFileSync(join(s, 'part', 'msg_a', 'prt_0.json'), huge.replace('"x"', `"${'x '.repeat(MAX_LINE_BYTES / 2)}"`));
+  const again = (await read(dir)).get('opencode:ses_1')!;
+  assert.deepEqual(again.usage, all.usage);
+  assert.equal(tool(again, 'memory_search')!.resultTokens, count('a locator'));
 });
 
 test('an opencode.db in WAL mode (OpenCode running) is read from a private copy: nothing beside it is written, rows still in the WAL are seen', async () => {
