@@ -99,6 +99,8 @@ export interface ProviderHttp {
 
 const MAX_BODY = 4 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
+/** Longest next-page URL kept (GitHub's are ~100 characters). */
+const MAX_PAGE_URL = 2048;
 
 /** rel="next" of an RFC 8288 Link header. */
 export function nextLink(link: string | null): string | undefined {
@@ -118,13 +120,39 @@ function resetOf(h: Headers, now: number): number | undefined {
   return undefined;
 }
 
+/**
+ * The first `max` bytes of a body as text, and whether there was more; the rest is never read (a hostile or broken
+ * provider cannot make the server hold a body of any size: the timeout bounds its time, this its bytes).
+ */
+export async function readUpTo(res: Response, max: number): Promise<{ text: string; over: boolean }> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (!res.body) return { text: '', over: false };
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let over = Number.isFinite(declared) && declared > max;
+  try {
+    while (!over) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = max - size;
+      parts.push(value.byteLength > room ? value.subarray(0, room) : value);
+      size += Math.min(value.byteLength, room);
+      over = value.byteLength > room;
+    }
+  } finally {
+    if (over) void reader.cancel().catch(() => undefined);
+  }
+  return { text: Buffer.concat(parts, size).toString('utf8'), over };
+}
+
 /** Classifies a non-2xx answer; the body is read only to tell a suspension from a missing grant, never kept. */
 async function classify(res: Response, now: number): Promise<ProviderError> {
   const s = res.status;
   if (s === 401) return new ProviderError('unauthorized', 'revoked');
   if (s === 429 || (s === 403 && (res.headers.get('x-ratelimit-remaining') === '0' || res.headers.get('retry-after')))) return new ProviderError('failed', 'rate_limited', resetOf(res.headers, now) ?? now + 60_000);
   if (s === 403) {
-    const text = (await res.text().catch(() => '')).slice(0, 2000).toLowerCase();
+    const text = (await readUpTo(res, 2000).catch(() => ({ text: '' }))).text.toLowerCase();
     return new ProviderError('unauthorized', text.includes('suspended') ? 'suspended' : 'not_granted');
   }
   if (s === 404) return new ProviderError('failed', 'not_found');
@@ -155,10 +183,10 @@ export async function conditionalGet<T>(h: ProviderHttp, url: string, v: Validat
     return { changed: false };
   }
   if (res.status < 200 || res.status > 299) throw await classify(res, h.now);
-  const text = await res.text().catch(() => {
+  const { text, over } = await readUpTo(res, MAX_BODY).catch(() => {
     throw new ProviderError('failed', 'unavailable');
   });
-  if (Buffer.byteLength(text) > MAX_BODY) throw new ProviderError('failed', 'bad_response');
+  if (over) throw new ProviderError('failed', 'bad_response');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -176,7 +204,9 @@ export async function conditionalGet<T>(h: ProviderHttp, url: string, v: Validat
   const lm = res.headers.get('last-modified');
   if (etag && etag.length <= 200) validators.etag = etag;
   if (lm && lm.length <= 100) validators.lastModified = lm;
+  // A page URL is kept in the watch's state: one longer than any real provider writes is a broken answer.
   const next = nextLink(res.headers.get('link'));
+  if (next !== undefined && next.length > MAX_PAGE_URL) throw new ProviderError('failed', 'bad_response');
   const date = Date.parse(res.headers.get('date') ?? '');
   return { changed: true, body, validators, ...(next ? { next } : {}), date: Number.isFinite(date) ? date : h.now };
 }
