@@ -3,7 +3,7 @@
 // every server process shares it. The minting answer says whether the installation exists (404) or is suspended (403).
 import { createPrivateKey, sign } from 'node:crypto';
 import type { DomainDeps } from '../../server/context.js';
-import { ProviderError } from './provider.js';
+import { ProviderError, readUpTo } from './provider.js';
 import type { InstallationRow } from './installations.js';
 
 const RENEW_BEFORE_MS = 5 * 60_000;
@@ -36,7 +36,8 @@ export async function credentialOf(deps: DomainDeps, inst: InstallationRow, now:
   } catch {
     throw new ProviderError('failed', 'unavailable');
   }
-  const text = await res.text().catch(() => '');
+  // An access-token answer is a few hundred bytes; a longer one is cut here and fails to parse (never held whole).
+  const text = (await readUpTo(res, 64 * 1024).catch(() => ({ text: '' }))).text;
   if (res.status === 404) throw new ProviderError('unauthorized', 'not_installed');
   if (res.status === 401) throw new ProviderError('unauthorized', 'revoked');
   if (res.status === 403 && res.headers.get('x-ratelimit-remaining') === '0') throw new ProviderError('failed', 'rate_limited', Number(res.headers.get('x-ratelimit-reset') ?? 0) * 1000 || now + 60_000);
