@@ -1,43 +1,12 @@
 // Owns one session's token account as the runtime readers feed it: usage per model request, AgentTeam tool calls and results, help reads.
 import { classify, type Classified } from './classify.js';
-import { requestCost, type RecordedCost } from './pricing.js';
+import { requestCost } from './pricing.js';
+import { addCost, addUsage, zeroCost, zeroUsage, type Cost, type RecordedCost, type TokenRuntime, type Usage } from './usage.js';
 import type { ResponseLedger } from './responses.js';
 
 export { classify, classifyCommand, classifyToolName, INVENTORY, SHELL_TOOLS, shellCommand, type Classified } from './classify.js';
 
-export type TokenRuntime = 'claude' | 'codex' | 'opencode';
-export const TOKEN_RUNTIMES: readonly TokenRuntime[] = ['claude', 'codex', 'opencode'];
-
-/** Token figures as the runtime recorded them. `input` is the uncached input (Codex's input minus its cached part). */
-export interface Usage {
-  input: number;
-  cachedInput: number;
-  cacheWrite: number;
-  output: number;
-}
-
-export const zeroUsage = (): Usage => ({ input: 0, cachedInput: 0, cacheWrite: 0, output: 0 });
-/** Adds `b` to `a` (`sign` -1 takes it away again). */
-export function addUsage(a: Usage, b: Usage, sign: 1 | -1 = 1): void {
-  a.input += sign * b.input;
-  a.cachedInput += sign * b.cachedInput;
-  a.cacheWrite += sign * b.cacheWrite;
-  a.output += sign * b.output;
-}
-export const totalOf = (u: Usage): number => u.input + u.cachedInput + u.cacheWrite + u.output;
-
-/** Cost in USD of some requests: `usd` sums the priced ones; `unpriced` counts those whose model has no price. */
-export interface Cost {
-  usd: number;
-  unpriced: number;
-}
-export const zeroCost = (): Cost => ({ usd: 0, unpriced: 0 });
-export function addCost(a: Cost, b: Cost, sign: 1 | -1 = 1): void {
-  a.usd += sign * b.usd;
-  a.unpriced += sign * b.unpriced;
-}
-/** The cost as reported: null (unknown) when any request in it was unpriced, never a partial sum. */
-export const costUSD = (c: Cost): number | null => (c.unpriced > 0 ? null : Math.round(c.usd * 1e6) / 1e6);
+export { addCost, addUsage, costUSD, TOKEN_RUNTIMES, totalOf, zeroCost, zeroUsage, type Cost, type RecordedCost, type TokenRuntime, type Usage } from './usage.js';
 
 export interface ToolStat {
   calls: number;

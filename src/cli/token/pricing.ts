@@ -1,6 +1,8 @@
 // Owns the cost in USD of one model request, by ccusage's rules, from the pinned LiteLLM price table beside it (pricing.json; no network).
 import table from './pricing.json' with { type: 'json' };
-import type { TokenRuntime, Usage } from './collector.js';
+import type { RecordedCost, TokenRuntime, Usage } from './usage.js';
+
+export type { RecordedCost } from './usage.js';
 
 /** One model's prices in USD per token, as LiteLLM names them; `fast_multiplier` is its `provider_specific_entry.fast`. */
 export interface ModelPrice {
@@ -24,11 +26,6 @@ export interface PriceTable {
 
 export const PRICES: PriceTable = table;
 
-/** What a request's runtime recorded beside its tokens: Claude Code's `costUSD`, OpenCode's `cost`, Claude's `usage.speed`. */
-export interface RecordedCost {
-  costUSD?: number;
-  speed?: string;
-}
 
 const PROVIDER = /^(?:anthropic[/.]|openai\/|azure\/|openrouter\/(?:openai|anthropic)\/|bedrock\/(?:anthropic\.)?|vertex_ai\/)/;
 /** A dated snapshot name (`claude-sonnet-4-5-20250929`, `gpt-5-2025-08-07`, `claude-haiku-4-5@20251001`). */

@@ -1,7 +1,17 @@
 // Owns counting each Claude Code response once, from its final snapshot: per message.id + requestId, across files, the line with the most output.
 import { createHash } from 'node:crypto';
-import type { Counted, SessionAccount, Usage } from './collector.js';
-import type { RecordedCost } from './pricing.js';
+import type { RecordedCost, Usage } from './usage.js';
+
+/** What the ledger needs of a session's account (collector.ts's SessionAccount): count a request, revise a counted one. */
+export interface LedgerAccount {
+  request(at: string | undefined, u: Usage, model: string | undefined, recorded: RecordedCost): LedgerEntry | undefined;
+  revise(c: LedgerEntry, u: Usage, model: string | undefined, recorded: RecordedCost): void;
+}
+/** A counted request: the account it went to and the usage it added. */
+export interface LedgerEntry {
+  readonly account: LedgerAccount;
+  usage: Usage;
+}
 
 /** Responses still open to a later snapshot; older ones are only remembered as counted (a key each, as ccusage does). */
 export const RECENT_RESPONSES = 4096;
@@ -17,10 +27,10 @@ const MAX_KEY = 256;
  */
 export class ResponseLedger {
   private readonly seen = new Set<string>();
-  private readonly recent = new Map<string, Counted>();
+  private readonly recent = new Map<string, LedgerEntry>();
 
   /** One assistant line's usage; `key` undefined (no message id or request id): a response of its own. */
-  line(key: string | undefined, acc: SessionAccount, at: string | undefined, u: Usage, model: string | undefined, recorded: RecordedCost): void {
+  line(key: string | undefined, acc: LedgerAccount, at: string | undefined, u: Usage, model: string | undefined, recorded: RecordedCost): void {
     if (key === undefined) return void acc.request(at, u, model, recorded);
     const k = key.length > MAX_KEY ? createHash('sha256').update(key).digest('base64') : key;
     const c = this.recent.get(k);

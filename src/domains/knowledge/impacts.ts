@@ -2,7 +2,7 @@
 // than FREQUENT_DF sections, kept current by every section write, and read by the exact top-k (src/shared/topk.ts).
 import type { Sql } from '../../server/store/types.js';
 import { bm25Idf, bm25Weight, foldTerm, fts5DocSize, fts5Totals, IDF_SQL, termCounts, ThresholdTopK, type Posting, type TermList } from '../../shared/topk.js';
-import { visibleSources } from './rank.js';
+import { visibleSources } from './visible.js';
 
 /** A term in more sections than this gets impact-ordered postings; a rarer one is scored whole by FTS5 (cheap). */
 export const FREQUENT_DF = 500;

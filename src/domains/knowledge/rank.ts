@@ -5,6 +5,7 @@ import { snippetOf } from '../../shared/snippet.js';
 import { foldTerm } from '../../shared/topk.js';
 import { impactTopK } from './impacts.js';
 import { ftsMatch, pgWords } from './query.js';
+import { visibleSources } from './visible.js';
 
 export interface RankedRow {
   document_id: string;
@@ -27,7 +28,6 @@ function padded(rids: readonly number[]): number[] {
 }
 /** Windows up to this many rows are joined by bound row ids; larger ones pass one JSON array. */
 const BOUND_RIDS_MAX = 64;
-export const visibleSources = (n: number) => `SELECT source_id FROM kb_source_scopes WHERE scope IN (${marks(n)})`;
 const COLS = 's.rid AS rid, s.document_id AS document_id, s.position AS position, d.title AS title, s.heading AS heading';
 /** The bodies of the `n` rows returned only (their snippets are cut in JS); rowids bound one by one. */
 const bodiesSql = (n: number) => `SELECT rid, body FROM kb_sections WHERE rid IN (${marks(n)})`;

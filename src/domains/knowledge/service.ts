@@ -8,7 +8,8 @@ import { ID_RE } from '../../shared/ids.js';
 import { FETCH_PAGE_BYTES, HIT_TEXT_BYTES, HITS_BYTES_MAX, KB_BOUNDS, SEARCH_DEFAULT_LIMIT, SECTION_BYTES_MAX, HEADING_BYTES_MAX, SECTIONS_MAX, SNIPPET_BYTES, SOURCES_MAX, type DocumentStateDto, type DocumentStatePage, type FetchInput, type KbDocument, type KbHit, type KbSection, type PutResult, type SearchInput, type SourceDto } from './contract.js';
 import { pgIndexText, searchTerms } from './query.js';
 import { addDocumentImpacts, dropDocumentImpacts } from './impacts.js';
-import { rankSections, visibleSources } from './rank.js';
+import { rankSections } from './rank.js';
+import { visibleSources } from './visible.js';
 import { kbError, revalidateTurn } from './revalidate.js';
 import { splitSections, titleOf } from './sections.js';
 
