@@ -46,6 +46,10 @@ export class IndexStore {
   private readonly searchSql: (limit: string) => string;
   /** The search statement per literal limit (1..LITERAL_LIMIT_MAX), prepared on first use. */
   private readonly searches = new Map<number, Database.Statement>();
+  /**
+   * A rare word's rows and bm25 scores only, best first, ties by rowid: ordering by bm25() itself rather than `rank` costs
+   * FTS5 about 20 µs less, and the snippets are cut in JS from the kept rows' bodies (locate), not by snippet().
+   */
   private readonly rareSql = (limit: string) => `SELECT rowid AS rid, bm25(sections) AS score FROM sections WHERE sections MATCH ? ORDER BY score, rowid LIMIT ${limit}`;
   private readonly rares = new Map<number, Database.Statement>();
 
@@ -66,7 +70,7 @@ export class IndexStore {
     this.db = db;
     this.impacts = new Impacts(db);
     // FTS5 consumes ORDER BY rank LIMIT itself, so snippet() runs for the rows returned only. The LIMIT is written into
-    // the text (one statement per limit, see searchWith): a bound LIMIT cost FTS5 about 20 µs more per query.
+    // the text (one statement per limit, see withLimit): a bound LIMIT cost FTS5 about 20 µs more per query.
     this.searchSql = (limit: string) =>
       `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
          (SELECT rowid, start_line, end_line, -bm25(sections) AS score, snippet(sections, 0, '', '', '…', ${SNIPPET_TOKENS}) AS snip
@@ -161,32 +165,21 @@ export class IndexStore {
       const any = top !== null && query.words.length > 1 ? this.impacts.topK(query.words, false, limit) : null;
       if (any !== null) return this.locate(query, query.any, any);
       // Rare words: FTS5 scores every match (few), the rows kept get their snippets in JS like the top-k's.
-      const best = (expr: string) => (this.rareWith(limit).all(expr) as Array<{ rid: number; score: number }>).map((r) => ({ rid: r.rid, score: -r.score }));
+      const best = (expr: string) => (this.withLimit(this.rares, this.rareSql, this.q.rare!, limit).all(expr) as Array<{ rid: number; score: number }>).map((r) => ({ rid: r.rid, score: -r.score }));
       const all = best(query.all);
       return all.length > 0 || query.any === query.all ? this.locate(query, query.all, all) : this.locate(query, query.any, best(query.any));
     }
     const run = (expr: string) =>
-      (this.searchWith(limit).all(expr) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
+      (this.withLimit(this.searches, this.searchSql, this.q.search!, limit).all(expr) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
     const hits = run(query.all);
     return hits.length > 0 || query.any === query.all ? hits : run(query.any);
   }
 
-  /** The search statement for `limit`: its LIMIT literal when it is a small integer, else bound (`q.search`). */
-  private searchWith(limit: number): { all(expr: string): unknown[] } {
-    if (!Number.isInteger(limit) || limit < 1 || limit > LITERAL_LIMIT_MAX) return { all: (expr) => this.q.search!.all(expr, limit) };
-    let st = this.searches.get(limit);
-    if (!st) this.searches.set(limit, (st = this.db.prepare(this.searchSql(String(limit)))));
-    return st;
-  }
-
-  /**
-   * Rows and bm25 scores only, best first, ties by rowid (FTS5's own order): ordering by bm25() itself rather than `rank`
-   * costs FTS5 about 20 µs less for a rare word, and leaving snippet() out of the statement about 35 µs more.
-   */
-  private rareWith(limit: number): { all(expr: string): unknown[] } {
-    if (!Number.isInteger(limit) || limit < 1 || limit > LITERAL_LIMIT_MAX) return { all: (expr) => this.q.rare!.all(expr, limit) };
-    let st = this.rares.get(limit);
-    if (!st) this.rares.set(limit, (st = this.db.prepare(this.rareSql(String(limit)))));
+  /** `sql` with `limit` written in as its LIMIT literal (one statement per small limit, prepared on first use), else `bound`. */
+  private withLimit(cache: Map<number, Database.Statement>, sql: (limit: string) => string, bound: Database.Statement, limit: number): { all(expr: string): unknown[] } {
+    if (!Number.isInteger(limit) || limit < 1 || limit > LITERAL_LIMIT_MAX) return { all: (expr) => bound.all(expr, limit) };
+    let st = cache.get(limit);
+    if (!st) cache.set(limit, (st = this.db.prepare(sql(String(limit)))));
     return st;
   }
 
