@@ -69,7 +69,7 @@ export class IndexStore {
     db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run('schema', SCHEMA_VERSION);
     this.db = db;
     this.impacts = new Impacts(db);
-    // FTS5 consumes ORDER BY rank LIMIT itself, so snippet() runs for the rows returned only. The LIMIT is written into
+    // A prefix query's statement. FTS5 consumes ORDER BY rank LIMIT itself, so snippet() runs for the rows returned only. The LIMIT is written into
     // the text (one statement per limit, see withLimit): a bound LIMIT cost FTS5 about 20 µs more per query.
     this.searchSql = (limit: string) =>
       `SELECT f.path AS path, s.start_line AS startLine, s.end_line AS endLine, s.score AS score, s.snip AS snippet FROM
@@ -164,13 +164,12 @@ export class IndexStore {
       if (top !== null && (top.length > 0 || query.words.length === 1)) return this.locate(query, query.all, top);
       const any = top !== null && query.words.length > 1 ? this.impacts.topK(query.words, false, limit) : null;
       if (any !== null) return this.locate(query, query.any, any);
-      // Rare words: FTS5 scores every match (few), the rows kept get their snippets in JS like the top-k's.
-      const best = (expr: string) => (this.withLimit(this.rares, this.rareSql, this.q.rare!, limit).all(expr) as Array<{ rid: number; score: number }>).map((r) => ({ rid: r.rid, score: -r.score }));
-      const all = best(query.all);
-      return all.length > 0 || query.any === query.all ? this.locate(query, query.all, all) : this.locate(query, query.any, best(query.any));
     }
-    const run = (expr: string) =>
-      (this.withLimit(this.searches, this.searchSql, this.q.search!, limit).all(expr) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }));
+    // Rare words: FTS5 scores every match (few) and the rows kept get their snippets in JS like the top-k's; a prefix
+    // query (not matchable in JS) keeps FTS5's own snippet() in the statement.
+    const run = query.prefix
+      ? (expr: string) => (this.withLimit(this.searches, this.searchSql, this.q.search!, limit).all(expr) as Hit[]).map((h) => ({ ...h, score: Math.round(h.score * 1000) / 1000, snippet: clip(h.snippet) }))
+      : (expr: string) => this.locate(query, expr, (this.withLimit(this.rares, this.rareSql, this.q.rare!, limit).all(expr) as Array<{ rid: number; score: number }>).map((r) => ({ rid: r.rid, score: -r.score })));
     const hits = run(query.all);
     return hits.length > 0 || query.any === query.all ? hits : run(query.any);
   }
