@@ -88,3 +88,9 @@ export function checkConsole(req: IncomingMessage, auth: ConsoleAuth, port: numb
 export function isDocumentNavigation(req: IncomingMessage): boolean {
   return (req.method ?? 'GET') === 'GET' && header(req, 'sec-fetch-mode') === 'navigate' && header(req, 'sec-fetch-dest') === 'document';
 }
+
+/** Sent from another site's page (Sec-Fetch-Site cross-site or same-site): a redirect would not carry a Strict cookie. */
+export function fromAnotherSite(req: IncomingMessage): boolean {
+  const site = header(req, 'sec-fetch-site');
+  return site === 'cross-site' || site === 'same-site';
+}

@@ -12,7 +12,7 @@ import { bearerToken, loopbackRequest, sendDenied, sendJson, sendRaw } from '../
 import type { Router } from '../wire/http/router.js';
 import type { ConsoleAssets } from './assets.js';
 import { BOARDS, DETAILS, type BoardName, type ConsoleBoards, type DetailName } from './boards.js';
-import { checkConsole, clearedCookie, securityHeaders, sessionCookie, sessionIdOf, type Refusal } from './guard.js';
+import { checkConsole, clearedCookie, fromAnotherSite, securityHeaders, sessionCookie, sessionIdOf, type Refusal } from './guard.js';
 import type { ConsoleReads } from './read-models.js';
 import { ConsoleAuth, type ConsoleSession } from './sessions.js';
 import { streamEvents } from './events.js';
@@ -113,8 +113,7 @@ export function registerConsoleRoutes(router: Router, deps: ConsoleDeps): void {
     res.setHeader('set-cookie', sessionCookie(deps.port(), redeemed.sessionId));
     // Reached from another site (agentteam console's private file:// page): a redirect would stay cross-site and the
     // SameSite=Strict cookie would not go with it, so this page sends the browser on from its own origin instead.
-    const site = req.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site') return sendRaw(res, 200, PAGE_ONWARD, 'text/html; charset=utf-8');
+    if (fromAnotherSite(req)) return sendRaw(res, 200, PAGE_ONWARD, 'text/html; charset=utf-8');
     res.setHeader('location', '/console/');
     sendRaw(res, 303, '', 'text/plain');
   });
