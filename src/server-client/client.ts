@@ -1,5 +1,5 @@
 // Owns the one typed ServerClient: node:http keep-alive calls to the AgentTeam Server with timeouts, abort, idempotency keys and typed errors.
-import type { IncomingMessage } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { parseServerUrl } from './server-url.js';
@@ -7,8 +7,7 @@ import { tlsNameOptions } from './tls.js';
 import { SELECTOR_PATTERN, SELECTOR_RE } from '../shared/ids.js';
 import type { AnswerOf, ClientDomain, ServerApi, ServerInfo } from './api.js';
 import type { Call as DomainCall, CallOptions, Send, Streams } from './send.js';
-import { envelopeOf, MAX_RESPONSE_BYTES, networkError, readResponse, ServerCallError } from './response.js';
-import { H1Error, H1Pool } from './h1.js';
+import { networkError, readResponse, ServerCallError } from './response.js';
 import { streamDownload, streamUpload, type StreamTarget } from './streams.js';
 
 export { ServerCallError };
@@ -37,8 +36,11 @@ interface Call extends DomainCall {
   credential?: string;
 }
 
-/** One server process: https through node:https (certificates verified), plain http through the lean keep-alive pool. */
-type Target = { base: URL; https: true; agent: TlsAgent } | { base: URL; https: false; pool: H1Pool };
+interface Target {
+  base: URL;
+  agent: Agent;
+  https: boolean;
+}
 
 export class ServerClient {
   private readonly targets: Target[];
@@ -53,12 +55,9 @@ export class ServerClient {
     this.ca = opts.ca;
     this.domains = opts.domains;
     const urls = [opts.baseUrl, ...(opts.fallbackUrls ?? [])].map(parseServerUrl);
+    const plain = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS });
     const tls = urls.some((u) => u.protocol === 'https:') ? new TlsAgent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS, ...(opts.ca ? { ca: opts.ca } : {}) }) : undefined;
-    this.targets = urls.map((base): Target => {
-      if (base.protocol === 'https:') return { base, https: true, agent: tls! };
-      const pool = new H1Pool({ host: base.hostname.replace(/^\[|\]$/g, ''), port: Number(base.port || 80), hostHeader: base.host, maxSockets: 64, idleMs: IDLE_SOCKET_MS, maxBodyBytes: MAX_RESPONSE_BYTES });
-      return { base, https: false, pool };
-    });
+    this.targets = urls.map((base) => (base.protocol === 'https:' ? { base, agent: tls!, https: true } : { base, agent: plain, https: false }));
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.clock = opts.clock ?? systemClock;
   }
@@ -101,8 +100,7 @@ export class ServerClient {
   }
 
   close(): void {
-    for (const t of this.targets) if (!t.https) t.pool.destroy();
-    for (const a of new Set(this.targets.flatMap((t) => (t.https ? [t.agent] : [])))) a.destroy();
+    for (const a of new Set(this.targets.map((t) => t.agent))) a.destroy();
   }
 
   /**
@@ -155,7 +153,6 @@ export class ServerClient {
       if (payload) (headers['content-type'] = 'application/json'), (headers['content-length'] = payload.length);
       if (key !== undefined) (headers['idempotency-key'] = key), (headers['x-request-id'] = key);
       let settled = false;
-      let cancel: () => void = () => undefined;
       const settle = (err: ServerCallError | StaleSocket | null, value?: T) => {
         if (settled) return;
         settled = true;
@@ -164,33 +161,20 @@ export class ServerClient {
         if (err) reject(err);
         else resolve(value as T);
       };
-      const timer = this.clock.setTimer(this.timeoutMs, () => {
-        settle(new ServerCallError('upstream_unavailable', `server did not answer within ${this.timeoutMs} ms`, 'timeout'));
-        cancel();
-      });
-      const onAbort = () => {
-        settle(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
-        cancel();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const path = basePath(t.base) + c.path;
-      if (!t.https) {
-        try {
-          cancel = t.pool.request(c.method, path, headers, payload, (e, answer) => {
-            if (e) return settle(h1Failure(e));
-            const out = envelopeOf(answer!.status, answer!.body);
-            settle(out instanceof ServerCallError ? out : null, (out as { data: T }).data);
-          }).cancel;
-        } catch {
-          settle(new ServerCallError('invalid_input', 'request path or header holds characters HTTP cannot carry', 'client'));
-        }
-        return;
-      }
       const hostname = t.base.hostname.replace(/^\[|\]$/g, '');
+      const reqOpts = { hostname, port: t.base.port, method: c.method, path: basePath(t.base) + c.path, headers, agent: t.agent };
       const onRes = (res: IncomingMessage) => readResponse(res, (err, v) => settle(err, v as T));
       // Security invariant: https verifies the certificate against the system CAs plus the configured `ca`; never disabled.
-      const req = tlsRequest({ hostname, port: t.base.port, method: c.method, path, headers, agent: t.agent, protocol: 'https:', ...tlsNameOptions(hostname) }, onRes);
-      cancel = () => req.destroy();
+      const req = t.https ? tlsRequest({ ...reqOpts, protocol: 'https:', ...tlsNameOptions(hostname) }, onRes) : request({ ...reqOpts, protocol: 'http:' }, onRes);
+      const onAbort = () => {
+        settle(new ServerCallError('upstream_unavailable', 'server call aborted', 'network', { aborted: true }));
+        req.destroy();
+      };
+      const timer = this.clock.setTimer(this.timeoutMs, () => {
+        settle(new ServerCallError('upstream_unavailable', `server did not answer within ${this.timeoutMs} ms`, 'timeout'));
+        req.destroy();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
       let responded = false;
       req.on('response', () => (responded = true));
       req.on('error', (e: NodeJS.ErrnoException) => {
@@ -217,15 +201,6 @@ function asyncOnly(api: Record<string, unknown>): Record<string, unknown> {
     };
   }
   return Object.freeze(out);
-}
-
-/** A failed plain-http exchange as the ServerCallError node:http's would have been (a stale reused socket as StaleSocket). */
-function h1Failure(e: H1Error): ServerCallError | StaleSocket {
-  if (e.stale) return new StaleSocket(networkError(Object.assign(new Error(e.message), { code: e.code ?? 'ECONNRESET' })));
-  if (e.reason === 'socket') return networkError(Object.assign(new Error(e.message), { code: e.code }));
-  if (e.reason === 'too_large') return new ServerCallError('upstream_unavailable', 'server response too large', 'server');
-  if (e.reason === 'malformed') return new ServerCallError('upstream_unavailable', 'server answered with malformed HTTP', 'server');
-  return new ServerCallError('upstream_unavailable', 'server response was cut off', 'network');
 }
 
 /** A reused keep-alive socket was reset before any response (typically the server had just closed it as idle). */

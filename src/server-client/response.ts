@@ -5,7 +5,7 @@ import type { ServerErrorKind } from './api.js';
 import { certificateFailure } from './tls.js';
 
 /** Largest JSON response body accepted (a page of 100 long messages; attachment bytes never travel as JSON, see streams.ts). */
-export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
  * A failed server call. `kind` tells network trouble and timeouts from refusals (client) and server faults;
@@ -53,28 +53,21 @@ export function readResponse(res: IncomingMessage, done: (err: ServerCallError |
   });
   res.on('error', () => done(new ServerCallError('upstream_unavailable', 'server response was cut off', 'network', { httpStatus: status })));
   res.on('end', () => {
-    const out = envelopeOf(status, Buffer.concat(chunks));
-    if (out instanceof ServerCallError) done(out);
-    else done(null, out.data);
+    let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown; details?: { stage?: unknown } } } | undefined;
+    try {
+      env = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      env = undefined;
+    }
+    if (status >= 200 && status < 300 && env?.ok === true) return done(null, env.data);
+    const code = env?.error?.code;
+    const message = typeof env?.error?.message === 'string' ? env.error.message.slice(0, 500) : `server answered HTTP ${status}`;
+    const hint = typeof env?.error?.hint === 'string' ? env.error.hint : undefined;
+    const stage = env?.error?.details?.stage;
+    // Only a knowledge call's outer failure stage crosses from the server's details (a short closed word, never data).
+    const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}), ...(typeof stage === 'string' && /^[a-z_]{1,32}$/.test(stage) ? { stage } : {}) };
+    // Server faults (and unparseable answers) are the upstream's problem; 4xx refusals keep the server's code.
+    if (status >= 500 || !isErrorCode(code) || status < 400) return done(new ServerCallError('upstream_unavailable', `server error: ${message}`, 'server', opts));
+    done(new ServerCallError(code, message, 'client', opts));
   });
-}
-
-/** A whole answer read: the ok envelope's data, or the typed error for a refusal, a fault or an unparseable answer. */
-export function envelopeOf(status: number, body: Buffer): { data: unknown } | ServerCallError {
-  let env: { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown; hint?: unknown; details?: { stage?: unknown } } } | undefined;
-  try {
-    env = JSON.parse(body.toString('utf8'));
-  } catch {
-    env = undefined;
-  }
-  if (status >= 200 && status < 300 && env?.ok === true) return { data: env.data };
-  const code = env?.error?.code;
-  const message = typeof env?.error?.message === 'string' ? env.error.message.slice(0, 500) : `server answered HTTP ${status}`;
-  const hint = typeof env?.error?.hint === 'string' ? env.error.hint : undefined;
-  const stage = env?.error?.details?.stage;
-  // Only a knowledge call's outer failure stage crosses from the server's details (a short closed word, never data).
-  const opts = { httpStatus: status, ...(hint !== undefined ? { hint } : {}), ...(typeof stage === 'string' && /^[a-z_]{1,32}$/.test(stage) ? { stage } : {}) };
-  // Server faults (and unparseable answers) are the upstream's problem; 4xx refusals keep the server's code.
-  if (status >= 500 || !isErrorCode(code) || status < 400) return new ServerCallError('upstream_unavailable', `server error: ${message}`, 'server', opts);
-  return new ServerCallError(code, message, 'client', opts);
 }
