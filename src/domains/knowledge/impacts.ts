@@ -18,6 +18,13 @@ const wholeSql = (n: number) => `SELECT p.rid AS rid, p.c AS c FROM (SELECT rowi
 
 type Term = { term: string; a_ref: number; df: number };
 
+/**
+ * One term's postings record (a_ref, df), or else FTS5's row count for it counted up to the bound only: one statement
+ * (CASE runs the count only when the term has no record).
+ */
+const TERM_DF_SQL =
+  'SELECT t.a_ref AS a_ref, t.df AS df, CASE WHEN t.term IS NULL THEN (SELECT count(*) FROM (SELECT 1 FROM kb_fts WHERE kb_fts MATCH ? LIMIT ?)) END AS n FROM (SELECT 1) LEFT JOIN kb_impact_terms t ON t.term = ?';
+
 /** Before a document's sections are deleted: their postings go, and their terms' counts drop. */
 export async function dropDocumentImpacts(sql: Sql, documentId: string): Promise<void> {
   const byTerm = await sql.all<{ term: string; n: number }>('SELECT term, count(*) AS n FROM kb_impacts WHERE rid IN (SELECT rid FROM kb_sections WHERE document_id = ?) GROUP BY term', [documentId]);
@@ -77,14 +84,14 @@ async function materialize(sql: Sql, term: string, avgdl: number): Promise<Term>
 export async function impactTopK(sql: Sql, terms: readonly string[], scopes: readonly string[], limit: number, frequentDf = FREQUENT_DF): Promise<Array<{ rid: number; score: number }> | null> {
   if (!Number.isFinite(frequentDf)) return null;
   const folded = terms.map(foldTerm);
-  // Each term's postings record, or else FTS5's row count for it, counted up to frequentDf + 1 only (two plain statements
-  // cost less than one joining a JSON array to both).
+  // Each term's postings record, or else FTS5's row count for it, counted up to frequentDf + 1 only (a statement per term
+  // costs less than one joining a JSON array to both).
   const known = new Map<string, Term>();
   const dfs: number[] = [];
   for (const [i, f] of folded.entries()) {
-    const t = await sql.get<Term>('SELECT term, a_ref, df FROM kb_impact_terms WHERE term = ?', [f]);
-    if (t) known.set(f, { term: f, a_ref: Number(t.a_ref), df: Number(t.df) });
-    dfs.push(t ? Number(t.df) : Number((await sql.get<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM kb_fts WHERE kb_fts MATCH ? LIMIT ?)', [`"${terms[i]}"`, frequentDf + 1]))!.n));
+    const t = (await sql.get<{ a_ref: number | null; df: number | null; n: number | null }>(TERM_DF_SQL, [`"${terms[i]}"`, frequentDf + 1, f]))!;
+    if (t.df !== null) known.set(f, { term: f, a_ref: Number(t.a_ref), df: Number(t.df) });
+    dfs.push(Number(t.df ?? t.n));
   }
   if (dfs.every((d) => d <= frequentDf)) return null;
   const block = (await sql.get<{ block: Buffer }>('SELECT block FROM kb_fts_data WHERE id = 1'))?.block;
