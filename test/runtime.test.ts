@@ -128,8 +128,9 @@ test('a running runtime token works on its own routes only; every denial is the 
     dead = (await catalog(serverId, agent.id, token)).status === 403;
   }
   assert.ok(dead, 'token rejected within 1 s of exit');
-  // The files go after revocation and the (bounded) drain: wait for them up to the drain bound, not a fixed second.
-  for (let i = 0; i < 600 && existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  // The files go after revocation and the (bounded) drain: wait for them up to the drain bound, not a fixed second. The
+  // file is unlinked before its directory is removed, so wait for the directory (a check between the two saw it still there).
+  for (let i = 0; i < 600 && existsSync(dirname(file)); i++) await new Promise((r) => setTimeout(r, 50));
   assert.equal(existsSync(file), false);
   assert.equal(existsSync(dirname(file)), false);
   const revoked = await catalog(serverId, agent.id, token);
